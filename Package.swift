@@ -1,0 +1,39 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+let package = Package(
+    name: "SecKit",
+    products: [
+        .library(name: "SecKit", targets: ["SecKit"]),
+        .library(name: "SecCrypto", targets: ["SecCrypto"]),
+        .executable(name: "seccli", targets: ["seccli"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+    ],
+    targets: [
+        // System OpenSSL 3 (libcrypto/libssl). The header refuses OpenSSL < 3.0.
+        .systemLibrary(
+            name: "COpenSSL",
+            pkgConfig: "openssl",
+            providers: [.apt(["libssl-dev"])]
+        ),
+        .target(name: "SecCrypto", dependencies: ["COpenSSL"]),
+        .target(name: "SecKit", dependencies: ["SecCrypto"]),
+        .executableTarget(
+            name: "seccli",
+            dependencies: [
+                "SecKit",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+        .testTarget(
+            name: "SecCryptoTests",
+            dependencies: ["SecCrypto"]
+        ),
+        .testTarget(
+            name: "seccliTests",
+            dependencies: ["seccli", "SecCrypto"]
+        ),
+    ]
+)

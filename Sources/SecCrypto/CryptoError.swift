@@ -1,0 +1,24 @@
+/// Errors thrown by SecCrypto. Messages are one readable line and never contain key material.
+public enum CryptoError: Error, Equatable, Sendable, CustomStringConvertible {
+    /// Text that should have been hex or base64 was not; the string says where and why.
+    case invalidEncoding(String)
+    /// A key, IV or similar value has the wrong size.
+    case incorrectSize(what: String, expected: String, actual: Int)
+    /// OpenSSL's CSPRNG could not produce bytes.
+    case randomGenerationFailed
+    /// A file or stream could not be read or written.
+    case io(path: String, reason: String)
+    /// OpenSSL reported an unexpected failure; the string is OpenSSL's own reason.
+    case backendFailure(String)
+
+    public var description: String {
+        switch self {
+        case .invalidEncoding(let reason): return reason
+        case .incorrectSize(let what, let expected, let actual):
+            return "\(what) must be \(expected), got \(actual) bytes"
+        case .randomGenerationFailed: return "the OpenSSL random generator failed"
+        case .io(let path, let reason): return "\(path): \(reason)"
+        case .backendFailure(let reason): return "OpenSSL: \(reason)"
+        }
+    }
+}

@@ -1,0 +1,65 @@
+/// Hexadecimal encoding and tolerant decoding.
+public enum Hex {
+    private static let lower = Array("0123456789abcdef".utf8)
+    private static let upper = Array("0123456789ABCDEF".utf8)
+
+    /// Encodes `bytes` as hex: lower-case by default; `separator` goes between bytes
+    /// (`":"` gives the `openssl x509 -fingerprint` form).
+    public static func encode(_ bytes: some ContiguousBytes, uppercase: Bool = false, separator: String = "") -> String {
+        let digits = uppercase ? upper : lower
+        let separatorBytes = Array(separator.utf8)
+        return bytes.withUnsafeBytes { input in
+            var output: [UInt8] = []
+            output.reserveCapacity(input.count * (2 + separatorBytes.count))
+            for (index, byte) in input.enumerated() {
+                if index > 0 { output.append(contentsOf: separatorBytes) }
+                output.append(digits[Int(byte >> 4)])
+                output.append(digits[Int(byte & 0x0f)])
+            }
+            return String(decoding: output, as: UTF8.self)
+        }
+    }
+
+    /// Decodes hex in either case. Accepted and ignored: a leading `0x`, white space, and `:`
+    /// between bytes (`AB:CD:EF`). Errors name the position but never echo the text, which may be a key.
+    public static func decode(_ text: String) throws(CryptoError) -> [UInt8] {
+        try decode(utf8: text.utf8)
+    }
+
+    /// Decodes hex given as UTF-8 bytes (for example a secret held in `SecureBytes`), with the same rules.
+    public static func decode(utf8 text: some Collection<UInt8>) throws(CryptoError) -> [UInt8] {
+        var utf8 = text[...]
+        if utf8.starts(with: "0x".utf8) || utf8.starts(with: "0X".utf8) { utf8 = utf8.dropFirst(2) }
+        var output: [UInt8] = []
+        output.reserveCapacity(utf8.count / 2)
+        var high: UInt8?
+        for (offset, character) in utf8.enumerated() {
+            let position = offset + 1
+            switch character {
+            case UInt8(ascii: ":"), UInt8(ascii: " "), UInt8(ascii: "\t"), UInt8(ascii: "\n"), UInt8(ascii: "\r"):
+                if high != nil { throw .invalidEncoding("hex: separator inside a byte at position \(position)") }
+            default:
+                guard let value = nibble(character) else {
+                    throw .invalidEncoding("hex: invalid character at position \(position)")
+                }
+                if let h = high {
+                    output.append(h << 4 | value)
+                    high = nil
+                } else {
+                    high = value
+                }
+            }
+        }
+        if high != nil { throw .invalidEncoding("hex: odd number of digits") }
+        return output
+    }
+
+    private static func nibble(_ c: UInt8) -> UInt8? {
+        switch c {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): c - UInt8(ascii: "0")
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): c - UInt8(ascii: "a") + 10
+        case UInt8(ascii: "A")...UInt8(ascii: "F"): c - UInt8(ascii: "A") + 10
+        default: nil
+        }
+    }
+}

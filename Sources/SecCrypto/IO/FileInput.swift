@@ -1,0 +1,63 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+
+/// A byte source read in fixed-size chunks, so inputs of any size use constant memory:
+/// a file path, standard input, or an already open descriptor.
+public struct FileInput: Sendable {
+    private enum Source: Sendable {
+        case path(String)
+        case descriptor(Int32)
+    }
+
+    private let source: Source
+    /// The name used in messages and output lines (`-` for standard input).
+    public let name: String
+
+    /// Size of the reusable read buffer.
+    public static let chunkSize = 256 * 1024
+
+    /// A file to open for reading.
+    public static func path(_ path: String) -> FileInput {
+        FileInput(source: .path(path), name: path)
+    }
+
+    /// An open descriptor, read to its end and not closed.
+    public static func fileDescriptor(_ descriptor: Int32, name: String) -> FileInput {
+        FileInput(source: .descriptor(descriptor), name: name)
+    }
+
+    /// Standard input, named `-` as `sha256sum` does.
+    public static var standardInput: FileInput { .fileDescriptor(STDIN_FILENO, name: "-") }
+
+    /// Calls `body` with consecutive chunks of the input until its end.
+    public func forEachChunk(_ body: (UnsafeRawBufferPointer) throws(CryptoError) -> Void) throws(CryptoError) {
+        let descriptor: Int32
+        switch source {
+        case .descriptor(let fd):
+            descriptor = fd
+        case .path(let path):
+            descriptor = open(path, O_RDONLY | O_CLOEXEC)
+            guard descriptor >= 0 else { throw ioError() }
+        }
+        defer { if case .path = source { close(descriptor) } }
+
+        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: Self.chunkSize, alignment: 64)
+        defer { buffer.deallocate() }
+        while true {
+            let count = read(descriptor, buffer.baseAddress, buffer.count)
+            if count == 0 { return }
+            if count < 0 {
+                if errno == EINTR { continue }
+                throw ioError()
+            }
+            try body(UnsafeRawBufferPointer(rebasing: buffer[0..<count]))
+        }
+    }
+
+    private func ioError() -> CryptoError {
+        .io(path: name, reason: String(cString: strerror(errno)))
+    }
+}

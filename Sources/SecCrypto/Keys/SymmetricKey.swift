@@ -1,0 +1,54 @@
+/// A symmetric key (for HMAC and ciphers). Its bytes are wiped when the last copy is released.
+public struct SymmetricKey: Sendable, ContiguousBytes, Equatable, CustomStringConvertible {
+    let material: SecureBytes
+
+    /// Creates a key from existing bytes (copied into wiped-on-release memory).
+    public init(data: some ContiguousBytes) {
+        material = SecureBytes(data)
+    }
+
+    /// Creates a key from bytes already held in secure memory (for example a secret read by `SecretSource`).
+    public init(_ bytes: SecureBytes) {
+        material = bytes
+    }
+
+    /// Generates a new random key of the given size from OpenSSL's CSPRNG.
+    ///
+    /// A failing system random generator stops the process: no key is better than a predictable one.
+    public init(size: SymmetricKeySize) {
+        do {
+            material = try SecureBytes(count: size.bitCount / 8) { (buffer) throws(CryptoError) in
+                try SecureRandom.fill(buffer)
+            }
+        } catch {
+            fatalError("SecKit: \(error)")
+        }
+    }
+
+    /// The key length in bits.
+    public var bitCount: Int { material.count * 8 }
+
+    public func withUnsafeBytes<R>(_ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R {
+        try material.withUnsafeBytes(body)
+    }
+
+    /// Constant-time comparison.
+    public static func == (lhs: SymmetricKey, rhs: SymmetricKey) -> Bool { lhs.material == rhs.material }
+
+    public var description: String { "SymmetricKey(\(bitCount) bits)" }
+}
+
+/// Standard symmetric key sizes.
+public struct SymmetricKeySize: Sendable, Equatable {
+    public let bitCount: Int
+
+    /// A size in bits; it must be a positive multiple of 8.
+    public init(bitCount: Int) {
+        precondition(bitCount > 0 && bitCount % 8 == 0, "key sizes are positive multiples of 8 bits")
+        self.bitCount = bitCount
+    }
+
+    public static let bits128 = SymmetricKeySize(bitCount: 128)
+    public static let bits192 = SymmetricKeySize(bitCount: 192)
+    public static let bits256 = SymmetricKeySize(bitCount: 256)
+}

@@ -1,0 +1,88 @@
+internal import COpenSSL
+
+/// Per-algorithm HMAC contexts with the digest already set and no key. Each HMAC computation
+/// duplicates one (`EVP_MAC_CTX_dup`), which avoids fetching the MAC and digest by name every time.
+private struct MACTemplate: @unchecked Sendable {
+    // Never used directly, only duplicated (a read-only operation on the source).
+    let context: OpaquePointer
+
+    init(_ algorithm: HashAlgorithm) {
+        guard let mac = EVP_MAC_fetch(nil, "HMAC", nil), let context = EVP_MAC_CTX_new(mac) else {
+            fatalError(CryptoError.openSSL("EVP_MAC_fetch(HMAC)").description)
+        }
+        EVP_MAC_free(mac)  // the context keeps its own reference
+        let ok = algorithm.openSSLName.withCString { name in
+            var params = [
+                OSSL_PARAM_construct_utf8_string(OSSL_MAC_PARAM_DIGEST, UnsafeMutablePointer(mutating: name), 0),
+                OSSL_PARAM_construct_end(),
+            ]
+            return EVP_MAC_CTX_set_params(context, &params) == 1
+        }
+        checkOpenSSL(ok, "EVP_MAC_CTX_set_params(digest=\(algorithm.openSSLName))")
+        self.context = context
+    }
+}
+
+private enum MACTemplates {
+    static let md5 = MACTemplate(.md5)
+    static let sha1 = MACTemplate(.sha1)
+    static let sha224 = MACTemplate(.sha224)
+    static let sha256 = MACTemplate(.sha256)
+    static let sha384 = MACTemplate(.sha384)
+    static let sha512 = MACTemplate(.sha512)
+
+    static func template(for algorithm: HashAlgorithm) -> OpaquePointer {
+        switch algorithm {
+        case .md5: md5.context
+        case .sha1: sha1.context
+        case .sha224: sha224.context
+        case .sha256: sha256.context
+        case .sha384: sha384.context
+        case .sha512: sha512.context
+        }
+    }
+}
+
+/// A keyed `EVP_MAC_CTX` for HMAC, owned by one `HMAC` value (copied on write).
+final class MACContext: @unchecked Sendable {
+    private let context: OpaquePointer
+    let algorithm: HashAlgorithm
+
+    init(algorithm: HashAlgorithm, key: UnsafeRawBufferPointer) {
+        self.algorithm = algorithm
+        guard let context = EVP_MAC_CTX_dup(MACTemplates.template(for: algorithm)) else {
+            fatalError(CryptoError.openSSL("EVP_MAC_CTX_dup").description)
+        }
+        self.context = context
+        // OpenSSL treats a NULL key as "keep the previous key"; an empty key needs a non-NULL pointer.
+        let ok = withUnsafeTemporaryAllocation(byteCount: 1, alignment: 1) { empty in
+            EVP_MAC_init(context, key.baseAddress ?? UnsafeRawPointer(empty.baseAddress!), key.count, nil) == 1
+        }
+        checkOpenSSL(ok, "EVP_MAC_init")
+    }
+
+    private init(copying other: MACContext) {
+        algorithm = other.algorithm
+        guard let context = EVP_MAC_CTX_dup(other.context) else {
+            fatalError(CryptoError.openSSL("EVP_MAC_CTX_dup").description)
+        }
+        self.context = context
+    }
+
+    deinit { EVP_MAC_CTX_free(context) }
+
+    func copy() -> MACContext { MACContext(copying: self) }
+
+    func update(_ bytes: UnsafeRawBufferPointer) {
+        guard let base = bytes.baseAddress, bytes.count > 0 else { return }
+        checkOpenSSL(EVP_MAC_update(context, base, bytes.count) == 1, "EVP_MAC_update")
+    }
+
+    /// Finishes this context; it must not be updated afterwards.
+    func finish() -> AuthenticationCode {
+        var output = [UInt8](repeating: 0, count: algorithm.byteCount)
+        var length = 0
+        checkOpenSSL(EVP_MAC_final(context, &output, &length, output.count) == 1, "EVP_MAC_final")
+        return AuthenticationCode(algorithm: algorithm, bytes: output)
+    }
+}

@@ -1,0 +1,151 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+
+/// Where a secret (key, password, token) is read from, in the conventions of `openssl`'s
+/// passphrase options: `env:VAR`, `file:PATH`, `fd:N`, `stdin`.
+///
+/// For `file:`, `fd:` and `stdin` the secret is the first line, without its line break.
+/// A secret written literally on the command line is refused: every local user can read argv.
+public enum SecretSource: Sendable, Equatable, CustomStringConvertible {
+    /// `env:VAR`: the whole value of an environment variable.
+    case environment(String)
+    /// `file:PATH`: the first line of a file.
+    case file(String)
+    /// `fd:N`: the first line read from an open descriptor.
+    case fileDescriptor(Int32)
+    /// `stdin`: the first line of standard input.
+    case standardInput
+
+    /// The longest secret accepted from one source.
+    public static let maximumLength = 64 * 1024
+
+    /// Parses `env:VAR`, `file:PATH`, `fd:N` or `stdin`. Anything else is refused without being echoed.
+    public init(parsing argument: String) throws(SecretSourceError) {
+        if argument == "stdin" || argument == "-" {
+            self = .standardInput
+        } else if argument.hasPrefix("env:") {
+            let name = String(argument.dropFirst(4))
+            guard !name.isEmpty else { throw .invalidSource("env: needs a variable name, as in env:API_KEY") }
+            self = .environment(name)
+        } else if argument.hasPrefix("file:") {
+            let path = String(argument.dropFirst(5))
+            guard !path.isEmpty else { throw .invalidSource("file: needs a path, as in file:/run/secrets/key") }
+            self = .file(path)
+        } else if argument.hasPrefix("fd:") {
+            guard let fd = Int32(argument.dropFirst(3)), fd >= 0 else {
+                throw .invalidSource("fd: needs a descriptor number, as in fd:3")
+            }
+            self = .fileDescriptor(fd)
+        } else {
+            throw .literalRefused(passPrefix: argument.hasPrefix("pass:"))
+        }
+    }
+
+    public var description: String {
+        switch self {
+        case .environment(let name): "env:\(name)"
+        case .file(let path): "file:\(path)"
+        case .fileDescriptor(let fd): "fd:\(fd)"
+        case .standardInput: "stdin"
+        }
+    }
+
+    /// True when reading this source consumes standard input.
+    public var readsStandardInput: Bool {
+        switch self {
+        case .standardInput: true
+        case .fileDescriptor(let fd): fd == STDIN_FILENO
+        default: false
+        }
+    }
+
+    /// Reads the secret into wiped-on-release memory.
+    public func read() throws(SecretSourceError) -> SecureBytes {
+        switch self {
+        case .environment(let name):
+            guard let value = getenv(name) else { throw .environmentVariableNotSet(name) }
+            let length = strlen(value)
+            guard length <= Self.maximumLength else { throw .tooLong(source: description, limit: Self.maximumLength) }
+            return SecureBytes(UnsafeRawBufferPointer(start: value, count: length))
+        case .file(let path):
+            let fd = open(path, O_RDONLY | O_CLOEXEC)
+            guard fd >= 0 else { throw .unreadable(source: description, reason: String(cString: strerror(errno))) }
+            defer { close(fd) }
+            return try readFirstLine(from: fd)
+        case .fileDescriptor(let fd):
+            return try readFirstLine(from: fd)
+        case .standardInput:
+            return try readFirstLine(from: STDIN_FILENO)
+        }
+    }
+
+    /// Reads byte by byte up to the first `\n`, so nothing after the line is consumed.
+    private func readFirstLine(from fd: Int32) throws(SecretSourceError) -> SecureBytes {
+        let scratch = UnsafeMutableRawBufferPointer.allocate(byteCount: Self.maximumLength, alignment: 16)
+        defer {
+            secureZero(scratch)
+            scratch.deallocate()
+        }
+        var length = 0
+        while true {
+            var byte: UInt8 = 0
+            let count = Glibc.read(fd, &byte, 1)
+            if count < 0 {
+                if errno == EINTR { continue }
+                throw .unreadable(source: description, reason: String(cString: strerror(errno)))
+            }
+            if count == 0 || byte == UInt8(ascii: "\n") { break }
+            guard length < Self.maximumLength else { throw .tooLong(source: description, limit: Self.maximumLength) }
+            scratch[length] = byte
+            length += 1
+        }
+        return SecureBytes(UnsafeRawBufferPointer(rebasing: scratch[0..<length]))
+    }
+}
+
+/// How the bytes of a secret encode a binary key.
+public enum SecretEncoding: String, CaseIterable, Sendable {
+    /// The bytes are the key (`openssl dgst -hmac KEY` does this).
+    case raw
+    /// Hex digits (`-macopt hexkey:`, `openssl enc -K`).
+    case hex
+    /// Standard base64 (padding optional).
+    case base64
+
+    /// Decodes `secret` into key bytes, keeping every intermediate copy in wiped memory.
+    public func decode(_ secret: SecureBytes) throws(CryptoError) -> SecureBytes {
+        let result: Result<[UInt8], CryptoError>
+        switch self {
+        case .raw: return secret
+        case .hex: result = secret.withUnsafeBytes { bytes in Result { () throws(CryptoError) in try Hex.decode(utf8: bytes) } }
+        case .base64: result = secret.withUnsafeBytes { bytes in Result { () throws(CryptoError) in try Base64.decode(utf8: bytes) } }
+        }
+        var decoded = try result.get()
+        defer { decoded.withUnsafeMutableBytes { secureZero($0) } }
+        return SecureBytes(decoded)
+    }
+}
+
+/// Why a secret could not be obtained. Messages name the source, never the secret.
+public enum SecretSourceError: Error, Equatable, Sendable, CustomStringConvertible {
+    case literalRefused(passPrefix: Bool)
+    case invalidSource(String)
+    case environmentVariableNotSet(String)
+    case unreadable(source: String, reason: String)
+    case tooLong(source: String, limit: Int)
+
+    public var description: String {
+        switch self {
+        case .literalRefused(let passPrefix):
+            (passPrefix ? "pass: secrets are not accepted" : "secrets are not accepted on the command line")
+                + ": argv is visible to every local user (ps, /proc); use env:VAR, file:PATH, fd:N or stdin"
+        case .invalidSource(let reason): reason
+        case .environmentVariableNotSet(let name): "environment variable \(name) is not set"
+        case .unreadable(let source, let reason): "cannot read secret from \(source): \(reason)"
+        case .tooLong(let source, let limit): "secret from \(source) is longer than \(limit) bytes"
+        }
+    }
+}

@@ -1,0 +1,2 @@
+// SecKit: the umbrella module. `import SecKit` brings in every SecKit module.
+@_exported import SecCrypto

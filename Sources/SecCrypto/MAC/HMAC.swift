@@ -66,6 +66,13 @@ public struct HMAC<H: HashFunction>: Sendable {
         constantTimeEquals(authenticationCode(for: data, using: key).bytes, code)
     }
 
+    /// Checks `code` against the HMAC of a file or descriptor, streamed, compared in constant time.
+    public static func isValidAuthenticationCode(
+        _ code: some ContiguousBytes, authenticating input: FileInput, using key: SymmetricKey
+    ) throws(CryptoError) -> Bool {
+        constantTimeEquals(try authenticationCode(for: input, using: key).bytes, code)
+    }
+
     /// Finishes without the copy that `finalize()` makes to keep the value usable.
     private mutating func consume() -> AuthenticationCode {
         if !isKnownUniquelyReferenced(&context) { context = context.copy() }

@@ -1,0 +1,63 @@
+/// One line of a checksum list in the GNU coreutils format (`sha256sum`): `<hex>  <name>`.
+///
+/// Names containing a backslash, newline or carriage return are escaped and the line starts with
+/// `\`, exactly as coreutils does, so `sha256sum -c` accepts the lines SecKit writes and vice versa.
+public struct ChecksumLine: Sendable, Equatable {
+    /// The checksum as written (hex for `sha256sum` lists).
+    public var checksum: String
+    /// The file name, unescaped.
+    public var name: String
+
+    public init(checksum: String, name: String) {
+        self.checksum = checksum
+        self.name = name
+    }
+
+    /// The line as `sha256sum` prints it (without the trailing newline).
+    public var formatted: String {
+        let needsEscape = name.contains { $0 == "\\" || $0 == "\n" || $0 == "\r" }
+        guard needsEscape else { return "\(checksum)  \(name)" }
+        var escaped = ""
+        for character in name {
+            switch character {
+            case "\\": escaped += "\\\\"
+            case "\n": escaped += "\\n"
+            case "\r": escaped += "\\r"
+            default: escaped.append(character)
+            }
+        }
+        return "\\\(checksum)  \(escaped)"
+    }
+
+    /// Parses `<checksum>  <name>` or `<checksum> *<name>` (binary-mode marker), with the leading
+    /// `\` escape form. Returns nil for a line that is not in this format.
+    public init?(parsing line: Substring) {
+        var line = line
+        if line.hasSuffix("\r") { line = line.dropLast() }
+        let escaped = line.hasPrefix("\\")
+        if escaped { line = line.dropFirst() }
+        guard let space = line.firstIndex(of: " ") else { return nil }
+        let checksum = line[..<space]
+        let afterSpace = line.index(after: space)
+        guard !checksum.isEmpty, afterSpace < line.endIndex,
+              line[afterSpace] == " " || line[afterSpace] == "*" else { return nil }
+        let rawName = line[line.index(after: afterSpace)...]
+        guard !rawName.isEmpty else { return nil }
+        guard escaped else {
+            self.init(checksum: String(checksum), name: String(rawName))
+            return
+        }
+        var name = ""
+        var iterator = rawName.makeIterator()
+        while let character = iterator.next() {
+            guard character == "\\" else { name.append(character); continue }
+            switch iterator.next() {
+            case "\\": name.append("\\")
+            case "n": name.append("\n")
+            case "r": name.append("\r")
+            default: return nil
+            }
+        }
+        self.init(checksum: String(checksum), name: name)
+    }
+}

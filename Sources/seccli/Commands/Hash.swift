@@ -1,0 +1,48 @@
+import ArgumentParser
+import SecKit
+
+extension SecCLI {
+    struct Hash: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Print or check message digests, in the format of sha256sum.",
+            discussion: """
+                Each output line is '<digest>  <name>' ('-' for standard input), so 'sha256sum -c' \
+                accepts the sha256 lines. A file that cannot be read is reported on standard error \
+                and the others are still hashed; the exit code is then 1.
+                """
+        )
+
+        @OptionGroup var algorithmOption: AlgorithmOption
+        @OptionGroup var output: DigestOutputOptions
+
+        @Option(name: [.short, .long], help: ArgumentHelp(
+            "Read '<hex>  <name>' lines from LISTFILE ('-' for standard input) and check each file.",
+            valueName: "listfile"))
+        var check: String?
+
+        @Flag(name: .long, help: "With --check: do not print OK for each verified file.")
+        var quiet = false
+
+        @OptionGroup var input: InputFiles
+
+        func validate() throws {
+            if check != nil {
+                guard input.files.isEmpty else { throw ValidationError("--check takes the list file only, not FILE arguments") }
+                guard !output.base64, !output.json else { throw ValidationError("--check cannot be combined with --base64 or --json") }
+            } else if quiet {
+                throw ValidationError("--quiet only applies to --check")
+            }
+        }
+
+        func run() throws {
+            let algorithm = algorithmOption.algorithm
+            if let check {
+                try ChecksumVerifier(algorithm: algorithm, quiet: quiet).verify(listFile: check)
+                return
+            }
+            try output.emit(label: algorithm.rawValue, inputs: input.inputs) { input in
+                try DigestHasher.hash(algorithm, contentsOf: input).bytes
+            }
+        }
+    }
+}

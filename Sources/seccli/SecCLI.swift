@@ -1,0 +1,37 @@
+import ArgumentParser
+import SecKit
+
+@main
+struct SecCLI: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "seccli",
+        abstract: "Hashing, HMAC and secrets on the system OpenSSL.",
+        discussion: """
+            Secrets (keys, passwords) are never taken from the command line, where every local user \
+            can read them: give a source instead, as openssl does: env:VAR, file:PATH, fd:N or stdin.
+
+            Exit codes: 0 success; 1 a check failed (checksum or MAC mismatch) or an input could not \
+            be read; 2 bad data (malformed key, hex or base64; unreadable secret); 64 usage error.
+            """,
+        version: "0.1.0",
+        subcommands: [Hash.self, HMACCommand.self]
+    )
+
+    static func main() {
+        do {
+            var command = try parseAsRoot()
+            try command.run()
+        } catch let failure as Failure {
+            failure.report()
+        } catch let error as CryptoError {
+            Failure(message: error.description, exitCode: .dataError).report()
+        } catch let error as SecretSourceError {
+            Failure(message: error.description, exitCode: .dataError).report()
+        } catch {
+            // Help and version exit cleanly; every other parse or validation error is one line.
+            let code = exitCode(for: error)
+            if code == .success { exit(withError: error) }
+            Failure(message: message(for: error), exitCode: code).report()
+        }
+    }
+}

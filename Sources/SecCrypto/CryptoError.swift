@@ -4,6 +4,13 @@ public enum CryptoError: Error, Equatable, Sendable, CustomStringConvertible {
     case invalidEncoding(String)
     /// A key, IV or similar value has the wrong size.
     case incorrectSize(what: String, expected: String, actual: Int)
+    /// Decryption failed: wrong key or password, or truncated, corrupted or tampered input.
+    /// Deliberately says no more (no padding oracle).
+    case decryptionFailed
+    /// An authentication tag or MAC did not verify: wrong key, or the data or tag was altered.
+    case authenticationFailure
+    /// A parameter is outside what SecKit accepts (for example too few PBKDF2 iterations).
+    case invalidParameter(String)
     /// OpenSSL's CSPRNG could not produce bytes.
     case randomGenerationFailed
     /// A file or stream could not be read or written.
@@ -16,6 +23,9 @@ public enum CryptoError: Error, Equatable, Sendable, CustomStringConvertible {
         case .invalidEncoding(let reason): return reason
         case .incorrectSize(let what, let expected, let actual):
             return "\(what) must be \(expected), got \(actual) bytes"
+        case .decryptionFailed: return "decryption failed: wrong key or password, or corrupted input"
+        case .authenticationFailure: return "authentication failed: wrong key, or the data was altered"
+        case .invalidParameter(let reason): return reason
         case .randomGenerationFailed: return "the OpenSSL random generator failed"
         case .io(let path, let reason): return "\(path): \(reason)"
         case .backendFailure(let reason): return "OpenSSL: \(reason)"

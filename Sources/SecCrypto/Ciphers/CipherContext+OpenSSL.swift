@@ -1,0 +1,102 @@
+internal import COpenSSL
+
+/// An `EVP_CIPHER_CTX` set up for one encryption or decryption. Freed (and its key schedule
+/// cleansed by OpenSSL) on release.
+final class CipherContext {
+    /// OpenSSL accepts GCM IVs of 1 to 128 bytes.
+    static let gcmIVRange = 1...128
+    /// GCM tags are always full length.
+    static let gcmTagByteCount = 16
+
+    private let context: OpaquePointer
+    let algorithm: CipherAlgorithm
+    let encrypting: Bool
+
+    init(
+        _ algorithm: CipherAlgorithm, encrypting: Bool, key: UnsafeRawBufferPointer, iv: UnsafeRawBufferPointer, padding: Bool
+    ) throws(CryptoError) {
+        guard key.count == algorithm.keyByteCount else {
+            throw .incorrectSize(what: "\(algorithm) key", expected: "\(algorithm.keyByteCount) bytes", actual: key.count)
+        }
+        if algorithm.isGCM {
+            guard Self.gcmIVRange.contains(iv.count) else {
+                throw .incorrectSize(what: "\(algorithm) nonce", expected: "1 to 128 bytes (12 recommended)", actual: iv.count)
+            }
+        } else if iv.count != algorithm.ivByteCount {
+            throw .incorrectSize(what: "\(algorithm) IV", expected: "\(algorithm.ivByteCount) bytes", actual: iv.count)
+        }
+        guard let context = EVP_CIPHER_CTX_new() else { fatalError("EVP_CIPHER_CTX_new: out of memory") }
+        self.context = context
+        self.algorithm = algorithm
+        self.encrypting = encrypting
+        let enc: Int32 = encrypting ? 1 : 0
+        checkOpenSSL(EVP_CipherInit_ex2(context, algorithm.evpCipher, nil, nil, enc, nil) == 1, "EVP_CipherInit_ex2")
+        if algorithm.isGCM {
+            checkOpenSSL(EVP_CIPHER_CTX_ctrl(context, EVP_CTRL_AEAD_SET_IVLEN, Int32(iv.count), nil) == 1, "set GCM IV length")
+        }
+        let keyed = EVP_CipherInit_ex2(
+            context, nil, key.baseAddress?.assumingMemoryBound(to: UInt8.self),
+            iv.baseAddress?.assumingMemoryBound(to: UInt8.self), enc, nil)
+        checkOpenSSL(keyed == 1, "EVP_CipherInit_ex2 (key)")
+        checkOpenSSL(EVP_CIPHER_CTX_set_padding(context, padding ? 1 : 0) == 1, "EVP_CIPHER_CTX_set_padding")
+    }
+
+    deinit { EVP_CIPHER_CTX_free(context) }
+
+    /// Processes `input` into `output`, which must hold `input.count + blockByteCount` bytes.
+    /// Returns the number of bytes written.
+    func update(_ input: UnsafeRawBufferPointer, into output: UnsafeMutableRawBufferPointer) -> Int {
+        precondition(output.count >= input.count + algorithm.blockByteCount, "cipher output buffer too small")
+        var remaining = input
+        var written = 0
+        // EVP_CipherUpdate takes an int length: feed very large buffers in pieces.
+        while !remaining.isEmpty {
+            let piece = min(remaining.count, 1 << 30)
+            var outLength: Int32 = 0
+            let ok = EVP_CipherUpdate(
+                context, output.baseAddress!.advanced(by: written).assumingMemoryBound(to: UInt8.self), &outLength,
+                remaining.baseAddress!.assumingMemoryBound(to: UInt8.self), Int32(piece))
+            checkOpenSSL(ok == 1, "EVP_CipherUpdate")
+            written += Int(outLength)
+            remaining = UnsafeRawBufferPointer(rebasing: remaining[piece...])
+        }
+        return written
+    }
+
+    /// Adds GCM associated data (authenticated, not encrypted); call before any `update`.
+    func authenticate(_ aad: UnsafeRawBufferPointer) {
+        guard let base = aad.baseAddress, aad.count > 0 else { return }
+        var outLength: Int32 = 0
+        let ok = EVP_CipherUpdate(context, nil, &outLength, base.assumingMemoryBound(to: UInt8.self), Int32(aad.count))
+        checkOpenSSL(ok == 1, "EVP_CipherUpdate (AAD)")
+    }
+
+    /// Sets the GCM tag that decryption must verify; call before `finish`.
+    func setExpectedTag(_ tag: UnsafeRawBufferPointer) throws(CryptoError) {
+        guard tag.count == Self.gcmTagByteCount else {
+            throw .incorrectSize(what: "GCM tag", expected: "\(Self.gcmTagByteCount) bytes (shorter tags are refused)", actual: tag.count)
+        }
+        let ok = EVP_CIPHER_CTX_ctrl(context, EVP_CTRL_AEAD_SET_TAG, Int32(tag.count), UnsafeMutableRawPointer(mutating: tag.baseAddress))
+        checkOpenSSL(ok == 1, "set GCM tag")
+    }
+
+    /// Writes the final block (CBC) into `output` (at least `blockByteCount` bytes) and returns its
+    /// length. Bad padding or a GCM tag mismatch throws, saying no more than that.
+    func finish(into output: UnsafeMutableRawBufferPointer) throws(CryptoError) -> Int {
+        precondition(output.count >= algorithm.blockByteCount, "cipher output buffer too small")
+        var outLength: Int32 = 0
+        guard EVP_CipherFinal_ex(context, output.baseAddress!.assumingMemoryBound(to: UInt8.self), &outLength) == 1 else {
+            ERR_clear_error()
+            throw algorithm.isGCM ? .authenticationFailure : .decryptionFailed
+        }
+        return Int(outLength)
+    }
+
+    /// The GCM tag, after `finish` of an encryption.
+    func tag() -> [UInt8] {
+        var tag = [UInt8](repeating: 0, count: Self.gcmTagByteCount)
+        let ok = EVP_CIPHER_CTX_ctrl(context, EVP_CTRL_AEAD_GET_TAG, Int32(tag.count), &tag)
+        checkOpenSSL(ok == 1, "get GCM tag")
+        return tag
+    }
+}

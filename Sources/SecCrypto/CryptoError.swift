@@ -9,6 +9,8 @@ public enum CryptoError: Error, Equatable, Sendable, CustomStringConvertible {
     case decryptionFailed
     /// An authentication tag or MAC did not verify: wrong key, or the data or tag was altered.
     case authenticationFailure
+    /// Input is not in the expected format (a missing header, an impossible length).
+    case malformedInput(String)
     /// A parameter is outside what SecKit accepts (for example too few PBKDF2 iterations).
     case invalidParameter(String)
     /// OpenSSL's CSPRNG could not produce bytes.
@@ -26,6 +28,7 @@ public enum CryptoError: Error, Equatable, Sendable, CustomStringConvertible {
         case .decryptionFailed: return "decryption failed: wrong key or password, or corrupted input"
         case .authenticationFailure: return "authentication failed: wrong key, or the data was altered"
         case .invalidParameter(let reason): return reason
+        case .malformedInput(let reason): return reason
         case .randomGenerationFailed: return "the OpenSSL random generator failed"
         case .io(let path, let reason): return "\(path): \(reason)"
         case .backendFailure(let reason): return "OpenSSL: \(reason)"

@@ -1,0 +1,128 @@
+/// The file format of `openssl enc -pbkdf2`: `Salted__` ‖ 8-byte salt ‖ CBC ciphertext, with key
+/// and IV derived together by PBKDF2 from the password and salt. The iteration count and digest
+/// are not stored in the file: both sides must agree on them (`-iter`, `-md`).
+///
+/// Compose with `Base64EncodingSink` / `Base64DecodingSink` for `-a` armour.
+public enum OpenSSLEncFormat {
+    /// The 8 bytes every such file starts with.
+    public static let magic = Array("Salted__".utf8)
+    /// Salt length in bytes.
+    public static let saltByteCount = 8
+    /// `openssl enc -pbkdf2`'s default iteration count.
+    public static let defaultIterations = 10_000
+
+    /// What both sides must agree on.
+    public struct Parameters: Sendable, Equatable {
+        /// A CBC cipher: `openssl enc` does not support AEAD modes.
+        public var cipher: CipherAlgorithm
+        /// `-iter`.
+        public var iterations: Int
+        /// `-md`.
+        public var digest: HashAlgorithm
+
+        public init(cipher: CipherAlgorithm = .aes256CBC, iterations: Int = OpenSSLEncFormat.defaultIterations, digest: HashAlgorithm = .sha256) {
+            self.cipher = cipher
+            self.iterations = iterations
+            self.digest = digest
+        }
+    }
+
+    /// A sink that writes the header and then the ciphertext of what it is given to `next`.
+    /// The salt comes from OpenSSL's CSPRNG unless given (for known-answer tests).
+    public static func encryptingSink(
+        password: SecureBytes, parameters: Parameters, salt saltOverride: [UInt8]? = nil, next: ByteSink
+    ) throws(CryptoError) -> ByteSink {
+        let salt: [UInt8]
+        if let given = saltOverride { salt = given } else { salt = try SecureRandom.bytes(count: saltByteCount) }
+        guard salt.count == saltByteCount else {
+            throw .incorrectSize(what: "openssl enc salt", expected: "\(saltByteCount) bytes", actual: salt.count)
+        }
+        let stream = try cipherStream(.encrypt, password: password, salt: salt, parameters: parameters)
+        try next.write(data: magic + salt)
+        return CipherSink(stream, next: next)
+    }
+
+    /// A sink that reads the header from its input, then decrypts the rest into `next`.
+    public static func decryptingSink(password: SecureBytes, parameters: Parameters, next: ByteSink) throws(CryptoError) -> ByteSink {
+        try checkCipher(parameters)
+        return HeaderReadingSink(password: password, parameters: parameters, next: next)
+    }
+
+    /// One-shot encryption.
+    public static func encrypt(_ plaintext: some DataProtocol, password: SecureBytes, parameters: Parameters = Parameters()) throws(CryptoError) -> Data {
+        let output = DataSink()
+        let sink = try encryptingSink(password: password, parameters: parameters, next: output)
+        try sink.write(data: plaintext)
+        try sink.finish()
+        return output.data
+    }
+
+    /// One-shot decryption. A wrong password, a wrong iteration count or digest, or altered input
+    /// all throw `decryptionFailed`.
+    public static func decrypt(_ file: some DataProtocol, password: SecureBytes, parameters: Parameters = Parameters()) throws(CryptoError) -> Data {
+        let output = DataSink()
+        let sink = try decryptingSink(password: password, parameters: parameters, next: output)
+        try sink.write(data: file)
+        try sink.finish()
+        return output.data
+    }
+
+    private static func checkCipher(_ parameters: Parameters) throws(CryptoError) {
+        guard !parameters.cipher.isGCM else {
+            throw .invalidParameter("the openssl enc format has no authentication tag, so it cannot carry \(parameters.cipher); use a CBC cipher, or a key and nonce")
+        }
+    }
+
+    fileprivate static func cipherStream(
+        _ direction: CipherStream.Direction, password: SecureBytes, salt: [UInt8], parameters: Parameters
+    ) throws(CryptoError) -> CipherStream {
+        try checkCipher(parameters)
+        let cipher = parameters.cipher
+        let material = try KDF.PBKDF2.deriveKey(
+            from: password, salt: salt, using: parameters.digest, unsafeUncheckedIterations: parameters.iterations,
+            outputByteCount: cipher.keyByteCount + cipher.ivByteCount)
+        return try material.withUnsafeBytes { bytes in
+            Result { () throws(CryptoError) in
+                let key = SymmetricKey(data: UnsafeRawBufferPointer(rebasing: bytes.prefix(cipher.keyByteCount)))
+                let iv = UnsafeRawBufferPointer(rebasing: bytes.suffix(cipher.ivByteCount))
+                return try CipherStream(cipher, direction, key: key, iv: iv)
+            }
+        }.get()
+    }
+}
+
+/// Collects the 16-byte header, derives key and IV, then decrypts everything after it.
+private final class HeaderReadingSink: ByteSink {
+    private let password: SecureBytes
+    private let parameters: OpenSSLEncFormat.Parameters
+    private let next: ByteSink
+    private var header: [UInt8] = []
+    private var cipher: CipherSink?
+
+    init(password: SecureBytes, parameters: OpenSSLEncFormat.Parameters, next: ByteSink) {
+        self.password = password
+        self.parameters = parameters
+        self.next = next
+    }
+
+    func write(_ bytes: UnsafeRawBufferPointer) throws(CryptoError) {
+        if let cipher { return try cipher.write(bytes) }
+        let headerCount = OpenSSLEncFormat.magic.count + OpenSSLEncFormat.saltByteCount
+        let needed = headerCount - header.count
+        header.append(contentsOf: bytes.prefix(needed))
+        guard header.count == headerCount else { return }
+        guard header.starts(with: OpenSSLEncFormat.magic) else {
+            throw .malformedInput("input is not in the openssl enc format (no Salted__ header)")
+        }
+        let stream = try OpenSSLEncFormat.cipherStream(
+            .decrypt, password: password, salt: Array(header.suffix(OpenSSLEncFormat.saltByteCount)), parameters: parameters)
+        let sink = CipherSink(stream, next: next)
+        cipher = sink
+        try sink.write(UnsafeRawBufferPointer(rebasing: bytes.dropFirst(needed)))
+    }
+
+    func finish() throws(CryptoError) {
+        guard let cipher else { throw .malformedInput("input is too short for the openssl enc format (16-byte header)") }
+        try cipher.finish()
+    }
+}

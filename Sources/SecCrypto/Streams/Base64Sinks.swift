@@ -1,0 +1,66 @@
+/// Base64-encodes what is written, as `openssl enc -a` does: lines of 64 characters, each ended by
+/// a newline; or, with `lineLength: nil`, one line (`-A`) ended by a newline.
+public final class Base64EncodingSink: ByteSink {
+    private let next: ByteSink
+    private let lineLength: Int?
+    private var pending: [UInt8] = []
+    /// Input bytes per encoded line (48 for 64 characters), or per batch when unwrapped.
+    private let unit: Int
+
+    public init(lineLength: Int? = 64, next: ByteSink) {
+        precondition(lineLength.map { $0 > 0 && $0 % 4 == 0 } ?? true, "line length must be a positive multiple of 4")
+        self.next = next
+        self.lineLength = lineLength
+        unit = lineLength.map { $0 / 4 * 3 } ?? 3
+    }
+
+    public func write(_ bytes: UnsafeRawBufferPointer) throws(CryptoError) {
+        pending.append(contentsOf: bytes)
+        let whole = pending.count / unit * unit
+        guard whole > 0 else { return }
+        try emit(pending[..<whole])
+        pending.removeFirst(whole)
+    }
+
+    public func finish() throws(CryptoError) {
+        if !pending.isEmpty { try emit(pending[...]) }
+        if lineLength == nil || !pending.isEmpty { try next.write(data: [UInt8(ascii: "\n")]) }
+        pending = []
+        try next.finish()
+    }
+
+    private func emit(_ bytes: ArraySlice<UInt8>) throws(CryptoError) {
+        var text = Base64.encode(bytes, lineLength: lineLength)
+        if lineLength != nil && bytes.count % unit == 0 { text += "\n" }
+        try next.write(data: Array(text.utf8))
+    }
+}
+
+/// Decodes base64 text (line breaks and white space anywhere) and passes the bytes on.
+public final class Base64DecodingSink: ByteSink {
+    private let next: ByteSink
+    private var pending: [UInt8] = []
+
+    public init(next: ByteSink) {
+        self.next = next
+    }
+
+    public func write(_ bytes: UnsafeRawBufferPointer) throws(CryptoError) {
+        for byte in bytes where !Self.isWhiteSpace(byte) { pending.append(byte) }
+        // Decode whole quads, but keep the last one back: it may carry padding.
+        let whole = (pending.count / 4 - 1) * 4
+        guard whole > 0 else { return }
+        try next.write(data: try Base64.decode(utf8: pending[..<whole]))
+        pending.removeFirst(whole)
+    }
+
+    public func finish() throws(CryptoError) {
+        try next.write(data: try Base64.decode(utf8: pending))
+        pending = []
+        try next.finish()
+    }
+
+    private static func isWhiteSpace(_ byte: UInt8) -> Bool {
+        byte == UInt8(ascii: "\n") || byte == UInt8(ascii: "\r") || byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t")
+    }
+}

@@ -1,0 +1,36 @@
+/// A destination for a stream of bytes: a file, standard output, or a transform (cipher, base64)
+/// that passes its output on to another sink. Pipelines of sinks process any input size in
+/// constant memory.
+public protocol ByteSink: AnyObject {
+    /// Accepts the next bytes.
+    func write(_ bytes: UnsafeRawBufferPointer) throws(CryptoError)
+    /// Ends the stream: flushes what is buffered and finishes the next sink.
+    func finish() throws(CryptoError)
+}
+
+extension ByteSink {
+    /// Accepts the next bytes from any `DataProtocol`.
+    public func write(data: some DataProtocol) throws(CryptoError) {
+        for region in data.regions {
+            try region.withUnsafeBytes { bytes in Result { () throws(CryptoError) in try write(bytes) } }.get()
+        }
+    }
+
+    /// Feeds the whole of `input` into this sink and finishes it.
+    public func consume(_ input: FileInput) throws(CryptoError) {
+        try input.forEachChunk { (chunk) throws(CryptoError) in try write(chunk) }
+        try finish()
+    }
+}
+
+/// Collects everything written, for one-shot use.
+public final class DataSink: ByteSink {
+    /// The bytes written so far.
+    public private(set) var data = Data()
+
+    public init() {}
+
+    public func write(_ bytes: UnsafeRawBufferPointer) throws(CryptoError) { data.append(contentsOf: bytes) }
+
+    public func finish() throws(CryptoError) {}
+}

@@ -1,0 +1,69 @@
+/// Encrypts or decrypts what is written through a `CipherStream` and passes the result on.
+/// For GCM decryption, set the expected tag on the stream (or use `TagSplittingSink`) before `finish`.
+public final class CipherSink: ByteSink {
+    private let stream: CipherStream
+    private let next: ByteSink
+    private var buffer: UnsafeMutableRawBufferPointer
+
+    public init(_ stream: CipherStream, next: ByteSink) {
+        self.stream = stream
+        self.next = next
+        buffer = .allocate(byteCount: stream.outputCapacity(forInputCount: FileInput.chunkSize), alignment: 64)
+    }
+
+    deinit {
+        secureZero(buffer)  // may hold plaintext
+        buffer.deallocate()
+    }
+
+    public func write(_ bytes: UnsafeRawBufferPointer) throws(CryptoError) {
+        var remaining = bytes
+        while !remaining.isEmpty {
+            let piece = UnsafeRawBufferPointer(rebasing: remaining.prefix(FileInput.chunkSize))
+            let count = stream.update(piece, into: buffer)
+            try next.write(UnsafeRawBufferPointer(rebasing: buffer[0..<count]))
+            remaining = UnsafeRawBufferPointer(rebasing: remaining[piece.count...])
+        }
+    }
+
+    public func finish() throws(CryptoError) {
+        try next.write(data: try stream.finalize())
+        try next.finish()
+    }
+}
+
+/// GCM decryption of ciphertext ‖ tag: holds back the last 16 bytes, which are the tag, and sets
+/// them as the expected tag before finishing the cipher.
+public final class TagSplittingSink: ByteSink {
+    private let stream: CipherStream
+    private let cipher: CipherSink
+    private var held: [UInt8] = []
+
+    public init(_ stream: CipherStream, next: ByteSink) {
+        self.stream = stream
+        cipher = CipherSink(stream, next: next)
+    }
+
+    public func write(_ bytes: UnsafeRawBufferPointer) throws(CryptoError) {
+        let tagCount = AES.GCM.tagByteCount
+        if bytes.count >= tagCount {
+            // Release the held bytes and all but the last 16 of the new ones.
+            try cipher.write(data: held)
+            try cipher.write(UnsafeRawBufferPointer(rebasing: bytes.dropLast(tagCount)))
+            held = Array(bytes.suffix(tagCount))
+        } else {
+            held.append(contentsOf: bytes)
+            let excess = held.count - tagCount
+            if excess > 0 {
+                try cipher.write(data: held.prefix(excess))
+                held.removeFirst(excess)
+            }
+        }
+    }
+
+    public func finish() throws(CryptoError) {
+        guard held.count == AES.GCM.tagByteCount else { throw .decryptionFailed }
+        try stream.setExpectedTag(held)
+        try cipher.finish()
+    }
+}

@@ -1,0 +1,94 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+
+/// Writes to a file atomically: the bytes go to a temporary file in the same folder, which
+/// replaces `path` only when `finish()` succeeds (after `fsync`). Until then, and if the writer is
+/// released without finishing (an error), an existing file at `path` is untouched and the
+/// temporary file is removed. A new file follows the umask; a replaced file keeps its mode.
+public final class AtomicFileOutput: ByteSink {
+    private let path: String
+    private let temporaryPath: String
+    private var descriptor: Int32
+    private var committed = false
+
+    /// Creates the temporary file next to `path`.
+    public init(path: String) throws(CryptoError) {
+        self.path = path
+        var template = Array("\(path).seccli-XXXXXX".utf8CString)
+        let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
+        guard fd >= 0 else { throw .io(path: path, reason: String(cString: strerror(errno))) }
+        _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
+        descriptor = fd
+        temporaryPath = String(decoding: template.dropLast().map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        var existing = stat()
+        // Keep the mode of a file being replaced; new files follow the umask like any other output.
+        if stat(path, &existing) == 0 {
+            fchmod(fd, existing.st_mode & 0o7777)
+        } else {
+            let mask = umask(0)
+            umask(mask)
+            fchmod(fd, 0o666 & ~mask)
+        }
+    }
+
+    deinit {
+        if !committed {
+            close(descriptor)
+            unlink(temporaryPath)
+        }
+    }
+
+    public func write(_ bytes: UnsafeRawBufferPointer) throws(CryptoError) {
+        try writeAll(descriptor, bytes, name: path)
+    }
+
+    /// Flushes to disk and renames the temporary file over `path`.
+    public func finish() throws(CryptoError) {
+        guard fsync(descriptor) == 0 else { throw .io(path: path, reason: String(cString: strerror(errno))) }
+        guard close(descriptor) == 0 else { throw .io(path: path, reason: String(cString: strerror(errno))) }
+        descriptor = -1
+        guard rename(temporaryPath, path) == 0 else {
+            let reason = String(cString: strerror(errno))
+            unlink(temporaryPath)
+            committed = true  // nothing left to clean up
+            throw .io(path: path, reason: reason)
+        }
+        committed = true
+    }
+}
+
+/// Writes to an open descriptor such as standard output. Nothing can be taken back once written:
+/// callers that decrypt should prefer `AtomicFileOutput`, or buffer until authentication succeeds.
+public final class DescriptorOutput: ByteSink {
+    private let descriptor: Int32
+    private let name: String
+
+    public init(descriptor: Int32, name: String) {
+        self.descriptor = descriptor
+        self.name = name
+    }
+
+    /// Standard output, named `-`.
+    public static func standardOutput() -> DescriptorOutput { DescriptorOutput(descriptor: STDOUT_FILENO, name: "standard output") }
+
+    public func write(_ bytes: UnsafeRawBufferPointer) throws(CryptoError) {
+        try writeAll(descriptor, bytes, name: name)
+    }
+
+    public func finish() throws(CryptoError) {}
+}
+
+private func writeAll(_ descriptor: Int32, _ bytes: UnsafeRawBufferPointer, name: String) throws(CryptoError) {
+    var offset = 0
+    while offset < bytes.count {
+        let written = Glibc.write(descriptor, bytes.baseAddress!.advanced(by: offset), bytes.count - offset)
+        if written < 0 {
+            if errno == EINTR { continue }
+            throw .io(path: name, reason: String(cString: strerror(errno)))
+        }
+        offset += written
+    }
+}

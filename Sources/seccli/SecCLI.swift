@@ -5,16 +5,17 @@ import SecKit
 struct SecCLI: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "seccli",
-        abstract: "Hashing, HMAC and secrets on the system OpenSSL.",
+        abstract: "Hashing, HMAC, encryption and key derivation on the system OpenSSL.",
         discussion: """
             Secrets (keys, passwords) are never taken from the command line, where every local user \
             can read them: give a source instead, as openssl does: env:VAR, file:PATH, fd:N or stdin.
 
-            Exit codes: 0 success; 1 a check failed (checksum or MAC mismatch) or an input could not \
-            be read; 2 bad data (malformed key, hex or base64; unreadable secret); 64 usage error.
+            Exit codes: 0 success; 1 a check failed (checksum or MAC mismatch, decryption or \
+            authentication failure) or a file could not be read or written; 2 bad data (malformed \
+            key, hex or base64, wrong key size, unreadable secret); 64 usage error.
             """,
         version: "0.1.0",
-        subcommands: [Hash.self, HMACCommand.self]
+        subcommands: [Hash.self, HMACCommand.self, Encrypt.self, Decrypt.self, KDFCommand.self]
     )
 
     static func main() {
@@ -24,14 +25,15 @@ struct SecCLI: ParsableCommand {
         } catch let failure as Failure {
             failure.report()
         } catch let error as CryptoError {
-            Failure(message: error.description, exitCode: .dataError).report()
+            Failure(message: error.description, exitCode: error.exitCode).report()
         } catch let error as SecretSourceError {
             Failure(message: error.description, exitCode: .dataError).report()
         } catch {
             // Help and version exit cleanly; every other parse or validation error is one line.
             let code = exitCode(for: error)
             if code == .success { exit(withError: error) }
-            Failure(message: message(for: error), exitCode: code).report()
+            let lines = message(for: error).split(separator: "\n").map { $0.trimmingPrefix(while: \.isWhitespace) }
+            Failure(message: lines.joined(separator: " "), exitCode: code).report()
         }
     }
 }

@@ -41,6 +41,9 @@ public final class CipherStream {
         context = try result.get()
     }
 
+    /// True for encryption, false for decryption.
+    public var isEncrypting: Bool { context.encrypting }
+
     /// The output space `update` needs for `inputCount` bytes of input.
     public func outputCapacity(forInputCount inputCount: Int) -> Int {
         inputCount + algorithm.blockByteCount

@@ -1,5 +1,6 @@
 /// Encrypts or decrypts what is written through a `CipherStream` and passes the result on.
-/// For GCM decryption, set the expected tag on the stream (or use `TagSplittingSink`) before `finish`.
+/// GCM encryption appends the 16-byte tag after the ciphertext (ciphertext ‖ tag, as `TagSplittingSink`
+/// reads it back). For GCM decryption, set the expected tag on the stream (or use `TagSplittingSink`).
 public final class CipherSink: ByteSink {
     private let stream: CipherStream
     private let next: ByteSink
@@ -28,6 +29,7 @@ public final class CipherSink: ByteSink {
 
     public func finish() throws(CryptoError) {
         try next.write(data: try stream.finalize())
+        if stream.algorithm.isGCM && stream.isEncrypting { try next.write(data: stream.tag) }
         try next.finish()
     }
 }

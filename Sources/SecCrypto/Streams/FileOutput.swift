@@ -92,3 +92,33 @@ private func writeAll(_ descriptor: Int32, _ bytes: UnsafeRawBufferPointer, name
         offset += written
     }
 }
+
+/// Holds everything written in an unlinked temporary file and passes it on to `next` only when
+/// `finish()` is called. Decryption to a stream (standard output) uses it so that no byte of
+/// plaintext leaves before authentication and padding have been checked, in constant memory.
+public final class SpooledOutput: ByteSink {
+    private let next: ByteSink
+    private let descriptor: Int32
+
+    /// Creates the spool file in `$TMPDIR` (or `/tmp`); it has no name and vanishes when closed.
+    public init(next: ByteSink) throws(CryptoError) {
+        self.next = next
+        let directory = getenv("TMPDIR").map { String(cString: $0) } ?? "/tmp"
+        var template = Array("\(directory)/seckit-spool-XXXXXX".utf8CString)
+        let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
+        guard fd >= 0 else { throw .io(path: directory, reason: String(cString: strerror(errno))) }
+        template.withUnsafeBufferPointer { _ = unlink($0.baseAddress!) }
+        descriptor = fd
+    }
+
+    deinit { close(descriptor) }
+
+    public func write(_ bytes: UnsafeRawBufferPointer) throws(CryptoError) {
+        try writeAll(descriptor, bytes, name: "spool file")
+    }
+
+    public func finish() throws(CryptoError) {
+        guard lseek(descriptor, 0, SEEK_SET) == 0 else { throw .io(path: "spool file", reason: String(cString: strerror(errno))) }
+        try next.consume(.fileDescriptor(descriptor, name: "spool file"))
+    }
+}

@@ -3,7 +3,21 @@ import SecKit
 
 extension SecretEncoding: ExpressibleByArgument {}
 
-/// `--key SOURCE [--key-format raw|hex|base64]`.
+/// Parses a secret-source option value, refusing literals without echoing them.
+func secretSource(_ text: String, option: String) throws -> SecretSource {
+    do {
+        return try SecretSource(parsing: text)
+    } catch {
+        throw ValidationError("\(option): \(error)")
+    }
+}
+
+/// Reads a key from `source` and decodes it from `format`.
+func readKey(_ source: SecretSource, format: SecretEncoding) throws -> SymmetricKey {
+    SymmetricKey(try format.decode(try source.read()))
+}
+
+/// `--key SOURCE [--key-format raw|hex|base64]` for HMAC keys (raw by default, as openssl dgst -hmac).
 struct KeyOptions: ParsableArguments {
     @Option(help: ArgumentHelp(
         "Where to read the key: env:VAR, file:PATH, fd:N or stdin (first line).",
@@ -13,22 +27,9 @@ struct KeyOptions: ParsableArguments {
     @Option(help: "How the key bytes are written: raw (as openssl dgst -hmac), hex or base64.")
     var keyFormat: SecretEncoding = .raw
 
-    /// Parsed in `validate()` so that a refused literal is reported without echoing it.
-    func source() throws -> SecretSource {
-        do {
-            return try SecretSource(parsing: key)
-        } catch {
-            throw ValidationError("--key: \(error)")
-        }
-    }
+    func source() throws -> SecretSource { try secretSource(key, option: "--key") }
 
-    func validate() throws {
-        _ = try source()
-    }
+    func validate() throws { _ = try source() }
 
-    /// Reads and decodes the key.
-    func readKey() throws -> SymmetricKey {
-        let secret = try source().read()
-        return SymmetricKey(try keyFormat.decode(secret))
-    }
+    func readKey() throws -> SymmetricKey { try seccli.readKey(source(), format: keyFormat) }
 }

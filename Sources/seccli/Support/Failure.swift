@@ -1,4 +1,5 @@
 import ArgumentParser
+import SecKit
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -8,6 +9,16 @@ extension ExitCode {
     static let checkFailed = ExitCode(1)
     /// Malformed key, hex, base64 or an unreadable secret.
     static let dataError = ExitCode(2)
+}
+
+extension CryptoError {
+    /// Failed checks and file errors exit 1, like a failed `sha256sum -c`; malformed data exits 2.
+    var exitCode: ExitCode {
+        switch self {
+        case .decryptionFailed, .authenticationFailure, .io: .checkFailed
+        default: .dataError
+        }
+    }
 }
 
 /// A failure reported as one `seccli: <message>` line on standard error (none when the details
@@ -27,7 +38,20 @@ struct Failure: Error {
 enum Diagnostics {
     static func error(_ message: String) {
         fflush(nil)  // keep stdout lines before the message when both go to one terminal
-        var line = "seccli: \(message)\n"
-        line.withUTF8 { _ = write(STDERR_FILENO, $0.baseAddress, $0.count) }
+        writeStandardError("seccli: \(message)\n")
+    }
+
+    static func warning(_ message: String) {
+        writeStandardError("seccli: warning: \(message)\n")
+    }
+
+    /// Rewrites the current terminal line with `text`; nil clears it.
+    static func status(_ text: String?) {
+        writeStandardError("\r\u{1B}[K" + (text.map { "seccli: \($0)" } ?? ""))
+    }
+
+    private static func writeStandardError(_ text: String) {
+        var text = text
+        text.withUTF8 { _ = write(STDERR_FILENO, $0.baseAddress, $0.count) }
     }
 }

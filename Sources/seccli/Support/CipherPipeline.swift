@@ -1,0 +1,44 @@
+import SecKit
+
+extension CipherOptions {
+    /// Builds input → [base64] → cipher → [base64] → output and runs the input through it.
+    /// Decrypted output reaches its destination only after padding or the GCM tag has verified:
+    /// a file is renamed into place at the end, standard output is fed from a spool file.
+    func run(_ direction: CipherStream.Direction) throws {
+        let keying = try keying()
+        let cipher = resolvedCipher(for: keying)
+        let destination: ByteSink = try outputPath.map { try AtomicFileOutput(path: $0) } ?? DescriptorOutput.standardOutput()
+
+        var sink: ByteSink
+        switch direction {
+        case .encrypt:
+            let armoured: ByteSink = base64 ? Base64EncodingSink(lineLength: singleLine ? nil : 64, next: destination) : destination
+            sink = try cipherSink(.encrypt, keying: keying, cipher: cipher, next: armoured)
+        case .decrypt:
+            let held: ByteSink = outputPath == nil ? try SpooledOutput(next: destination) : destination
+            let decrypting = try cipherSink(.decrypt, keying: keying, cipher: cipher, next: held)
+            sink = base64 ? Base64DecodingSink(next: decrypting) : decrypting
+        }
+        if let progress = ProgressSink(input: input, next: sink) { sink = progress }
+        try sink.consume(input)
+    }
+
+    private func cipherSink(_ direction: CipherStream.Direction, keying: Keying, cipher: CipherAlgorithm, next: ByteSink) throws -> ByteSink {
+        switch keying {
+        case .password(let source):
+            let parameters = OpenSSLEncFormat.Parameters(cipher: cipher, iterations: iter, digest: md)
+            let password = try source.read()
+            guard direction == .encrypt else {
+                return try OpenSSLEncFormat.decryptingSink(password: password, parameters: parameters, next: next)
+            }
+            let minimum = KDF.PBKDF2.minimumIterations(for: md)
+            if iter < minimum {
+                Diagnostics.warning("\(iter) PBKDF2 iterations is below the \(minimum) recommended for new secrets (raise --iter; the reader needs the same count)")
+            }
+            return try OpenSSLEncFormat.encryptingSink(password: password, parameters: parameters, next: next)
+        case .key(let source, let iv):
+            let stream = try CipherStream(cipher, direction, key: try readKey(source, format: keyFormat), iv: iv)
+            return cipher.isGCM && direction == .decrypt ? TagSplittingSink(stream, next: next) : CipherSink(stream, next: next)
+        }
+    }
+}

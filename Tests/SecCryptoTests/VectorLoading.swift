@@ -1,0 +1,166 @@
+import Foundation
+import SecCrypto
+import Testing
+
+/// A vector file that is missing, malformed or empty. Thrown, so the test using it fails.
+struct VectorFileError: Error, CustomStringConvertible {
+    let description: String
+}
+
+/// Loads files from `TestVectors/` at the package root (see `TestVectors/README.md`).
+enum TestVectors {
+    /// `TestVectors/`, found by walking up from this source file to the directory holding `Package.swift`.
+    static let directory: URL? = {
+        var directory = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        while directory.path != "/" {
+            if FileManager.default.fileExists(atPath: directory.appendingPathComponent("Package.swift").path) {
+                return directory.appendingPathComponent("TestVectors")
+            }
+            directory.deleteLastPathComponent()
+        }
+        return nil
+    }()
+
+    /// The bytes of `TestVectors/<path>`.
+    static func data(_ path: String) throws -> Data {
+        guard let directory else { throw VectorFileError(description: "no Package.swift above \(#filePath)") }
+        let url = directory.appendingPathComponent(path)
+        do {
+            return try Data(contentsOf: url)
+        } catch {
+            throw VectorFileError(description: "cannot read test vector file \(url.path): \(error)")
+        }
+    }
+
+    /// Parses a CAVP-style file (`.rsp`, `.fax`, pyca's RFC `.txt`).
+    ///
+    /// Lines are `Key = value`; records are separated by blank lines or, when `firstKey` is given,
+    /// also start at each line with that key (HMAC.fax has no blank lines). `#` lines are comments, even
+    /// inside a record. `[Name = value]` (or bare `[NAME]`) lines set parameters for the records that
+    /// follow; consecutive bracket lines accumulate, and the first one after a record starts a new set.
+    /// CRLF and LF both work. A key repeated inside one record, or a file without records, throws.
+    static func cavpRecords(_ path: String, firstKey: String? = nil) throws -> [CAVPRecord] {
+        let lines = try String(decoding: data(path), as: UTF8.self)
+            .split(omittingEmptySubsequences: false, whereSeparator: \.isNewline)
+        var records: [CAVPRecord] = []
+        var header: [String: String] = [:]
+        var headerComplete = false
+        var fields: [String: String] = [:]
+        var recordLine = 0
+
+        func finishRecord() {
+            if !fields.isEmpty { records.append(CAVPRecord(file: path, line: recordLine, header: header, fields: fields)) }
+            fields = [:]
+        }
+
+        for (index, rawLine) in lines.enumerated() {
+            let line = rawLine.trimmingCharacters(in: .whitespaces)
+            if line.isEmpty {
+                finishRecord()
+            } else if line.hasPrefix("#") {
+                continue
+            } else if line.hasPrefix("["), line.hasSuffix("]") {
+                finishRecord()
+                if headerComplete { header = [:] }
+                headerComplete = false
+                let (key, value) = keyAndValue(line.dropFirst().dropLast())
+                header[key] = value
+            } else {
+                headerComplete = true
+                let (key, value) = keyAndValue(Substring(line))
+                if key == firstKey { finishRecord() }
+                guard fields[key] == nil else {
+                    throw VectorFileError(description: "\(path):\(index + 1): \(key) repeated inside one record")
+                }
+                if fields.isEmpty { recordLine = index + 1 }
+                fields[key] = value
+            }
+        }
+        finishRecord()
+        guard !records.isEmpty else { throw VectorFileError(description: "\(path): no records") }
+        return records
+    }
+
+    private static func keyAndValue(_ text: Substring) -> (String, String) {
+        let parts = text.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+        let key = parts[0].trimmingCharacters(in: .whitespaces)
+        let value = parts.count > 1 ? parts[1].trimmingCharacters(in: .whitespaces) : ""
+        return (key, value)
+    }
+
+    /// Decodes a Wycheproof JSON file with `Group` describing its `testGroups` entries.
+    /// Throws unless the file holds at least one case and exactly `numberOfTests` of them.
+    static func wycheproof<Group: WycheproofTestGroup>(_ path: String, groups: Group.Type) throws -> WycheproofFile<Group> {
+        let file = try JSONDecoder().decode(WycheproofFile<Group>.self, from: data(path))
+        let caseCount = file.testGroups.reduce(0) { $0 + $1.tests.count }
+        guard caseCount > 0, caseCount == file.numberOfTests else {
+            throw VectorFileError(description: "\(path): decoded \(caseCount) cases, header says \(file.numberOfTests)")
+        }
+        return file
+    }
+}
+
+/// A vector file for one hash algorithm and the number of cases `TestVectors/README.md` documents for it.
+struct HashVectorFile: Sendable, CustomTestStringConvertible {
+    let algorithm: HashAlgorithm
+    let path: String
+    let cases: Int
+
+    init(_ algorithm: HashAlgorithm, _ path: String, cases: Int) {
+        self.algorithm = algorithm
+        self.path = path
+        self.cases = cases
+    }
+
+    var testDescription: String { path }
+}
+
+/// One record of a CAVP-style file: its `Key = value` fields and the bracket parameters in force.
+struct CAVPRecord {
+    let file: String
+    /// The line the record starts on (1-based), for failure messages.
+    let line: Int
+    let header: [String: String]
+    let fields: [String: String]
+
+    var location: String { "\(file):\(line)" }
+
+    func string(_ key: String) throws -> String {
+        guard let value = fields[key] else { throw VectorFileError(description: "\(location): no \(key)") }
+        return value
+    }
+
+    func int(_ key: String) throws -> Int {
+        guard let value = Int(try string(key)) else { throw VectorFileError(description: "\(location): \(key) is not a number") }
+        return value
+    }
+
+    func hex(_ key: String) throws -> [UInt8] {
+        try Hex.decode(string(key))
+    }
+
+    /// The hex value in canonical lower case, for comparisons that print readably when they fail.
+    func hexString(_ key: String) throws -> String {
+        try Hex.encode(hex(key))
+    }
+
+    func headerInt(_ key: String) throws -> Int {
+        guard let value = header[key].flatMap({ Int($0) }) else {
+            throw VectorFileError(description: "\(location): no numeric [\(key)] header")
+        }
+        return value
+    }
+}
+
+/// The `testGroups[]` entry of one Wycheproof schema.
+protocol WycheproofTestGroup: Decodable {
+    associatedtype TestCase: Decodable
+    var tests: [TestCase] { get }
+}
+
+/// The top level of a Wycheproof file, generic over its group type.
+struct WycheproofFile<Group: WycheproofTestGroup>: Decodable {
+    let algorithm: String
+    let numberOfTests: Int
+    let testGroups: [Group]
+}

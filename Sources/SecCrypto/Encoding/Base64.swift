@@ -100,16 +100,16 @@ public enum Base64 {
                 }
             }
         }
+        // Padding was checked as it came: at most 4 - pending characters, never after a whole quad.
         switch pending {
         case 0:
-            if padding > 0 { throw .invalidEncoding("\(name): misplaced padding") }
+            break
         case 1:
             throw .invalidEncoding("\(name): truncated input (length is not valid for base64)")
         case 2:
             if padding != 0 && padding != 2 { throw .invalidEncoding("\(name): incomplete padding") }
             output.append(UInt8(truncatingIfNeeded: accumulator >> 4))
         default:  // 3
-            if padding > 1 { throw .invalidEncoding("\(name): too much padding") }
             output.append(UInt8(truncatingIfNeeded: accumulator >> 10))
             output.append(UInt8(truncatingIfNeeded: accumulator >> 2))
         }

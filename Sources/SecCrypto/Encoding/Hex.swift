@@ -28,13 +28,13 @@ public enum Hex {
 
     /// Decodes hex given as UTF-8 bytes (for example a secret held in `SecureBytes`), with the same rules.
     public static func decode(utf8 text: some Collection<UInt8>) throws(CryptoError) -> [UInt8] {
-        var utf8 = text[...]
-        if utf8.starts(with: "0x".utf8) || utf8.starts(with: "0X".utf8) { utf8 = utf8.dropFirst(2) }
+        let prefixed = text.starts(with: "0x".utf8) || text.starts(with: "0X".utf8)
+        let skipped = prefixed ? 2 : 0
         var output: [UInt8] = []
-        output.reserveCapacity(utf8.count / 2)
+        output.reserveCapacity(text.count / 2)
         var high: UInt8?
-        for (offset, character) in utf8.enumerated() {
-            let position = offset + 1
+        for (offset, character) in text.dropFirst(skipped).enumerated() {
+            let position = skipped + offset + 1  // 1-based, in the text as given
             switch character {
             case UInt8(ascii: ":"), UInt8(ascii: " "), UInt8(ascii: "\t"), UInt8(ascii: "\n"), UInt8(ascii: "\r"):
                 if high != nil { throw .invalidEncoding("hex: separator inside a byte at position \(position)") }

@@ -68,11 +68,7 @@ struct ChecksumListTests {
             #expect(ours.status == 0)
             // coreutils prints the name unchanged unless it has a newline, and then in the escaped
             // form with a leading backslash: `\new\nline.txt: OK`.
-            withKnownIssue("seccli prints escaped names as ' <escaped>: OK' (leading space, no backslash) - ChecksumVerifier drops 2 characters of the escaped line", isIntermittent: false) {
-                #expect(ours.stdoutText == reference.stdoutText)
-            } when: {
-                name.contains { $0 == "\\" || $0 == "\n" || $0 == "\r" }
-            }
+            #expect(ours.stdoutText == reference.stdoutText)
         }
     }
 
@@ -138,9 +134,7 @@ struct ChecksumListTests {
             #expect(ours.status == 1)
             #expect(ours.stdout.isEmpty)
             #expect(ours.stderr.hasSuffix("seccli: list: no properly formatted sha256 checksum lines found\n"))
-            withKnownIssue("seccli also prints 'WARNING: 1 line is improperly formatted' here, which sha256sum -c does not") {
-                expectOneLine(ours.stderr)
-            }
+            expectOneLine(ours.stderr)
         }
     }
 }

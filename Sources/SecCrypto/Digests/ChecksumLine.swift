@@ -29,6 +29,13 @@ public struct ChecksumLine: Sendable, Equatable {
         return "\\\(checksum)  \(escaped)"
     }
 
+    /// The name as `sha256sum -c` shows it in `name: OK` lines: as is, unless it contains a newline;
+    /// then with `\` and newline escaped and a leading `\` (coreutils' rule for check output).
+    public static func checkDisplayName(_ name: String) -> String {
+        guard name.contains("\n") else { return name }
+        return "\\" + name.replacing("\\", with: "\\\\").replacing("\n", with: "\\n")
+    }
+
     /// Parses `<checksum>  <name>` or `<checksum> *<name>` (binary-mode marker), with the leading
     /// `\` escape form. Returns nil for a line that is not in this format.
     public init?(parsing line: Substring) {

@@ -20,7 +20,7 @@ struct ChecksumVerifier {
                 continue
             }
             checked += 1
-            let shownName = ChecksumLine(checksum: "", name: entry.name).formatted.dropFirst(2)
+            let shownName = ChecksumLine.checkDisplayName(entry.name)
             do {
                 let digest = try DigestHasher.hash(algorithm, contentsOf: entry.name == "-" ? .standardInput : .path(entry.name))
                 if digest.bytes == expected {
@@ -36,12 +36,12 @@ struct ChecksumVerifier {
             }
         }
 
-        if malformed > 0 { Diagnostics.error("WARNING: \(counted(malformed, "line is", "lines are")) improperly formatted") }
-        if unreadable > 0 { Diagnostics.error("WARNING: \(counted(unreadable, "listed file", "listed files")) could not be read") }
-        if mismatched > 0 { Diagnostics.error("WARNING: \(counted(mismatched, "computed checksum", "computed checksums")) did NOT match") }
         if checked == 0 {
             throw Failure(message: "\(list.name): no properly formatted \(algorithm) checksum lines found", exitCode: .checkFailed)
         }
+        if malformed > 0 { Diagnostics.error("WARNING: \(counted(malformed, "line is", "lines are")) improperly formatted") }
+        if unreadable > 0 { Diagnostics.error("WARNING: \(counted(unreadable, "listed file", "listed files")) could not be read") }
+        if mismatched > 0 { Diagnostics.error("WARNING: \(counted(mismatched, "computed checksum", "computed checksums")) did NOT match") }
         if mismatched + unreadable > 0 { throw Failure(message: nil, exitCode: .checkFailed) }
     }
 

@@ -26,6 +26,7 @@ public struct DigestHasher: Sendable {
 
     /// Adds bytes from `Data`, `[UInt8]`, slices or any other `DataProtocol`.
     public mutating func update(data: some DataProtocol) {
+        if data.withContiguousStorageIfAvailable({ update(bufferPointer: UnsafeRawBufferPointer($0)) }) != nil { return }
         for region in data.regions {
             region.withUnsafeBytes { update(bufferPointer: $0) }
         }

@@ -22,6 +22,7 @@ public struct HMAC<H: HashFunction>: Sendable {
 
     /// Adds bytes from `Data`, `[UInt8]`, slices or any other `DataProtocol`.
     public mutating func update(data: some DataProtocol) {
+        if data.withContiguousStorageIfAvailable({ update(bufferPointer: UnsafeRawBufferPointer($0)) }) != nil { return }
         for region in data.regions {
             region.withUnsafeBytes { update(bufferPointer: $0) }
         }
@@ -40,6 +41,10 @@ public struct HMAC<H: HashFunction>: Sendable {
 
     /// One-shot HMAC of any bytes.
     public static func authenticationCode(for data: some DataProtocol, using key: SymmetricKey) -> AuthenticationCode {
+        let contiguous = data.withContiguousStorageIfAvailable { message in
+            key.withUnsafeBytes { MACContext.authenticationCode(H.algorithm, key: $0, message: UnsafeRawBufferPointer(message)) }
+        }
+        if let contiguous { return contiguous }
         var hmac = HMAC(key: key)
         hmac.update(data: data)
         return hmac.consume()
@@ -47,9 +52,10 @@ public struct HMAC<H: HashFunction>: Sendable {
 
     /// One-shot HMAC of the UTF-8 bytes of `string`.
     public static func authenticationCode(for string: String, using key: SymmetricKey) -> AuthenticationCode {
-        var hmac = HMAC(key: key)
-        hmac.update(string: string)
-        return hmac.consume()
+        var string = string
+        return string.withUTF8 { message in
+            key.withUnsafeBytes { MACContext.authenticationCode(H.algorithm, key: $0, message: UnsafeRawBufferPointer(message)) }
+        }
     }
 
     /// HMAC of a file or descriptor, streamed in constant memory.

@@ -50,15 +50,7 @@ final class MACContext: @unchecked Sendable {
 
     init(algorithm: HashAlgorithm, key: UnsafeRawBufferPointer) {
         self.algorithm = algorithm
-        guard let context = EVP_MAC_CTX_dup(MACTemplates.template(for: algorithm)) else {
-            fatalError(CryptoError.openSSL("EVP_MAC_CTX_dup").description)
-        }
-        self.context = context
-        // OpenSSL treats a NULL key as "keep the previous key"; an empty key needs a non-NULL pointer.
-        let ok = withUnsafeTemporaryAllocation(byteCount: 1, alignment: 1) { empty in
-            EVP_MAC_init(context, key.baseAddress ?? UnsafeRawPointer(empty.baseAddress!), key.count, nil) == 1
-        }
-        checkOpenSSL(ok, "EVP_MAC_init")
+        context = Self.keyedContext(algorithm, key: key)
     }
 
     private init(copying other: MACContext) {
@@ -74,15 +66,47 @@ final class MACContext: @unchecked Sendable {
     func copy() -> MACContext { MACContext(copying: self) }
 
     func update(_ bytes: UnsafeRawBufferPointer) {
-        guard let base = bytes.baseAddress, bytes.count > 0 else { return }
-        checkOpenSSL(EVP_MAC_update(context, base, bytes.count) == 1, "EVP_MAC_update")
+        Self.update(context, bytes)
     }
 
     /// Finishes this context; it must not be updated afterwards.
     func finish() -> AuthenticationCode {
-        var output = [UInt8](repeating: 0, count: algorithm.byteCount)
-        var length = 0
-        checkOpenSSL(EVP_MAC_final(context, &output, &length, output.count) == 1, "EVP_MAC_final")
-        return AuthenticationCode(algorithm: algorithm, bytes: output)
+        Self.final(context, algorithm)
+    }
+
+    /// One-shot HMAC of one buffer, without a Swift object: the hot path for short messages.
+    static func authenticationCode(_ algorithm: HashAlgorithm, key: UnsafeRawBufferPointer, message: UnsafeRawBufferPointer) -> AuthenticationCode {
+        let context = keyedContext(algorithm, key: key)
+        defer { EVP_MAC_CTX_free(context) }
+        update(context, message)
+        return final(context, algorithm)
+    }
+
+    /// A duplicate of the algorithm's template, keyed.
+    private static func keyedContext(_ algorithm: HashAlgorithm, key: UnsafeRawBufferPointer) -> OpaquePointer {
+        guard let context = EVP_MAC_CTX_dup(MACTemplates.template(for: algorithm)) else {
+            fatalError(CryptoError.openSSL("EVP_MAC_CTX_dup").description)
+        }
+        // OpenSSL treats a NULL key as "keep the previous key"; an empty key needs a non-NULL pointer.
+        let ok = withUnsafeTemporaryAllocation(byteCount: 1, alignment: 1) { empty in
+            EVP_MAC_init(context, key.baseAddress ?? UnsafeRawPointer(empty.baseAddress!), key.count, nil) == 1
+        }
+        checkOpenSSL(ok, "EVP_MAC_init")
+        return context
+    }
+
+    private static func update(_ context: OpaquePointer, _ bytes: UnsafeRawBufferPointer) {
+        guard let base = bytes.baseAddress, bytes.count > 0 else { return }
+        checkOpenSSL(EVP_MAC_update(context, base, bytes.count) == 1, "EVP_MAC_update")
+    }
+
+    private static func final(_ context: OpaquePointer, _ algorithm: HashAlgorithm) -> AuthenticationCode {
+        let count = algorithm.byteCount
+        let bytes = [UInt8](unsafeUninitializedCapacity: count) { buffer, initialized in
+            var length = 0
+            checkOpenSSL(EVP_MAC_final(context, buffer.baseAddress, &length, count) == 1 && length == count, "EVP_MAC_final")
+            initialized = count
+        }
+        return AuthenticationCode(algorithm: algorithm, bytes: bytes)
     }
 }

@@ -1,27 +1,20 @@
 internal import COpenSSL
 
-/// `EVP_CIPHER` objects fetched once per process (see `FetchedDigests` for why).
-private struct FetchedCipher: @unchecked Sendable {
-    // EVP_CIPHER objects are immutable and reference-counted by OpenSSL; sharing is safe.
-    let pointer: OpaquePointer
-
-    init(_ name: String) {
-        guard let cipher = EVP_CIPHER_fetch(nil, name, nil) else {
-            fatalError(CryptoError.openSSL("EVP_CIPHER_fetch(\(name))").description)
-        }
-        pointer = cipher
-    }
-}
-
+/// The ciphers, fetched on first use.
 private enum FetchedCiphers {
-    static let aes128CBC = FetchedCipher("AES-128-CBC")
-    static let aes192CBC = FetchedCipher("AES-192-CBC")
-    static let aes256CBC = FetchedCipher("AES-256-CBC")
-    static let tripleDESCBC = FetchedCipher("DES-EDE3-CBC")
-    static let tripleDES2KeyCBC = FetchedCipher("DES-EDE-CBC")
-    static let aes128GCM = FetchedCipher("AES-128-GCM")
-    static let aes192GCM = FetchedCipher("AES-192-GCM")
-    static let aes256GCM = FetchedCipher("AES-256-GCM")
+    static let aes128CBC = fetch(.aes128CBC)
+    static let aes192CBC = fetch(.aes192CBC)
+    static let aes256CBC = fetch(.aes256CBC)
+    static let tripleDESCBC = fetch(.tripleDESCBC)
+    static let tripleDES2KeyCBC = fetch(.tripleDES2KeyCBC)
+    static let aes128GCM = fetch(.aes128GCM)
+    static let aes192GCM = fetch(.aes192GCM)
+    static let aes256GCM = fetch(.aes256GCM)
+
+    /// OpenSSL's names are the `openssl enc` names (the raw values), in any case.
+    private static func fetch(_ algorithm: CipherAlgorithm) -> FetchedObject {
+        FetchedObject(algorithm.rawValue) { EVP_CIPHER_fetch(nil, $0, nil) }
+    }
 }
 
 extension CipherAlgorithm {

@@ -1,26 +1,17 @@
 internal import COpenSSL
 
-/// `EVP_MD` objects fetched once per process. OpenSSL 3 re-fetches on every init when given the
-/// legacy `EVP_sha256()` objects; explicit fetching keeps the hot paths free of name look-ups.
-private struct FetchedDigest: @unchecked Sendable {
-    // EVP_MD objects are immutable and reference-counted by OpenSSL; sharing across threads is safe.
-    let pointer: OpaquePointer
-
-    init(_ name: String) {
-        guard let md = EVP_MD_fetch(nil, name, nil) else {
-            fatalError(CryptoError.openSSL("EVP_MD_fetch(\(name))").description)
-        }
-        pointer = md
-    }
-}
-
+/// The digests, fetched on first use.
 private enum FetchedDigests {
-    static let md5 = FetchedDigest("MD5")
-    static let sha1 = FetchedDigest("SHA1")
-    static let sha224 = FetchedDigest("SHA224")
-    static let sha256 = FetchedDigest("SHA256")
-    static let sha384 = FetchedDigest("SHA384")
-    static let sha512 = FetchedDigest("SHA512")
+    static let md5 = fetch(.md5)
+    static let sha1 = fetch(.sha1)
+    static let sha224 = fetch(.sha224)
+    static let sha256 = fetch(.sha256)
+    static let sha384 = fetch(.sha384)
+    static let sha512 = fetch(.sha512)
+
+    private static func fetch(_ algorithm: HashAlgorithm) -> FetchedObject {
+        FetchedObject(algorithm.openSSLName) { EVP_MD_fetch(nil, $0, nil) }
+    }
 }
 
 extension HashAlgorithm {

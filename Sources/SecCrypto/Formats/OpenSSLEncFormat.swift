@@ -50,21 +50,17 @@ public enum OpenSSLEncFormat {
 
     /// One-shot encryption.
     public static func encrypt(_ plaintext: some DataProtocol, password: SecureBytes, parameters: Parameters = Parameters()) throws(CryptoError) -> Data {
-        let output = DataSink()
-        let sink = try encryptingSink(password: password, parameters: parameters, next: output)
-        try sink.write(data: plaintext)
-        try sink.finish()
-        return output.data
+        try DataSink.collect(plaintext) { (next) throws(CryptoError) in
+            try encryptingSink(password: password, parameters: parameters, next: next)
+        }
     }
 
     /// One-shot decryption. A wrong password, a wrong iteration count or digest, or altered input
     /// all throw `decryptionFailed`.
     public static func decrypt(_ file: some DataProtocol, password: SecureBytes, parameters: Parameters = Parameters()) throws(CryptoError) -> Data {
-        let output = DataSink()
-        let sink = try decryptingSink(password: password, parameters: parameters, next: output)
-        try sink.write(data: file)
-        try sink.finish()
-        return output.data
+        try DataSink.collect(file) { (next) throws(CryptoError) in
+            try decryptingSink(password: password, parameters: parameters, next: next)
+        }
     }
 
     private static func checkCipher(_ parameters: Parameters) throws(CryptoError) {

@@ -33,4 +33,16 @@ public final class DataSink: ByteSink {
     public func write(_ bytes: UnsafeRawBufferPointer) throws(CryptoError) { data.append(contentsOf: bytes) }
 
     public func finish() throws(CryptoError) {}
+
+    /// Runs `input` through the sink that `build` puts in front of a new `DataSink`, and returns
+    /// what came out: the one-shot form of a streaming pipeline.
+    public static func collect(
+        _ input: some DataProtocol, through build: (ByteSink) throws(CryptoError) -> ByteSink
+    ) throws(CryptoError) -> Data {
+        let output = DataSink()
+        let sink = try build(output)
+        try sink.write(data: input)
+        try sink.finish()
+        return output.data
+    }
 }

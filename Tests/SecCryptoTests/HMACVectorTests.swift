@@ -28,15 +28,11 @@ extension HashAlgorithm {
 /// A Wycheproof `mac_test_schema_v1` group. Sizes are in bits.
 struct MACTestGroup: WycheproofTestGroup {
     struct TestCase: Decodable {
-        enum Result: String, Decodable {
-            case valid, invalid
-        }
-
         let tcId: Int
         let key: String
         let msg: String
         let tag: String
-        let result: Result
+        let result: WycheproofResult
     }
 
     let keySize: Int

@@ -38,10 +38,11 @@ enum TestVectors {
     /// also start at each line with that key (HMAC.fax has no blank lines). `#` lines are comments, even
     /// inside a record. `[Name = value]` (or bare `[NAME]`) lines set parameters for the records that
     /// follow; consecutive bracket lines accumulate, and the first one after a record starts a new set.
+    /// A line without `=` (GCMVS's bare `FAIL`) is a field with an empty value.
     /// CRLF and LF both work. A key repeated inside one record, or a file without records, throws.
     static func cavpRecords(_ path: String, firstKey: String? = nil) throws -> [CAVPRecord] {
-        let lines = try String(decoding: data(path), as: UTF8.self)
-            .split(omittingEmptySubsequences: false, whereSeparator: \.isNewline)
+        // Bytes rather than `String` lines: the six GCM files alone have about 380,000 lines.
+        let bytes = [UInt8](try data(path))
         var records: [CAVPRecord] = []
         var header: [String: String] = [:]
         var headerComplete = false
@@ -53,13 +54,18 @@ enum TestVectors {
             fields = [:]
         }
 
-        for (index, rawLine) in lines.enumerated() {
-            let line = rawLine.trimmingCharacters(in: .whitespaces)
+        var lineNumber = 0
+        var lineStart = 0
+        while lineStart <= bytes.count {
+            let lineEnd = bytes[lineStart...].firstIndex(of: UInt8(ascii: "\n")) ?? bytes.count
+            let line = trimmed(bytes[lineStart..<lineEnd])  // also drops the CR of CRLF
+            lineNumber += 1
+            lineStart = lineEnd + 1
             if line.isEmpty {
                 finishRecord()
-            } else if line.hasPrefix("#") {
+            } else if line.first == UInt8(ascii: "#") {
                 continue
-            } else if line.hasPrefix("["), line.hasSuffix("]") {
+            } else if line.first == UInt8(ascii: "["), line.last == UInt8(ascii: "]") {
                 finishRecord()
                 if headerComplete { header = [:] }
                 headerComplete = false
@@ -67,12 +73,12 @@ enum TestVectors {
                 header[key] = value
             } else {
                 headerComplete = true
-                let (key, value) = keyAndValue(Substring(line))
+                let (key, value) = keyAndValue(line)
                 if key == firstKey { finishRecord() }
                 guard fields[key] == nil else {
-                    throw VectorFileError(description: "\(path):\(index + 1): \(key) repeated inside one record")
+                    throw VectorFileError(description: "\(path):\(lineNumber): \(key) repeated inside one record")
                 }
-                if fields.isEmpty { recordLine = index + 1 }
+                if fields.isEmpty { recordLine = lineNumber }
                 fields[key] = value
             }
         }
@@ -81,11 +87,23 @@ enum TestVectors {
         return records
     }
 
-    private static func keyAndValue(_ text: Substring) -> (String, String) {
-        let parts = text.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
-        let key = parts[0].trimmingCharacters(in: .whitespaces)
-        let value = parts.count > 1 ? parts[1].trimmingCharacters(in: .whitespaces) : ""
-        return (key, value)
+    /// `Key = value` (or a bare `KEY`, whose value is empty), both sides trimmed.
+    private static func keyAndValue(_ text: ArraySlice<UInt8>) -> (String, String) {
+        guard let equals = text.firstIndex(of: UInt8(ascii: "=")) else { return (string(trimmed(text)), "") }
+        return (string(trimmed(text[..<equals])), string(trimmed(text[(equals + 1)...])))
+    }
+
+    /// `bytes` without leading and trailing spaces, tabs and carriage returns.
+    private static func trimmed(_ bytes: ArraySlice<UInt8>) -> ArraySlice<UInt8> {
+        let isBlank = { (byte: UInt8) in byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t") || byte == UInt8(ascii: "\r") }
+        guard let first = bytes.firstIndex(where: { !isBlank($0) }), let last = bytes.lastIndex(where: { !isBlank($0) }) else {
+            return bytes[bytes.endIndex...]
+        }
+        return bytes[first...last]
+    }
+
+    private static func string(_ bytes: ArraySlice<UInt8>) -> String {
+        String(decoding: bytes, as: UTF8.self)
     }
 
     /// Decodes a Wycheproof JSON file with `Group` describing its `testGroups` entries.
@@ -108,6 +126,19 @@ struct HashVectorFile: Sendable, CustomTestStringConvertible {
 
     init(_ algorithm: HashAlgorithm, _ path: String, cases: Int) {
         self.algorithm = algorithm
+        self.path = path
+        self.cases = cases
+    }
+
+    var testDescription: String { path }
+}
+
+/// A vector file and the number of cases `TestVectors/README.md` documents for it.
+struct VectorFile: Sendable, CustomTestStringConvertible {
+    let path: String
+    let cases: Int
+
+    init(_ path: String, cases: Int) {
         self.path = path
         self.cases = cases
     }
@@ -150,12 +181,45 @@ struct CAVPRecord {
         }
         return value
     }
+
+    /// ASCII text in which `\0` stands for a NUL byte (pyca's RFC 6070 file: `pass\0word`).
+    func asciiWithEscapedNUL(_ key: String) throws -> [UInt8] {
+        Array(try string(key).replacingOccurrences(of: "\\0", with: "\0").utf8)
+    }
+
+    /// A `"quoted ASCII string"` or, unquoted, hex (ring's test files).
+    func quotedStringOrHex(_ key: String) throws -> [UInt8] {
+        let value = try string(key)
+        guard value.count >= 2, value.hasPrefix("\""), value.hasSuffix("\"") else { return try Hex.decode(value) }
+        return Array(value.utf8.dropFirst().dropLast())
+    }
+
+    /// The direction of a cipher record: the `[ENCRYPT]` or `[DECRYPT]` header in force.
+    func direction() throws -> CipherStream.Direction {
+        switch (header["ENCRYPT"], header["DECRYPT"]) {
+        case (.some, nil): return .encrypt
+        case (nil, .some): return .decrypt
+        default: throw VectorFileError(description: "\(location): not under exactly one of [ENCRYPT] and [DECRYPT]")
+        }
+    }
+}
+
+extension CipherStream.Direction {
+    /// The CAVP cipher fields holding this direction's input and its expected output.
+    var cavpFields: (input: String, output: String) {
+        self == .encrypt ? ("PLAINTEXT", "CIPHERTEXT") : ("CIPHERTEXT", "PLAINTEXT")
+    }
 }
 
 /// The `testGroups[]` entry of one Wycheproof schema.
 protocol WycheproofTestGroup: Decodable {
     associatedtype TestCase: Decodable
     var tests: [TestCase] { get }
+}
+
+/// A Wycheproof case's `result`. None of the files used has `acceptable` cases, so decoding one fails.
+enum WycheproofResult: String, Decodable {
+    case valid, invalid
 }
 
 /// The top level of a Wycheproof file, generic over its group type.

@@ -1,5 +1,5 @@
 /// Base64-encodes what is written, as `openssl enc -a` does: lines of 64 characters, each ended by
-/// a newline; or, with `lineLength: nil`, one line (`-A`) ended by a newline.
+/// a newline; or, with `lineLength: nil`, one line with no line break at all (`-A`).
 public final class Base64EncodingSink: ByteSink {
     private let next: ByteSink
     private let lineLength: Int?
@@ -24,7 +24,7 @@ public final class Base64EncodingSink: ByteSink {
 
     public func finish() throws(CryptoError) {
         if !pending.isEmpty { try emit(pending[...]) }
-        if lineLength == nil || !pending.isEmpty { try next.write(data: [UInt8(ascii: "\n")]) }
+        if lineLength != nil && !pending.isEmpty { try next.write(data: [UInt8(ascii: "\n")]) }
         pending = []
         try next.finish()
     }

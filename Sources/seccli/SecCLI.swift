@@ -10,9 +10,9 @@ struct SecCLI: ParsableCommand {
             Secrets (keys, passwords) are never taken from the command line, where every local user \
             can read them: give a source instead, as openssl does: env:VAR, file:PATH, fd:N or stdin.
 
-            Exit codes: 0 success; 1 a check failed (checksum or MAC mismatch, decryption or \
-            authentication failure) or a file could not be read or written; 2 bad data (malformed \
-            key, hex or base64, wrong key size, unreadable secret); 64 usage error.
+            Exit codes: 0 success; 1 a check failed (checksum or MAC mismatch, input that cannot be \
+            decrypted) or a file could not be read or written; 2 bad data in the options (malformed \
+            key or IV, wrong key size, unreadable secret); 64 usage error.
             """,
         version: "0.1.0",
         subcommands: [Hash.self, HMACCommand.self, Encrypt.self, Decrypt.self, KDFCommand.self]

@@ -144,8 +144,6 @@ struct KDFCommandTests {
         #expect(result.status == 2)
         #expect(result.stdout.isEmpty)
         #expect(result.stderr.hasSuffix(" is not set\n"), "\(result.stderr)")
-        withKnownIssue(ifAny: iterations < 600_000 ? "the low-iteration warning is printed before the password is read: two stderr lines" : nil) {
-            expectOneLine(result.stderr)
-        }
+        expectOneLine(result.stderr)
     }
 }

@@ -38,8 +38,8 @@ public enum OpenSSLEncFormat {
             throw .incorrectSize(what: "openssl enc salt", expected: "\(saltByteCount) bytes", actual: salt.count)
         }
         let stream = try cipherStream(.encrypt, password: password, salt: salt, parameters: parameters)
-        try next.write(data: magic + salt)
-        return CipherSink(stream, next: next)
+        // The header goes out with the first ciphertext, so an input that cannot be read leaves no output.
+        return CipherSink(stream, next: PrefixingSink(prefix: magic + salt, next: next))
     }
 
     /// A sink that reads the header from its input, then decrypts the rest into `next`.
@@ -84,6 +84,33 @@ public enum OpenSSLEncFormat {
                 return try CipherStream(cipher, direction, key: key, iv: iv)
             }
         }.get()
+    }
+}
+
+/// Writes `prefix` before the first bytes (or at the end, for empty input).
+private final class PrefixingSink: ByteSink {
+    private var prefix: [UInt8]?
+    private let next: ByteSink
+
+    init(prefix: [UInt8], next: ByteSink) {
+        self.prefix = prefix
+        self.next = next
+    }
+
+    func write(_ bytes: UnsafeRawBufferPointer) throws(CryptoError) {
+        try flushPrefix()
+        try next.write(bytes)
+    }
+
+    func finish() throws(CryptoError) {
+        try flushPrefix()
+        try next.finish()
+    }
+
+    private func flushPrefix() throws(CryptoError) {
+        guard let pending = prefix else { return }
+        prefix = nil
+        try next.write(data: pending)
     }
 }
 

@@ -64,7 +64,7 @@ public final class TagSplittingSink: ByteSink {
     }
 
     public func finish() throws(CryptoError) {
-        guard held.count == AES.GCM.tagByteCount else { throw .decryptionFailed }
+        guard held.count == AES.GCM.tagByteCount else { throw .authenticationFailure }
         try stream.setExpectedTag(held)
         try cipher.finish()
     }

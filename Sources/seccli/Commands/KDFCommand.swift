@@ -24,17 +24,20 @@ extension SecCLI {
         var iter: Int?
 
         @Option(help: "HMAC hash: sha1, sha224, sha256, sha384 or sha512.")
-        var prf: HashAlgorithm = .sha256
+        var prf: PBKDF2Hash = .sha256
 
-        @Option(help: "Derived key length in bytes.")
+        @Option(help: "Derived key length in bytes (1 to 65536).")
         var length: Int = 32
+
+        static let maximumLength = 65_536
 
         @Option(help: ArgumentHelp("Print the iteration count taking this long, e.g. 250ms or 1s.", valueName: "duration"))
         var calibrate: String?
 
         func validate() throws {
-            guard KDF.PBKDF2.supportedPRFs.contains(prf) else { throw ValidationError("--prf \(prf) is not offered for PBKDF2") }
-            guard length >= 1 else { throw ValidationError("--length must be at least 1") }
+            guard (1...Self.maximumLength).contains(length) else {
+                throw ValidationError("--length must be between 1 and \(Self.maximumLength) bytes")
+            }
             if let calibrate {
                 guard password == nil, salt == nil, iter == nil else {
                     throw ValidationError("--calibrate takes only --prf and --length")
@@ -51,7 +54,7 @@ extension SecCLI {
 
         func run() throws {
             if let calibrate {
-                print(try KDF.PBKDF2.calibrate(using: prf, duration: Self.duration(calibrate), outputByteCount: length))
+                print(try KDF.PBKDF2.calibrate(using: prf.algorithm, duration: Self.duration(calibrate), outputByteCount: length))
                 return
             }
             guard let password, let salt, let iter else { return }
@@ -61,12 +64,12 @@ extension SecCLI {
             } catch {
                 throw ValidationError("--salt: \(error)")
             }
-            let minimum = KDF.PBKDF2.minimumIterations(for: prf)
-            if iter < minimum { Diagnostics.warning("\(iter) iterations is below the \(minimum) recommended for new secrets") }
             let secret = try secretSource(password, option: "--password").read()
             let key = try KDF.PBKDF2.deriveKey(
-                from: secret, salt: saltBytes, using: prf, unsafeUncheckedIterations: iter, outputByteCount: length)
+                from: secret, salt: saltBytes, using: prf.algorithm, unsafeUncheckedIterations: iter, outputByteCount: length)
             print(key.withUnsafeBytes { Hex.encode($0) })
+            let minimum = KDF.PBKDF2.minimumIterations(for: prf.algorithm)
+            if iter < minimum { Diagnostics.warning("\(iter) iterations is below the \(minimum) recommended for new secrets") }
         }
 
         /// Parses `250ms`, `1s`, `1.5s`.

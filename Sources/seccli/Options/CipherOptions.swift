@@ -18,7 +18,7 @@ struct CipherOptions: ParsableArguments {
     var iter: Int = OpenSSLEncFormat.defaultIterations
 
     @Option(help: "PBKDF2 digest with --password, as openssl -md.")
-    var md: HashAlgorithm = .sha256
+    var md: PBKDF2Hash = .sha256
 
     @Option(help: ArgumentHelp("Key source (env:VAR, file:PATH, fd:N, stdin): raw output, as openssl -K.", valueName: "source"))
     var key: String?
@@ -45,7 +45,7 @@ struct CipherOptions: ParsableArguments {
     /// Where the key material comes from.
     enum Keying {
         case password(SecretSource)
-        case key(SecretSource, iv: [UInt8])
+        case key(SecretSource, iv: String)
     }
 
     var input: FileInput { inputPath.map { $0 == "-" ? .standardInput : .path($0) } ?? .standardInput }
@@ -57,11 +57,7 @@ struct CipherOptions: ParsableArguments {
             return .password(try secretSource(password, option: "--password"))
         case (nil, let key?):
             guard let iv else { throw ValidationError("--key needs --iv (hex)") }
-            do {
-                return .key(try secretSource(key, option: "--key"), iv: try Hex.decode(iv))
-            } catch let error as CryptoError {
-                throw ValidationError("--iv: \(error)")
-            }
+            return .key(try secretSource(key, option: "--key"), iv: iv)
         case (nil, nil):
             throw ValidationError("give --password SOURCE (openssl enc format) or --key SOURCE with --iv HEX")
         case (_?, _?):
@@ -82,7 +78,6 @@ struct CipherOptions: ParsableArguments {
         case .password(let source):
             secret = source
             guard iter >= 1 else { throw ValidationError("--iter must be at least 1") }
-            guard KDF.PBKDF2.supportedPRFs.contains(md) else { throw ValidationError("--md \(md) is not offered for PBKDF2") }
             guard !resolvedCipher(for: keying).isGCM else {
                 throw ValidationError("the openssl enc format cannot carry GCM (it has no tag): use a CBC cipher, or --key with --iv")
             }

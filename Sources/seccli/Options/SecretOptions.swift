@@ -12,9 +12,14 @@ func secretSource(_ text: String, option: String) throws -> SecretSource {
     }
 }
 
-/// Reads a key from `source` and decodes it from `format`.
-func readKey(_ source: SecretSource, format: SecretEncoding) throws -> SymmetricKey {
-    SymmetricKey(try format.decode(try source.read()))
+/// Reads a key from `source` and decodes it from `format`; decoding errors name `option`.
+func readKey(_ source: SecretSource, format: SecretEncoding, option: String = "--key") throws -> SymmetricKey {
+    let secret = try source.read()
+    do {
+        return SymmetricKey(try format.decode(secret))
+    } catch {
+        throw Failure(message: "\(option): \(error)", exitCode: .dataError)
+    }
 }
 
 /// `--key SOURCE [--key-format raw|hex|base64]` for HMAC keys (raw by default, as openssl dgst -hmac).

@@ -21,22 +21,29 @@ extension CipherOptions {
         }
         if let progress = ProgressSink(input: input, next: sink) { sink = progress }
         try sink.consume(input)
+
+        // Warn only once the work succeeded, so a failure stays a single line.
+        let minimum = KDF.PBKDF2.minimumIterations(for: md.algorithm)
+        if case .password = keying, direction == .encrypt, iter < minimum {
+            Diagnostics.warning("\(iter) PBKDF2 iterations is below the \(minimum) recommended for new secrets (raise --iter; the reader needs the same count)")
+        }
     }
 
     private func cipherSink(_ direction: CipherStream.Direction, keying: Keying, cipher: CipherAlgorithm, next: ByteSink) throws -> ByteSink {
         switch keying {
         case .password(let source):
-            let parameters = OpenSSLEncFormat.Parameters(cipher: cipher, iterations: iter, digest: md)
+            let parameters = OpenSSLEncFormat.Parameters(cipher: cipher, iterations: iter, digest: md.algorithm)
             let password = try source.read()
-            guard direction == .encrypt else {
-                return try OpenSSLEncFormat.decryptingSink(password: password, parameters: parameters, next: next)
+            return direction == .encrypt
+                ? try OpenSSLEncFormat.encryptingSink(password: password, parameters: parameters, next: next)
+                : try OpenSSLEncFormat.decryptingSink(password: password, parameters: parameters, next: next)
+        case .key(let source, let ivText):
+            let iv: [UInt8]
+            do {
+                iv = try Hex.decode(ivText)
+            } catch {
+                throw Failure(message: "--iv: \(error)", exitCode: .dataError)
             }
-            let minimum = KDF.PBKDF2.minimumIterations(for: md)
-            if iter < minimum {
-                Diagnostics.warning("\(iter) PBKDF2 iterations is below the \(minimum) recommended for new secrets (raise --iter; the reader needs the same count)")
-            }
-            return try OpenSSLEncFormat.encryptingSink(password: password, parameters: parameters, next: next)
-        case .key(let source, let iv):
             let stream = try CipherStream(cipher, direction, key: try readKey(source, format: keyFormat), iv: iv)
             return cipher.isGCM && direction == .decrypt ? TagSplittingSink(stream, next: next) : CipherSink(stream, next: next)
         }

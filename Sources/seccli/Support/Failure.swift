@@ -12,10 +12,11 @@ extension ExitCode {
 }
 
 extension CryptoError {
-    /// Failed checks and file errors exit 1, like a failed `sha256sum -c`; malformed data exits 2.
+    /// Failed checks, input that cannot be decrypted and file errors exit 1, like a failed
+    /// `sha256sum -c`; malformed keys and parameters exit 2.
     var exitCode: ExitCode {
         switch self {
-        case .decryptionFailed, .authenticationFailure, .io: .checkFailed
+        case .decryptionFailed, .authenticationFailure, .malformedInput, .io: .checkFailed
         default: .dataError
         }
     }

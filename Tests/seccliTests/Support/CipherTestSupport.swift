@@ -135,12 +135,6 @@ func lineLengths(_ bytes: [UInt8]) -> [Int] {
     bytes.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false).map(\.count)
 }
 
-/// Runs `body`. When `issue` is given, its failures are recorded as that known issue (a bug
-/// reported, not yet fixed), and `body` passing is flagged so that the fix is noticed.
-func withKnownIssue(ifAny issue: String?, sourceLocation: SourceLocation = #_sourceLocation, _ body: () throws -> Void) rethrows {
-    try withKnownIssue(Comment(rawValue: issue ?? ""), sourceLocation: sourceLocation, body, when: { issue != nil })
-}
-
 /// Expects `actual == expected` and, unlike `#expect`, reports a difference in one line (sizes and
 /// the first differing offset) instead of printing megabytes of bytes.
 func expectSameBytes(_ actual: [UInt8], _ expected: [UInt8], _ what: @autoclosure () -> String,

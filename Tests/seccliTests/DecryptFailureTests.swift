@@ -286,6 +286,23 @@ struct DecryptFailureTests {
 
     // MARK: - Output only after verification
 
+    @Test("--out naming a device is written in place, never replaced: /dev/null stays a character device", arguments: Format.allCases)
+    func outputToDevice(_ format: Format) throws {
+        try withScratch { dir in
+            try dir.write("in.enc", try format.encrypt(fixedText(1000)))
+            for command in [["decrypt"] + format.seccliOptions() + ["--in", "in.enc"], ["encrypt"] + format.seccliOptions() + ["--in", "in.enc"]] {
+                let result = try Tools.seccli(command + ["--out", "/dev/null"], environment: format.environment, in: dir)
+                #expect(result.status == 0, "\(command.first!): \(result.stderr)")
+                let attributes = try FileManager.default.attributesOfItem(atPath: "/dev/null")
+                #expect(attributes[.type] as? FileAttributeType == .typeCharacterSpecial, "/dev/null was replaced")
+            }
+            let full = try Tools.seccli(["decrypt"] + format.seccliOptions() + ["--in", "in.enc", "--out", "/dev/full"],
+                                        environment: format.environment, in: dir)
+            #expect(full.status == 1)
+            #expect(full.stderr == "seccli: /dev/full: No space left on device\n")
+        }
+    }
+
     @Test("--out is replaced only on success, keeping its mode; no temporary file is left; stdout gets nothing from a bad 3 MiB file",
           arguments: Format.allCases)
     func outputOnlyOnSuccess(_ format: Format) throws {

@@ -14,8 +14,19 @@ public final class AtomicFileOutput: ByteSink {
     private var descriptor: Int32
     private var committed = false
 
-    /// Creates the temporary file next to `path`.
+    /// True when `path` does not exist or is a regular file: what this type can replace. Devices,
+    /// FIFOs and sockets (`/dev/null`, `/dev/stdout`) must be written in place instead.
+    public static func canReplace(_ path: String) -> Bool {
+        var info = stat()
+        guard stat(path, &info) == 0 else { return errno == ENOENT }
+        return info.st_mode & S_IFMT == S_IFREG
+    }
+
+    /// Creates the temporary file next to `path`, which must be a regular file or not exist yet.
     public init(path: String) throws(CryptoError) {
+        guard Self.canReplace(path) else {
+            throw .io(path: path, reason: "not a regular file; it cannot be replaced atomically")
+        }
         self.path = path
         var template = Array("\(path).seccli-XXXXXX".utf8CString)
         let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
@@ -65,10 +76,27 @@ public final class AtomicFileOutput: ByteSink {
 public final class DescriptorOutput: ByteSink {
     private let descriptor: Int32
     private let name: String
+    private let ownsDescriptor: Bool
 
+    /// Writes to an already open descriptor, which stays open.
     public init(descriptor: Int32, name: String) {
         self.descriptor = descriptor
         self.name = name
+        ownsDescriptor = false
+    }
+
+    /// Opens an existing file, device or FIFO for writing in place (no creation, no truncation of
+    /// devices); for regular files use `AtomicFileOutput`.
+    public init(openingForWriting path: String) throws(CryptoError) {
+        let fd = open(path, O_WRONLY | O_CLOEXEC)
+        guard fd >= 0 else { throw .io(path: path, reason: String(cString: strerror(errno))) }
+        descriptor = fd
+        name = path
+        ownsDescriptor = true
+    }
+
+    deinit {
+        if ownsDescriptor { close(descriptor) }
     }
 
     /// Standard output, named `-`.

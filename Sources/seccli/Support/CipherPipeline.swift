@@ -7,7 +7,17 @@ extension CipherOptions {
     func run(_ direction: CipherStream.Direction) throws {
         let keying = try keying()
         let cipher = resolvedCipher(for: keying)
-        let destination: ByteSink = try outputPath.map { try AtomicFileOutput(path: $0) } ?? DescriptorOutput.standardOutput()
+        // A regular (or new) --out file is replaced atomically; anything else (standard output, a
+        // device such as /dev/null, a FIFO) is written in place.
+        let destination: ByteSink
+        let atomic: Bool
+        if let outputPath, AtomicFileOutput.canReplace(outputPath) {
+            destination = try AtomicFileOutput(path: outputPath)
+            atomic = true
+        } else {
+            destination = try outputPath.map { try DescriptorOutput(openingForWriting: $0) } ?? DescriptorOutput.standardOutput()
+            atomic = false
+        }
 
         var sink: ByteSink
         switch direction {
@@ -15,7 +25,7 @@ extension CipherOptions {
             let armoured: ByteSink = base64 ? Base64EncodingSink(lineLength: singleLine ? nil : 64, next: destination) : destination
             sink = try cipherSink(.encrypt, keying: keying, cipher: cipher, next: armoured)
         case .decrypt:
-            let held: ByteSink = outputPath == nil ? try SpooledOutput(next: destination) : destination
+            let held: ByteSink = atomic ? destination : try SpooledOutput(next: destination)
             let decrypting = try cipherSink(.decrypt, keying: keying, cipher: cipher, next: held)
             sink = base64 ? Base64DecodingSink(next: decrypting) : decrypting
         }

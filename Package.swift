@@ -6,6 +6,7 @@ let package = Package(
     products: [
         .library(name: "SecKit", targets: ["SecKit"]),
         .library(name: "SecCrypto", targets: ["SecCrypto"]),
+        .library(name: "SecEnvelope", targets: ["SecEnvelope"]),
         .executable(name: "seccli", targets: ["seccli"]),
     ],
     dependencies: [
@@ -19,7 +20,8 @@ let package = Package(
             providers: [.apt(["libssl-dev"])]
         ),
         .target(name: "SecCrypto", dependencies: ["COpenSSL"]),
-        .target(name: "SecKit", dependencies: ["SecCrypto"]),
+        .target(name: "SecEnvelope", dependencies: ["SecCrypto"]),
+        .target(name: "SecKit", dependencies: ["SecCrypto", "SecEnvelope"]),
         .executableTarget(
             name: "seccli",
             dependencies: [
@@ -30,6 +32,10 @@ let package = Package(
         .testTarget(
             name: "SecCryptoTests",
             dependencies: ["SecCrypto"]
+        ),
+        .testTarget(
+            name: "SecEnvelopeTests",
+            dependencies: ["SecEnvelope"]
         ),
         .testTarget(
             name: "seccliTests",

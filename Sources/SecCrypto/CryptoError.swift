@@ -13,6 +13,14 @@ public enum CryptoError: Error, Equatable, Sendable, CustomStringConvertible {
     case malformedInput(String)
     /// A parameter is outside what SecKit accepts (for example too few PBKDF2 iterations).
     case invalidParameter(String)
+    /// The input asks for an algorithm or feature SecKit does not offer or refuses (JWE `alg: none`,
+    /// an unknown critical header, compression); the string names it.
+    case unsupported(String)
+    /// An authentic token is outside its validity window (older than its time-to-live, or dated
+    /// too far in the future); the string says which.
+    case expired(String)
+    /// None of the given keys is the one the input names (a JWE `kid`), or no key was given.
+    case keyNotFound(String)
     /// OpenSSL's CSPRNG could not produce bytes.
     case randomGenerationFailed
     /// A file or stream could not be read or written.
@@ -29,6 +37,9 @@ public enum CryptoError: Error, Equatable, Sendable, CustomStringConvertible {
         case .authenticationFailure: return "authentication failed: wrong key, or the data was altered"
         case .invalidParameter(let reason): return reason
         case .malformedInput(let reason): return reason
+        case .unsupported(let reason): return reason
+        case .expired(let reason): return reason
+        case .keyNotFound(let reason): return reason
         case .randomGenerationFailed: return "the OpenSSL random generator failed"
         case .io(let path, let reason): return "\(path): \(reason)"
         case .backendFailure(let reason): return "OpenSSL: \(reason)"

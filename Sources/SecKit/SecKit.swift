@@ -1,2 +1,3 @@
 // SecKit: the umbrella module. `import SecKit` brings in every SecKit module.
 @_exported import SecCrypto
+@_exported import SecEnvelope

@@ -1,19 +1,19 @@
 internal import COpenSSL
 
 /// Compares two byte buffers in time that depends only on their lengths (`CRYPTO_memcmp`).
-func constantTimeEquals(_ lhs: UnsafeRawBufferPointer, _ rhs: UnsafeRawBufferPointer) -> Bool {
+package func constantTimeEquals(_ lhs: UnsafeRawBufferPointer, _ rhs: UnsafeRawBufferPointer) -> Bool {
     guard lhs.count == rhs.count else { return false }
     guard lhs.count > 0 else { return true }
     return CRYPTO_memcmp(lhs.baseAddress, rhs.baseAddress, lhs.count) == 0
 }
 
 /// Compares two byte sequences in constant time with respect to their contents.
-func constantTimeEquals(_ lhs: some ContiguousBytes, _ rhs: some ContiguousBytes) -> Bool {
+package func constantTimeEquals(_ lhs: some ContiguousBytes, _ rhs: some ContiguousBytes) -> Bool {
     lhs.withUnsafeBytes { l in rhs.withUnsafeBytes { r in constantTimeEquals(l, r) } }
 }
 
 /// Overwrites memory with zeros in a way the compiler cannot optimise away (`OPENSSL_cleanse`).
-func secureZero(_ buffer: UnsafeMutableRawBufferPointer) {
+package func secureZero(_ buffer: UnsafeMutableRawBufferPointer) {
     guard let base = buffer.baseAddress, buffer.count > 0 else { return }
     OPENSSL_cleanse(base, buffer.count)
 }

@@ -30,10 +30,15 @@ public enum AES {
 
     /// The AES algorithm (CBC or GCM) for a key of this length: 16, 24 or 32 bytes.
     static func algorithm(gcm: Bool, for key: SymmetricKey) throws(CryptoError) -> CipherAlgorithm {
+        try algorithm(gcm: gcm, keyByteCount: key.bitCount / 8)
+    }
+
+    /// The AES algorithm (CBC or GCM) for a key of `keyByteCount` bytes: 16, 24 or 32.
+    package static func algorithm(gcm: Bool, keyByteCount: Int) throws(CryptoError) -> CipherAlgorithm {
         let match = CipherAlgorithm.allCases.first {
-            !$0.isTripleDES && $0.isGCM == gcm && $0.keyByteCount * 8 == key.bitCount
+            !$0.isTripleDES && $0.isGCM == gcm && $0.keyByteCount == keyByteCount
         }
-        guard let match else { throw .incorrectSize(what: "AES key", expected: "16, 24 or 32 bytes", actual: key.bitCount / 8) }
+        guard let match else { throw .incorrectSize(what: "AES key", expected: "16, 24 or 32 bytes", actual: keyByteCount) }
         return match
     }
 }

@@ -2,7 +2,7 @@ internal import COpenSSL
 
 /// An `EVP_CIPHER_CTX` set up for one encryption or decryption. Freed (and its key schedule
 /// cleansed by OpenSSL) on release.
-final class CipherContext {
+package final class CipherContext {
     /// OpenSSL accepts GCM IVs of 1 to 128 bytes.
     static let gcmIVRange = 1...128
     /// GCM tags are always full length.
@@ -12,7 +12,7 @@ final class CipherContext {
     let algorithm: CipherAlgorithm
     let encrypting: Bool
 
-    init(
+    package init(
         _ algorithm: CipherAlgorithm, encrypting: Bool, key: UnsafeRawBufferPointer, iv: UnsafeRawBufferPointer, padding: Bool
     ) throws(CryptoError) {
         guard key.count == algorithm.keyByteCount else {
@@ -45,7 +45,7 @@ final class CipherContext {
 
     /// Processes `input` into `output`, which must hold `input.count + blockByteCount` bytes.
     /// Returns the number of bytes written.
-    func update(_ input: UnsafeRawBufferPointer, into output: UnsafeMutableRawBufferPointer) -> Int {
+    package func update(_ input: UnsafeRawBufferPointer, into output: UnsafeMutableRawBufferPointer) -> Int {
         precondition(output.count >= input.count + algorithm.blockByteCount, "cipher output buffer too small")
         var remaining = input
         var written = 0
@@ -64,7 +64,7 @@ final class CipherContext {
     }
 
     /// Adds GCM associated data (authenticated, not encrypted); call before any `update`.
-    func authenticate(_ aad: UnsafeRawBufferPointer) {
+    package func authenticate(_ aad: UnsafeRawBufferPointer) {
         guard let base = aad.baseAddress, aad.count > 0 else { return }
         var outLength: Int32 = 0
         let ok = EVP_CipherUpdate(context, nil, &outLength, base.assumingMemoryBound(to: UInt8.self), Int32(aad.count))
@@ -72,7 +72,7 @@ final class CipherContext {
     }
 
     /// Sets the GCM tag that decryption must verify; call before `finish`.
-    func setExpectedTag(_ tag: UnsafeRawBufferPointer) throws(CryptoError) {
+    package func setExpectedTag(_ tag: UnsafeRawBufferPointer) throws(CryptoError) {
         guard tag.count == Self.gcmTagByteCount else {
             throw .incorrectSize(what: "GCM tag", expected: "\(Self.gcmTagByteCount) bytes (shorter tags are refused)", actual: tag.count)
         }
@@ -82,7 +82,7 @@ final class CipherContext {
 
     /// Writes the final block (CBC) into `output` (at least `blockByteCount` bytes) and returns its
     /// length. Bad padding or a GCM tag mismatch throws, saying no more than that.
-    func finish(into output: UnsafeMutableRawBufferPointer) throws(CryptoError) -> Int {
+    package func finish(into output: UnsafeMutableRawBufferPointer) throws(CryptoError) -> Int {
         precondition(output.count >= algorithm.blockByteCount, "cipher output buffer too small")
         var outLength: Int32 = 0
         guard EVP_CipherFinal_ex(context, output.baseAddress!.assumingMemoryBound(to: UInt8.self), &outLength) == 1 else {
@@ -93,7 +93,7 @@ final class CipherContext {
     }
 
     /// The GCM tag, after `finish` of an encryption.
-    func tag() -> [UInt8] {
+    package func tag() -> [UInt8] {
         var tag = [UInt8](repeating: 0, count: Self.gcmTagByteCount)
         let ok = EVP_CIPHER_CTX_ctrl(context, EVP_CTRL_AEAD_GET_TAG, Int32(tag.count), &tag)
         checkOpenSSL(ok == 1, "get GCM tag")

@@ -33,25 +33,16 @@ public enum Base64 {
         lineLength: Int? = nil, lineSeparator: String = "\n"
     ) -> String {
         precondition(lineLength.map { $0 > 0 && $0 % 4 == 0 } ?? true, "line length must be a positive multiple of 4")
-        let table = alphabet == .standard ? standardCharacters : urlCharacters
         return bytes.withUnsafeBytes { input in
-            var output: [UInt8] = []
-            output.reserveCapacity((input.count + 2) / 3 * 4)
-            var index = 0
-            while index + 3 <= input.count {
-                let chunk = UInt32(input[index]) << 16 | UInt32(input[index + 1]) << 8 | UInt32(input[index + 2])
-                for shift in stride(from: 18, through: 0, by: -6) { output.append(table[Int(chunk >> UInt32(shift) & 0x3f)]) }
-                index += 3
+            let count = encodedCount(byteCount: input.count, padding: padding)
+            guard let lineLength, count > lineLength else {
+                return String(unsafeUninitializedCapacity: count) { output in
+                    encode(input, into: UnsafeMutableRawBufferPointer(output), alphabet: alphabet, padding: padding)
+                }
             }
-            let rest = input.count - index
-            if rest > 0 {
-                let chunk = UInt32(input[index]) << 16 | (rest == 2 ? UInt32(input[index + 1]) << 8 : 0)
-                output.append(table[Int(chunk >> 18 & 0x3f)])
-                output.append(table[Int(chunk >> 12 & 0x3f)])
-                if rest == 2 { output.append(table[Int(chunk >> 6 & 0x3f)]) }
-                if padding { output.append(contentsOf: rest == 2 ? [UInt8(ascii: "=")] : Array("==".utf8)) }
+            let output = [UInt8](unsafeUninitializedCapacity: count) { output, initialized in
+                initialized = encode(input, into: UnsafeMutableRawBufferPointer(output), alphabet: alphabet, padding: padding)
             }
-            guard let lineLength, output.count > lineLength else { return String(decoding: output, as: UTF8.self) }
             let separator = Array(lineSeparator.utf8)
             var wrapped: [UInt8] = []
             wrapped.reserveCapacity(output.count + output.count / lineLength * separator.count)
@@ -60,6 +51,121 @@ public enum Base64 {
                 wrapped.append(contentsOf: output[start..<min(start + lineLength, output.count)])
             }
             return String(decoding: wrapped, as: UTF8.self)
+        }
+    }
+
+    /// The length of the encoding of `byteCount` bytes, unwrapped.
+    package static func encodedCount(byteCount: Int, padding: Bool) -> Int {
+        padding ? (byteCount + 2) / 3 * 4 : (byteCount * 4 + 2) / 3
+    }
+
+    /// Encodes `input` into `output` (at least `encodedCount` bytes, unwrapped) and returns the
+    /// number of bytes written: the building block for formats that assemble tokens in one buffer.
+    @discardableResult
+    package static func encode(
+        _ input: UnsafeRawBufferPointer, into output: UnsafeMutableRawBufferPointer, alphabet: Alphabet, padding: Bool
+    ) -> Int {
+        precondition(output.count >= encodedCount(byteCount: input.count, padding: padding), "base64 output buffer too small")
+        guard input.count > 0 else { return 0 }
+        let table = alphabet == .standard ? standardCharacters : urlCharacters
+        return table.withUnsafeBufferPointer { table in
+            let source = input.bindMemory(to: UInt8.self)
+            let target = output.bindMemory(to: UInt8.self)
+            var index = 0
+            var written = 0
+            while index + 3 <= source.count {
+                let chunk = UInt32(source[index]) << 16 | UInt32(source[index + 1]) << 8 | UInt32(source[index + 2])
+                target[written] = table[Int(chunk >> 18)]
+                target[written + 1] = table[Int(chunk >> 12 & 0x3f)]
+                target[written + 2] = table[Int(chunk >> 6 & 0x3f)]
+                target[written + 3] = table[Int(chunk & 0x3f)]
+                index += 3
+                written += 4
+            }
+            let rest = source.count - index
+            if rest > 0 {
+                let chunk = UInt32(source[index]) << 16 | (rest == 2 ? UInt32(source[index + 1]) << 8 : 0)
+                target[written] = table[Int(chunk >> 18)]
+                target[written + 1] = table[Int(chunk >> 12 & 0x3f)]
+                written += 2
+                if rest == 2 {
+                    target[written] = table[Int(chunk >> 6 & 0x3f)]
+                    written += 1
+                }
+                if padding {
+                    for _ in rest..<3 {
+                        target[written] = UInt8(ascii: "=")
+                        written += 1
+                    }
+                }
+            }
+            return written
+        }
+    }
+
+    /// Decodes the one canonical encoding of some bytes, as token formats (JWE, Fernet) need: no
+    /// white space, the unused bits of the last character zero, padding forbidden (`padded: false`),
+    /// required (`true`) or either (`nil`). Any other text throws, so that no altered token decodes
+    /// to the same bytes as the original.
+    package static func decodeCanonical(_ text: String, alphabet: Alphabet, padded: Bool?) throws(CryptoError) -> [UInt8] {
+        var text = text
+        return try text.withUTF8 { utf8 in
+            Result { () throws(CryptoError) in try decodeCanonical(UnsafeRawBufferPointer(utf8), alphabet: alphabet, padded: padded) }
+        }.get()
+    }
+
+    /// `decodeCanonical` of UTF-8 bytes.
+    package static func decodeCanonical(
+        _ text: UnsafeRawBufferPointer, alphabet: Alphabet, padded: Bool?
+    ) throws(CryptoError) -> [UInt8] {
+        let name = alphabet == .standard ? "base64" : "base64url"
+        let source = text.bindMemory(to: UInt8.self)
+        var end = source.count
+        while end > 0 && source[end - 1] == UInt8(ascii: "=") { end -= 1 }
+        let padding = source.count - end
+        let rest = end % 4
+        guard rest != 1, padding <= 2 else { throw .invalidEncoding("\(name): invalid length") }
+        if padding > 0 || padded == true {
+            guard padded != false, rest != 0, rest + padding == 4 else { throw .invalidEncoding("\(name): incorrect padding") }
+        }
+        let values = alphabet == .standard ? standardValues : urlValues
+        return try values.withUnsafeBufferPointer { (values) throws(CryptoError) -> [UInt8] in
+            var invalid: UInt8 = 0  // OR of every looked-up value: 0xff anywhere means a bad character
+            let output = [UInt8](unsafeUninitializedCapacity: end / 4 * 3 + max(rest - 1, 0)) { output, initialized in
+                var index = 0
+                var written = 0
+                while index + 4 <= end {
+                    let a = values[Int(source[index])], b = values[Int(source[index + 1])]
+                    let c = values[Int(source[index + 2])], d = values[Int(source[index + 3])]
+                    invalid |= a | b | c | d
+                    let chunk = UInt32(a) << 18 | UInt32(b) << 12 | UInt32(c) << 6 | UInt32(d)
+                    output[written] = UInt8(truncatingIfNeeded: chunk >> 16)
+                    output[written + 1] = UInt8(truncatingIfNeeded: chunk >> 8)
+                    output[written + 2] = UInt8(truncatingIfNeeded: chunk)
+                    index += 4
+                    written += 3
+                }
+                if rest >= 2 {
+                    let a = values[Int(source[index])], b = values[Int(source[index + 1])]
+                    let c = rest == 3 ? values[Int(source[index + 2])] : 0
+                    invalid |= a | b | c
+                    let chunk = UInt32(a) << 18 | UInt32(b) << 12 | UInt32(c) << 6
+                    output[written] = UInt8(truncatingIfNeeded: chunk >> 16)
+                    written += 1
+                    if rest == 3 {
+                        output[written] = UInt8(truncatingIfNeeded: chunk >> 8)
+                        written += 1
+                    }
+                    // The bits below the last whole byte must be zero.
+                    let unused = rest == 2 ? chunk & 0xffff : chunk & 0xff
+                    if unused != 0 { invalid = 0xff }
+                }
+                initialized = written
+            }
+            guard invalid & 0xc0 == 0 else {
+                throw .invalidEncoding("\(name): invalid character or non-canonical encoding")
+            }
+            return output
         }
     }
 

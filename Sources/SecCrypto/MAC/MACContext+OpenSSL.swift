@@ -44,11 +44,11 @@ private enum MACTemplates {
 }
 
 /// A keyed `EVP_MAC_CTX` for HMAC, owned by one `HMAC` value (copied on write).
-final class MACContext: @unchecked Sendable {
+package final class MACContext: @unchecked Sendable {
     private let context: OpaquePointer
     let algorithm: HashAlgorithm
 
-    init(algorithm: HashAlgorithm, key: UnsafeRawBufferPointer) {
+    package init(algorithm: HashAlgorithm, key: UnsafeRawBufferPointer) {
         self.algorithm = algorithm
         context = Self.keyedContext(algorithm, key: key)
     }
@@ -65,17 +65,17 @@ final class MACContext: @unchecked Sendable {
 
     func copy() -> MACContext { MACContext(copying: self) }
 
-    func update(_ bytes: UnsafeRawBufferPointer) {
+    package func update(_ bytes: UnsafeRawBufferPointer) {
         Self.update(context, bytes)
     }
 
     /// Finishes this context; it must not be updated afterwards.
-    func finish() -> AuthenticationCode {
+    package func finish() -> AuthenticationCode {
         Self.final(context, algorithm)
     }
 
     /// One-shot HMAC of one buffer, without a Swift object: the hot path for short messages.
-    static func authenticationCode(_ algorithm: HashAlgorithm, key: UnsafeRawBufferPointer, message: UnsafeRawBufferPointer) -> AuthenticationCode {
+    package static func authenticationCode(_ algorithm: HashAlgorithm, key: UnsafeRawBufferPointer, message: UnsafeRawBufferPointer) -> AuthenticationCode {
         let context = keyedContext(algorithm, key: key)
         defer { EVP_MAC_CTX_free(context) }
         update(context, message)

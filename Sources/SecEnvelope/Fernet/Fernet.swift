@@ -1,0 +1,174 @@
+import SecCrypto
+
+/// Fernet tokens (github.com/fernet/spec), as Python's `cryptography.fernet` makes them:
+/// base64url(0x80 ‖ timestamp ‖ IV ‖ AES-128-CBC ciphertext ‖ HMAC-SHA256), under one 32-byte key
+/// (the first half signs, the second half encrypts).
+///
+/// ```swift
+/// let fernet = try Fernet(key: "cw_0x689RpI-jtRR7oE8h_eQsKImvJapLeSbXpwF4e4=")
+/// let token = try fernet.encrypt(Data("hello".utf8))
+/// let plaintext = try fernet.decrypt(token, timeToLive: 300)   // refuse tokens older than 5 minutes
+/// ```
+///
+/// The MAC is checked, in constant time, before anything else is believed: any altered, truncated
+/// or foreign token fails with `authenticationFailure`. Only an authentic token can be `expired`.
+public struct Fernet: Sendable {
+    /// Tokens dated more than this many seconds in the future are refused (as in `cryptography`).
+    public static let maximumClockSkew: Int64 = 60
+    private static let version: UInt8 = 0x80
+    /// version ‖ timestamp ‖ IV.
+    private static let headerByteCount = 1 + 8 + 16
+    private static let macByteCount = 32
+
+    private let signingKey: SymmetricKey
+    private let encryptionKey: SymmetricKey
+
+    /// A key from its text form: base64url of 32 bytes (what `Fernet.generate_key()` prints).
+    public init(key: String) throws(CryptoError) {
+        let bytes: [UInt8]
+        do {
+            bytes = try Base64.decode(key, alphabet: .url)
+        } catch {
+            throw .invalidEncoding("Fernet key is not base64url")
+        }
+        try self.init(key: SymmetricKey(data: bytes))
+    }
+
+    /// A key from 32 raw bytes.
+    public init(key: SymmetricKey) throws(CryptoError) {
+        guard key.bitCount == 256 else {
+            throw .incorrectSize(what: "Fernet key", expected: "32 bytes (44 base64url characters)", actual: key.bitCount / 8)
+        }
+        (signingKey, encryptionKey) = key.withUnsafeBytes {
+            (SymmetricKey(data: UnsafeRawBufferPointer(rebasing: $0[..<16])), SymmetricKey(data: UnsafeRawBufferPointer(rebasing: $0[16...])))
+        }
+    }
+
+    /// A new random key in text form.
+    public static func generateKey() throws(CryptoError) -> String {
+        Base64.encode(try SecureRandom.bytes(count: 32), alphabet: .url)
+    }
+
+    /// Encrypts `plaintext` into a token dated `date`.
+    public func encrypt(_ plaintext: some DataProtocol, at date: Date = Date()) throws(CryptoError) -> String {
+        try encrypt(plaintext, timestamp: Int64(date.timeIntervalSince1970.rounded(.down)), iv: try SecureRandom.bytes(count: 16))
+    }
+
+    /// Encrypts with a given IV: for the specification's test vectors only.
+    package func encrypt(_ plaintext: some DataProtocol, timestamp: Int64, iv: [UInt8]) throws(CryptoError) -> String {
+        let plaintext = [UInt8](plaintext)
+        let capacity = Self.headerByteCount + plaintext.count + 16 + Self.macByteCount
+        var token = [UInt8](repeating: 0, count: capacity)
+        let count = try token.withUnsafeMutableBytes { token in Result { () throws(CryptoError) -> Int in
+            token[0] = Self.version
+            withUnsafeBytes(of: UInt64(bitPattern: timestamp).bigEndian) { token.baseAddress!.advanced(by: 1).copyMemory(from: $0.baseAddress!, byteCount: 8) }
+            iv.withUnsafeBytes { token.baseAddress!.advanced(by: 9).copyMemory(from: $0.baseAddress!, byteCount: 16) }
+            let ciphertextCount = try encryptionKey.withUnsafeBytes { key in
+                Result { () throws(CryptoError) in
+                    let context = try CipherContext(.aes128CBC, encrypting: true, key: key, iv: UnsafeRawBufferPointer(rebasing: token[9..<25]), padding: true)
+                    let output = UnsafeMutableRawBufferPointer(rebasing: token[Self.headerByteCount...])
+                    let count = plaintext.withUnsafeBytes { context.update($0, into: output) }
+                    return count + (try context.finish(into: UnsafeMutableRawBufferPointer(rebasing: output[count...])))
+                }
+            }.get()
+            let signed = Self.headerByteCount + ciphertextCount
+            let mac = mac(UnsafeRawBufferPointer(rebasing: token[..<signed]))
+            mac.bytes.withUnsafeBytes { token.baseAddress!.advanced(by: signed).copyMemory(from: $0.baseAddress!, byteCount: Self.macByteCount) }
+            return signed + Self.macByteCount
+        } }.get()
+        return Base64.encode(token[..<count], alphabet: .url)
+    }
+
+    /// Verifies and decrypts `token`. With `timeToLive` (seconds), tokens older than that are
+    /// refused as `expired`; tokens dated more than `maximumClockSkew` seconds after `now` always are.
+    public func decrypt(_ token: String, timeToLive: Int64? = nil, now: Date = Date()) throws(CryptoError) -> Data {
+        try verify(token, timeToLive: timeToLive, now: now).plaintext
+    }
+
+    /// The creation time of an authentic token (without checking its age).
+    public func timestamp(of token: String) throws(CryptoError) -> Date {
+        Date(timeIntervalSince1970: TimeInterval(try verify(token, timeToLive: nil, now: nil).timestamp))
+    }
+
+    /// Checks the MAC, then the age, then decrypts.
+    func verify(_ token: String, timeToLive: Int64?, now: Date?) throws(CryptoError) -> (plaintext: Data, timestamp: Int64) {
+        var text = token
+        guard let raw = text.withUTF8({ try? Base64.decodeCanonical(UnsafeRawBufferPointer($0), alphabet: .url, padded: true) }) else {
+            throw .authenticationFailure
+        }
+        let ciphertextCount = raw.count - Self.headerByteCount - Self.macByteCount
+        guard raw.first == Self.version, ciphertextCount >= 16, ciphertextCount % 16 == 0 else { throw .authenticationFailure }
+        return try raw.withUnsafeBytes { raw in Result { () throws(CryptoError) in
+            let signed = raw.count - Self.macByteCount
+            guard constantTimeEquals(mac(UnsafeRawBufferPointer(rebasing: raw[..<signed])).bytes, Array(raw[signed...])) else {
+                throw .authenticationFailure
+            }
+            let timestamp = Int64(bitPattern: raw.loadUnaligned(fromByteOffset: 1, as: UInt64.self).bigEndian)
+            if let now {
+                let current = Int64(now.timeIntervalSince1970.rounded(.down))
+                if let timeToLive, timestamp + timeToLive < current {
+                    throw .expired("Fernet token expired: created \(current - timestamp) s ago, time-to-live \(timeToLive) s")
+                }
+                if timestamp > current + Self.maximumClockSkew {
+                    throw .expired("Fernet token is dated \(timestamp - current) s in the future (clock skew limit \(Self.maximumClockSkew) s)")
+                }
+            }
+            let plaintext = try encryptionKey.withUnsafeBytes { key in
+                Result { () throws(CryptoError) in
+                    let context = try CipherContext(
+                        .aes128CBC, encrypting: false, key: key, iv: UnsafeRawBufferPointer(rebasing: raw[9..<25]), padding: true)
+                    var plaintext = [UInt8](repeating: 0, count: ciphertextCount + 16)
+                    let count = try plaintext.withUnsafeMutableBytes { output in Result { () throws(CryptoError) in
+                        let count = context.update(UnsafeRawBufferPointer(rebasing: raw[Self.headerByteCount..<signed]), into: output)
+                        return count + (try context.finish(into: UnsafeMutableRawBufferPointer(rebasing: output[count...])))
+                    } }.get()
+                    return Data(plaintext[..<count])
+                }
+            }.get()
+            return (plaintext, timestamp)
+        } }.get()
+    }
+
+    private func mac(_ bytes: UnsafeRawBufferPointer) -> AuthenticationCode {
+        signingKey.withUnsafeBytes { MACContext.authenticationCode(.sha256, key: $0, message: bytes) }
+    }
+}
+
+/// Several Fernet keys for rotation, like Python's `MultiFernet`: encrypts with the first, decrypts
+/// with any, and `rotate` re-encrypts a token under the first key, keeping its timestamp.
+public struct MultiFernet: Sendable {
+    public let fernets: [Fernet]
+
+    /// `fernets` in order of preference; the first encrypts. At least one.
+    public init(_ fernets: [Fernet]) {
+        precondition(!fernets.isEmpty, "MultiFernet needs at least one key")
+        self.fernets = fernets
+    }
+
+    /// Encrypts with the first key.
+    public func encrypt(_ plaintext: some DataProtocol, at date: Date = Date()) throws(CryptoError) -> String {
+        try fernets[0].encrypt(plaintext, at: date)
+    }
+
+    /// Decrypts with whichever key the token opens with.
+    public func decrypt(_ token: String, timeToLive: Int64? = nil, now: Date = Date()) throws(CryptoError) -> Data {
+        try verify(token, timeToLive: timeToLive, now: now).plaintext
+    }
+
+    /// Re-encrypts an authentic token under the first key, with the same timestamp.
+    public func rotate(_ token: String) throws(CryptoError) -> String {
+        let (plaintext, timestamp) = try verify(token, timeToLive: nil, now: nil)
+        return try fernets[0].encrypt(plaintext, timestamp: timestamp, iv: try SecureRandom.bytes(count: 16))
+    }
+
+    private func verify(_ token: String, timeToLive: Int64?, now: Date?) throws(CryptoError) -> (plaintext: Data, timestamp: Int64) {
+        for fernet in fernets {
+            do {
+                return try fernet.verify(token, timeToLive: timeToLive, now: now)
+            } catch .authenticationFailure {
+                continue
+            }
+        }
+        throw .authenticationFailure
+    }
+}

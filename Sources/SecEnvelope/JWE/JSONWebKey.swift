@@ -1,0 +1,89 @@
+import SecCrypto
+
+/// A symmetric JSON Web Key (RFC 7517 `kty: "oct"`): a shared key with an optional key ID (`kid`)
+/// that JWE headers name, so that a recipient holding several keys knows which one to use.
+///
+/// ```swift
+/// let jwk = JSONWebKey(key: SymmetricKey(size: .bits256), keyID: "2026-11")
+/// let text = jwk.exportedJSON()          // {"kty":"oct","k":"…","kid":"2026-11"}: a secret
+/// let again = try JSONWebKey(json: text)
+/// ```
+public struct JSONWebKey: Sendable, Equatable, CustomStringConvertible {
+    /// The key bytes (`k`).
+    public var key: SymmetricKey
+    /// The key ID (`kid`), if any.
+    public var keyID: String?
+
+    public init(key: SymmetricKey, keyID: String? = nil) {
+        self.key = key
+        self.keyID = keyID
+    }
+
+    /// Parses `{"kty":"oct","k":"<base64url>", "kid": …}`. Other key types are refused.
+    public init(json: String) throws(CryptoError) {
+        try self.init(object: try Self.parseObject(json, what: "JWK"))
+    }
+
+    init(object: [String: JSONValue]) throws(CryptoError) {
+        guard let kty = object["kty"]?.string else { throw .malformedInput("JWK has no \"kty\"") }
+        guard kty == "oct" else { throw .unsupported("JWK key type \"\(kty)\" is not supported: only symmetric (\"oct\") keys are") }
+        guard let k = object["k"]?.string else { throw .malformedInput("JWK has no \"k\"") }
+        guard let bytes = try? Base64.decodeCanonical(k, alphabet: .url, padded: false) else {
+            throw .invalidEncoding("JWK \"k\" is not base64url")
+        }
+        guard !bytes.isEmpty else { throw .malformedInput("JWK \"k\" is empty") }
+        if let kid = object["kid"], kid.string == nil { throw .malformedInput("JWK \"kid\" must be a string") }
+        self.init(key: SymmetricKey(data: bytes), keyID: object["kid"]?.string)
+    }
+
+    /// The JWK as compact JSON, key included: treat the text as the secret it is.
+    public func exportedJSON() -> String {
+        var writer = JSONWriter()
+        writer.object { jwk in
+            jwk.member("kty", .string("oct"))
+            jwk.member("k", .string(key.withUnsafeBytes { Base64.encode($0, alphabet: .url, padding: false) }))
+            if let keyID { jwk.member("kid", .string(keyID)) }
+        }
+        return String(decoding: writer.bytes, as: UTF8.self)
+    }
+
+    /// Never shows the key.
+    public var description: String { "JSONWebKey(\(key.bitCount) bits\(keyID.map { ", kid \"\($0)\"" } ?? ""))" }
+
+    static func parseObject(_ json: String, what: String) throws(CryptoError) -> [String: JSONValue] {
+        let value: JSONValue
+        do {
+            value = try JSONValue(parsing: json.utf8)
+        } catch {
+            throw .malformedInput("\(what): \(error)")
+        }
+        guard let object = value.object else { throw .malformedInput("\(what) is not a JSON object") }
+        return object
+    }
+}
+
+/// Several symmetric JWKs, for key rotation: a JWE names its key with `kid`, or, without one, each
+/// key is tried in turn.
+public struct JSONWebKeySet: Sendable, Equatable {
+    public var keys: [JSONWebKey]
+
+    public init(_ keys: [JSONWebKey]) {
+        self.keys = keys
+    }
+
+    /// Parses a JWK Set (`{"keys":[…]}`, RFC 7517 §5) or a single JWK.
+    public init(json: String) throws(CryptoError) {
+        let object = try JSONWebKey.parseObject(json, what: "JWK set")
+        guard let keys = object["keys"] else {
+            self.init([try JSONWebKey(object: object)])
+            return
+        }
+        guard let elements = keys.array, !elements.isEmpty else { throw .malformedInput("JWK set \"keys\" must be a non-empty array") }
+        var parsed: [JSONWebKey] = []
+        for element in elements {
+            guard let member = element.object else { throw .malformedInput("JWK set holds something that is not a JWK") }
+            parsed.append(try JSONWebKey(object: member))
+        }
+        self.init(parsed)
+    }
+}

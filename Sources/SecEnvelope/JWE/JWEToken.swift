@@ -1,0 +1,146 @@
+import SecCrypto
+
+extension JWE {
+    /// A parsed compact JWE, before decryption: its header says which algorithms and which key
+    /// (`kid`) it needs. Nothing in it is authentic until one of the `decrypt` methods succeeds.
+    public struct Token: Sendable {
+        /// The protected header (unverified until decryption succeeds).
+        public let header: Header
+        private let bytes: [UInt8]
+        /// The byte ranges of the five dot-separated parts.
+        private let parts: [Range<Int>]
+
+        /// Splits and checks a compact JWE: five base64url parts, a protected header that names
+        /// supported, allowed algorithms. White space around the token is ignored.
+        public init(compact: String, policy: DecryptionPolicy = .default) throws(CryptoError) {
+            let trimmed = compact.utf8.drop { Self.isWhiteSpace($0) }.reversed().drop { Self.isWhiteSpace($0) }.reversed()
+            guard trimmed.count <= policy.maximumTokenByteCount else {
+                throw .malformedInput("JWE is \(trimmed.count) bytes, more than the limit of \(policy.maximumTokenByteCount)")
+            }
+            bytes = Array(trimmed)
+            var parts: [Range<Int>] = []
+            var start = 0
+            for (index, byte) in bytes.enumerated() where byte == UInt8(ascii: ".") {
+                parts.append(start..<index)
+                start = index + 1
+            }
+            parts.append(start..<bytes.count)
+            guard parts.count == 5 else {
+                throw .malformedInput("not a compact JWE: expected 5 dot-separated parts, found \(parts.count)")
+            }
+            self.parts = parts
+            guard let headerJSON = Self.decode(bytes, parts[0]) else { throw .malformedInput("JWE protected header is not base64url") }
+            let header = try Header(json: headerJSON)
+            guard policy.keyManagementAlgorithms.contains(header.keyManagement) else {
+                throw .unsupported("JWE alg \"\(header.keyManagement)\" is not allowed here")
+            }
+            guard policy.contentEncryptionAlgorithms.contains(header.contentEncryption) else {
+                throw .unsupported("JWE enc \"\(header.contentEncryption)\" is not allowed here")
+            }
+            if let iterations = header.pbes2Iterations {
+                guard iterations <= policy.maximumPBES2Iterations else {
+                    throw .invalidParameter(
+                        "JWE p2c of \(iterations) PBKDF2 iterations is above the limit of \(policy.maximumPBES2Iterations)")
+                }
+                guard iterations >= policy.minimumPBES2Iterations else {
+                    throw .invalidParameter(
+                        "JWE p2c of \(iterations) PBKDF2 iterations is below the minimum of \(policy.minimumPBES2Iterations)")
+                }
+            }
+            self.header = header
+        }
+
+        /// Decrypts with a shared key (`dir` or AES key wrap).
+        public func decrypt(using key: SymmetricKey) throws(CryptoError) -> Data {
+            guard !header.keyManagement.usesPassword else {
+                throw .invalidParameter("this JWE uses \(header.keyManagement), which needs a password, not a key")
+            }
+            return try key.withUnsafeBytes { key in Result { () throws(CryptoError) in try open(secret: key) } }.get()
+        }
+
+        /// Decrypts with the key the `kid` header names, or, without a `kid`, with each key in turn
+        /// (keys of the wrong size for the token's algorithms are skipped).
+        public func decrypt(using keys: JSONWebKeySet) throws(CryptoError) -> Data {
+            guard !header.keyManagement.usesPassword else {
+                throw .invalidParameter("this JWE uses \(header.keyManagement), which needs a password, not a key")
+            }
+            if let keyID = header.keyID {
+                guard let match = keys.keys.first(where: { $0.keyID == keyID }) else {
+                    throw .keyNotFound("no key with kid \"\(keyID)\" for this JWE")
+                }
+                return try decrypt(using: match.key)
+            }
+            let wanted = header.keyManagement.keyWrapByteCount ?? header.contentEncryption.keyByteCount
+            let candidates = keys.keys.filter { $0.key.bitCount == wanted * 8 }
+            guard !candidates.isEmpty else {
+                throw .keyNotFound("no key of \(wanted) bytes for this \(header.keyManagement)/\(header.contentEncryption) JWE")
+            }
+            for candidate in candidates {
+                if let plaintext = try? decrypt(using: candidate.key) { return plaintext }
+            }
+            throw .authenticationFailure
+        }
+
+        /// Decrypts with a password (PBES2).
+        public func decrypt(password: some ContiguousBytes) throws(CryptoError) -> Data {
+            guard header.keyManagement.usesPassword else {
+                throw .invalidParameter("this JWE uses \(header.keyManagement), which needs a key, not a password")
+            }
+            return try password.withUnsafeBytes { password in Result { () throws(CryptoError) in try open(secret: password) } }.get()
+        }
+
+        private func open(secret: UnsafeRawBufferPointer) throws(CryptoError) -> Data {
+            let enc = header.contentEncryption
+            guard let encryptedKey = part(1), let iv = part(2), let ciphertext = part(3), let tag = part(4) else {
+                throw .authenticationFailure
+            }
+            let cek = try contentKey(encryptedKey: encryptedKey, secret: secret)
+            var plaintext = [UInt8](repeating: 0, count: ciphertext.count + 16)
+            let count = try cek.withUnsafeBytes { cek in
+                bytes.withUnsafeBytes { token in
+                    iv.withUnsafeBytes { iv in
+                        ciphertext.withUnsafeBytes { ciphertext in
+                            tag.withUnsafeBytes { tag in
+                                plaintext.withUnsafeMutableBytes { plaintext in
+                                    Result { () throws(CryptoError) in
+                                        let aad = UnsafeRawBufferPointer(rebasing: token[parts[0]])
+                                        return try enc.open(ciphertext, cek: cek, iv: iv, aad: aad, tag: tag, into: plaintext)
+                                    }
+                                }
+                            }
+                        }
+                    }
+                }
+            }.get()
+            return Data(plaintext[..<count])
+        }
+
+        /// The bytes of part `index`, or nil when it is not canonical base64url.
+        private func part(_ index: Int) -> [UInt8]? { Self.decode(bytes, parts[index]) }
+
+        private static func decode(_ bytes: [UInt8], _ range: Range<Int>) -> [UInt8]? {
+            bytes.withUnsafeBytes { try? Base64.decodeCanonical(UnsafeRawBufferPointer(rebasing: $0[range]), alphabet: .url, padded: false) }
+        }
+
+        /// The content key: the shared key for `dir` (the encrypted key must be empty), or the
+        /// unwrapped one. A wrong key, an altered wrapped key or one of the wrong length all fail as
+        /// `authenticationFailure`; only a key of the wrong size for the algorithm is named as such.
+        private func contentKey(encryptedKey: [UInt8], secret: UnsafeRawBufferPointer) throws(CryptoError) -> SymmetricKey {
+            let enc = header.contentEncryption
+            guard let kekByteCount = header.keyManagement.keyWrapByteCount else {
+                guard secret.count == enc.keyByteCount else {
+                    throw .incorrectSize(what: "JWE dir key for \(enc)", expected: "\(enc.keyByteCount) bytes", actual: secret.count)
+                }
+                guard encryptedKey.isEmpty else { throw .authenticationFailure }
+                return SymmetricKey(data: secret)
+            }
+            let kek = try JWE.keyEncryptionKey(for: header, secret: secret, byteCount: kekByteCount)
+            guard encryptedKey.count == enc.keyByteCount + 8 else { throw .authenticationFailure }
+            return try AES.KeyWrap.unwrap(encryptedKey, using: kek)
+        }
+
+        private static func isWhiteSpace(_ byte: UInt8) -> Bool {
+            byte == 0x20 || byte == 0x09 || byte == 0x0a || byte == 0x0d
+        }
+    }
+}

@@ -15,7 +15,7 @@ struct SecCLI: ParsableCommand {
             key or IV, wrong key size, unreadable secret); 64 usage error.
             """,
         version: "0.1.0",
-        subcommands: [Hash.self, HMACCommand.self, Encrypt.self, Decrypt.self, KDFCommand.self]
+        subcommands: [Hash.self, HMACCommand.self, Encrypt.self, Decrypt.self, KDFCommand.self, KeygenCommand.self]
     )
 
     static func main() {

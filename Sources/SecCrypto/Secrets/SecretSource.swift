@@ -114,6 +114,8 @@ public enum SecretEncoding: String, CaseIterable, Sendable {
     case hex
     /// Standard base64 (padding optional).
     case base64
+    /// URL-safe base64 (padding optional): Fernet keys, as Python prints them.
+    case base64url
 
     /// Decodes `secret` into key bytes, keeping every intermediate copy in wiped memory.
     public func decode(_ secret: SecureBytes) throws(CryptoError) -> SecureBytes {
@@ -122,6 +124,8 @@ public enum SecretEncoding: String, CaseIterable, Sendable {
         case .raw: return secret
         case .hex: result = secret.withUnsafeBytes { bytes in Result { () throws(CryptoError) in try Hex.decode(utf8: bytes) } }
         case .base64: result = secret.withUnsafeBytes { bytes in Result { () throws(CryptoError) in try Base64.decode(utf8: bytes) } }
+        case .base64url:
+            result = secret.withUnsafeBytes { bytes in Result { () throws(CryptoError) in try Base64.decode(utf8: bytes, alphabet: .url) } }
         }
         var decoded = try result.get()
         defer { decoded.withUnsafeMutableBytes { secureZero($0) } }

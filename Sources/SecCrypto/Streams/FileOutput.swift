@@ -7,7 +7,8 @@ import Musl
 /// Writes to a file atomically: the bytes go to a temporary file in the same folder, which
 /// replaces `path` only when `finish()` succeeds (after `fsync`). Until then, and if the writer is
 /// released without finishing (an error), an existing file at `path` is untouched and the
-/// temporary file is removed. A new file follows the umask; a replaced file keeps its mode.
+/// temporary file is removed. A new file follows the umask and a replaced file keeps its mode,
+/// unless `permissions` are given (0o600 for secrets).
 public final class AtomicFileOutput: ByteSink {
     private let path: String
     private let temporaryPath: String
@@ -23,7 +24,7 @@ public final class AtomicFileOutput: ByteSink {
     }
 
     /// Creates the temporary file next to `path`, which must be a regular file or not exist yet.
-    public init(path: String) throws(CryptoError) {
+    public init(path: String, permissions: mode_t? = nil) throws(CryptoError) {
         guard Self.canReplace(path) else {
             throw .io(path: path, reason: "not a regular file; it cannot be replaced atomically")
         }
@@ -35,8 +36,10 @@ public final class AtomicFileOutput: ByteSink {
         descriptor = fd
         temporaryPath = String(decoding: template.dropLast().map { UInt8(bitPattern: $0) }, as: UTF8.self)
         var existing = stat()
-        // Keep the mode of a file being replaced; new files follow the umask like any other output.
-        if stat(path, &existing) == 0 {
+        if let permissions {
+            fchmod(fd, permissions)
+        } else if stat(path, &existing) == 0 {
+            // Keep the mode of a file being replaced; new files follow the umask like any other output.
             fchmod(fd, existing.st_mode & 0o7777)
         } else {
             let mask = umask(0)

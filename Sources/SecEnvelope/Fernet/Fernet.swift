@@ -79,7 +79,7 @@ public struct Fernet: Sendable {
         return Base64.encode(token[..<count], alphabet: .url)
     }
 
-    /// Verifies and decrypts `token`. With `timeToLive` (seconds), tokens older than that are
+    /// Verifies and decrypts `token` (white space around it is ignored). With `timeToLive` (seconds), tokens older than that are
     /// refused as `expired`; tokens dated more than `maximumClockSkew` seconds after `now` always are.
     public func decrypt(_ token: String, timeToLive: Int64? = nil, now: Date = Date()) throws(CryptoError) -> Data {
         try verify(token, timeToLive: timeToLive, now: now).plaintext
@@ -92,8 +92,8 @@ public struct Fernet: Sendable {
 
     /// Checks the MAC, then the age, then decrypts.
     func verify(_ token: String, timeToLive: Int64?, now: Date?) throws(CryptoError) -> (plaintext: Data, timestamp: Int64) {
-        var text = token
-        guard let raw = text.withUTF8({ try? Base64.decodeCanonical(UnsafeRawBufferPointer($0), alphabet: .url, padded: true) }) else {
+        let text = trimmedTokenBytes(token)
+        guard let raw = text.withUnsafeBytes({ try? Base64.decodeCanonical($0, alphabet: .url, padded: true) }) else {
             throw .authenticationFailure
         }
         let ciphertextCount = raw.count - Self.headerByteCount - Self.macByteCount

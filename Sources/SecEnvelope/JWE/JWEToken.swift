@@ -13,7 +13,7 @@ extension JWE {
         /// Splits and checks a compact JWE: five base64url parts, a protected header that names
         /// supported, allowed algorithms. White space around the token is ignored.
         public init(compact: String, policy: DecryptionPolicy = .default) throws(CryptoError) {
-            let trimmed = compact.utf8.drop { Self.isWhiteSpace($0) }.reversed().drop { Self.isWhiteSpace($0) }.reversed()
+            let trimmed = trimmedTokenBytes(compact)
             guard trimmed.count <= policy.maximumTokenByteCount else {
                 throw .malformedInput("JWE is \(trimmed.count) bytes, more than the limit of \(policy.maximumTokenByteCount)")
             }
@@ -137,10 +137,6 @@ extension JWE {
             let kek = try JWE.keyEncryptionKey(for: header, secret: secret, byteCount: kekByteCount)
             guard encryptedKey.count == enc.keyByteCount + 8 else { throw .authenticationFailure }
             return try AES.KeyWrap.unwrap(encryptedKey, using: kek)
-        }
-
-        private static func isWhiteSpace(_ byte: UInt8) -> Bool {
-            byte == 0x20 || byte == 0x09 || byte == 0x0a || byte == 0x0d
         }
     }
 }

@@ -6,28 +6,40 @@ extension CipherAlgorithm: ExpressibleByArgument {}
 /// The options shared by `encrypt` and `decrypt`.
 struct CipherOptions: ParsableArguments {
     @Option(help: ArgumentHelp(
-        "Cipher. Default: aes-256-cbc with --password (openssl enc format), aes-256-gcm with --key. des-ede3-cbc and des-ede-cbc are legacy.",
+        "openssl (default with --password), raw (default with --key), jwe, fernet or legacy-json.", valueName: "format"))
+    var format: PayloadFormat?
+
+    @Option(help: ArgumentHelp(
+        "Cipher for openssl and raw. Default: aes-256-cbc with --password, aes-256-gcm with --key. des-ede3-cbc and des-ede-cbc are legacy.",
         valueName: "cipher"))
     var cipher: CipherAlgorithm?
 
     @Option(help: ArgumentHelp(
-        "Password source (env:VAR, file:PATH, fd:N, stdin): the 'openssl enc -pbkdf2' format.", valueName: "source"))
+        "Password source (env:VAR, file:PATH, fd:N, stdin): the openssl enc -pbkdf2 format, or JWE PBES2.", valueName: "source"))
     var password: String?
 
-    @Option(help: "PBKDF2 iterations with --password, as openssl -iter (not stored in the file).")
-    var iter: Int = OpenSSLEncFormat.defaultIterations
+    @Option(help: ArgumentHelp(
+        "PBKDF2 iterations: as openssl -iter (default 10000, not stored in the file); for JWE PBES2 stored in the token (default: 210000 for PBES2-HS512+A256KW).",
+        valueName: "n"))
+    var iter: Int?
 
     @Option(help: "PBKDF2 digest with --password, as openssl -md.")
     var md: PBKDF2Hash = .sha256
 
-    @Option(help: ArgumentHelp("Key source (env:VAR, file:PATH, fd:N, stdin): raw output, as openssl -K.", valueName: "source"))
-    var key: String?
+    @Option(help: ArgumentHelp(
+        "Key source (env:VAR, file:PATH, fd:N, stdin). To decrypt jwe or fernet, repeat it to try several keys (rotation).",
+        valueName: "source"))
+    var key: [String] = []
 
-    @Option(help: "How the --key bytes are written: hex (as openssl -K), raw or base64.")
-    var keyFormat: SecretEncoding = .hex
+    @Option(help: ArgumentHelp(
+        "How --key and --mac-key are written: raw, hex, base64, base64url or jwk. Default: hex for openssl/raw, jwk for jwe, base64url for fernet, raw for legacy-json.",
+        valueName: "format"))
+    var keyFormat: KeyFormat?
 
     @Option(help: ArgumentHelp("IV (CBC) or nonce (GCM) in hex, with --key, as openssl -iv.", valueName: "hex"))
     var iv: String?
+
+    @OptionGroup var envelope: EnvelopeOptions
 
     @Option(name: .customLong("in"), help: ArgumentHelp("Input file (default: standard input).", valueName: "file"))
     var inputPath: String?
@@ -42,7 +54,7 @@ struct CipherOptions: ParsableArguments {
     @Flag(name: .customShort("A"), help: "With -a: base64 on one line, as openssl -A.")
     var singleLine = false
 
-    /// Where the key material comes from.
+    /// Where the key material of the streaming formats comes from.
     enum Keying {
         case password(SecretSource)
         case key(SecretSource, iv: String)
@@ -50,8 +62,22 @@ struct CipherOptions: ParsableArguments {
 
     var input: FileInput { inputPath.map { $0 == "-" ? .standardInput : .path($0) } ?? .standardInput }
 
+    var resolvedFormat: PayloadFormat { format ?? (password != nil ? .openssl : .raw) }
+
+    var resolvedKeyFormat: KeyFormat { keyFormat ?? resolvedFormat.defaultKeyFormat }
+
+    /// The one `--key` of the formats that take one.
+    var singleKey: String? {
+        get throws {
+            guard key.count <= 1 else {
+                throw ValidationError("--key can be given once (several keys only to decrypt --format jwe or fernet)")
+            }
+            return key.first
+        }
+    }
+
     func keying() throws -> Keying {
-        switch (password, key) {
+        switch (password, try singleKey) {
         case (let password?, nil):
             guard iv == nil else { throw ValidationError("--iv goes with --key; with --password the IV is derived from it") }
             return .password(try secretSource(password, option: "--password"))
@@ -71,22 +97,52 @@ struct CipherOptions: ParsableArguments {
         return .aes256GCM
     }
 
+    /// The secret sources the options name, each at most once.
+    func secretSources() throws -> [SecretSource] {
+        var sources = try key.map { try secretSource($0, option: "--key") }
+        if let password { sources.append(try secretSource(password, option: "--password")) }
+        if let macKey = envelope.macKey { sources.append(try secretSource(macKey, option: "--mac-key")) }
+        return sources
+    }
+
     func validate() throws {
+        let format = resolvedFormat
+        if resolvedKeyFormat == .jwk && format != .jwe { throw ValidationError("--key-format jwk goes with --format jwe") }
+        if let iter, iter < 1 { throw ValidationError("--iter must be at least 1") }
+        if format.isEnvelope {
+            try validateEnvelope(format)
+        } else {
+            try validateStream(format)
+        }
+        let sources = try secretSources()
+        if sources.filter(\.readsStandardInput).count > 1 {
+            throw ValidationError("only one secret can come from standard input")
+        }
+        if sources.contains(where: \.readsStandardInput) && (inputPath == nil || inputPath == "-") {
+            throw ValidationError("the secret and the input cannot both come from standard input: use --in FILE")
+        }
+    }
+
+    private func validateStream(_ format: PayloadFormat) throws {
+        try envelope.refuseAll(for: format)
         let keying = try keying()
-        let secret: SecretSource
         switch keying {
-        case .password(let source):
-            secret = source
-            guard iter >= 1 else { throw ValidationError("--iter must be at least 1") }
+        case .password:
+            guard format == .openssl else { throw ValidationError("--format raw takes --key and --iv, not --password") }
             guard !resolvedCipher(for: keying).isGCM else {
                 throw ValidationError("the openssl enc format cannot carry GCM (it has no tag): use a CBC cipher, or --key with --iv")
             }
-        case .key(let source, _):
-            secret = source
-        }
-        if secret.readsStandardInput && (inputPath == nil || inputPath == "-") {
-            throw ValidationError("the secret and the input cannot both come from standard input: use --in FILE")
+        case .key:
+            guard format == .raw else { throw ValidationError("--format openssl takes --password; --key with --iv writes --format raw") }
         }
         if singleLine && !base64 { throw ValidationError("-A goes with -a") }
+    }
+
+    private func validateEnvelope(_ format: PayloadFormat) throws {
+        let misplaced: [(Bool, String)] = [(cipher != nil, "--cipher"), (iv != nil, "--iv"), (base64, "-a"), (singleLine, "-A")]
+        if let (_, option) = misplaced.first(where: \.0) {
+            throw ValidationError("\(option) goes with --format openssl or raw, not \(format.rawValue)")
+        }
+        try envelope.validate(for: format, hasPassword: password != nil, keyCount: key.count, iterations: iter)
     }
 }

@@ -5,19 +5,10 @@ extension CipherOptions {
     /// Decrypted output reaches its destination only after padding or the GCM tag has verified:
     /// a file is renamed into place at the end, standard output is fed from a spool file.
     func run(_ direction: CipherStream.Direction) throws {
+        if resolvedFormat.isEnvelope { return try runEnvelope(direction) }
         let keying = try keying()
         let cipher = resolvedCipher(for: keying)
-        // A regular (or new) --out file is replaced atomically; anything else (standard output, a
-        // device such as /dev/null, a FIFO) is written in place.
-        let destination: ByteSink
-        let atomic: Bool
-        if let outputPath, AtomicFileOutput.canReplace(outputPath) {
-            destination = try AtomicFileOutput(path: outputPath)
-            atomic = true
-        } else {
-            destination = try outputPath.map { try DescriptorOutput(openingForWriting: $0) } ?? DescriptorOutput.standardOutput()
-            atomic = false
-        }
+        let (destination, atomic) = try self.destination()
 
         var sink: ByteSink
         switch direction {
@@ -34,15 +25,27 @@ extension CipherOptions {
 
         // Warn only once the work succeeded, so a failure stays a single line.
         let minimum = KDF.PBKDF2.minimumIterations(for: md.algorithm)
-        if case .password = keying, direction == .encrypt, iter < minimum {
-            Diagnostics.warning("\(iter) PBKDF2 iterations is below the \(minimum) recommended for new secrets (raise --iter; the reader needs the same count)")
+        if case .password = keying, direction == .encrypt, iterations < minimum {
+            Diagnostics.warning("\(iterations) PBKDF2 iterations is below the \(minimum) recommended for new secrets (raise --iter; the reader needs the same count)")
         }
     }
+
+    /// Where the output goes. A regular (or new) --out file is replaced atomically (`atomic`);
+    /// anything else (standard output, a device such as /dev/null, a FIFO) is written in place.
+    func destination() throws -> (sink: ByteSink, atomic: Bool) {
+        if let outputPath, AtomicFileOutput.canReplace(outputPath) {
+            return (try AtomicFileOutput(path: outputPath), true)
+        }
+        return (try outputPath.map { try DescriptorOutput(openingForWriting: $0) } ?? DescriptorOutput.standardOutput(), false)
+    }
+
+    /// The openssl enc iteration count.
+    private var iterations: Int { iter ?? OpenSSLEncFormat.defaultIterations }
 
     private func cipherSink(_ direction: CipherStream.Direction, keying: Keying, cipher: CipherAlgorithm, next: ByteSink) throws -> ByteSink {
         switch keying {
         case .password(let source):
-            let parameters = OpenSSLEncFormat.Parameters(cipher: cipher, iterations: iter, digest: md.algorithm)
+            let parameters = OpenSSLEncFormat.Parameters(cipher: cipher, iterations: iterations, digest: md.algorithm)
             let password = try source.read()
             return direction == .encrypt
                 ? try OpenSSLEncFormat.encryptingSink(password: password, parameters: parameters, next: next)
@@ -54,7 +57,7 @@ extension CipherOptions {
             } catch {
                 throw Failure(message: "--iv: \(error)", exitCode: .dataError)
             }
-            let stream = try CipherStream(cipher, direction, key: try readKey(source, format: keyFormat), iv: iv)
+            let stream = try CipherStream(cipher, direction, key: try readKey(source, format: resolvedKeyFormat.encoding!), iv: iv)
             return cipher.isGCM && direction == .decrypt ? TagSplittingSink(stream, next: next) : CipherSink(stream, next: next)
         }
     }

@@ -12,11 +12,12 @@ extension ExitCode {
 }
 
 extension CryptoError {
-    /// Failed checks, input that cannot be decrypted and file errors exit 1, like a failed
+    /// Failed checks, input that cannot be decrypted (including expired tokens, tokens naming an
+    /// unknown key or an unsupported algorithm) and file errors exit 1, like a failed
     /// `sha256sum -c`; malformed keys and parameters exit 2.
     var exitCode: ExitCode {
         switch self {
-        case .decryptionFailed, .authenticationFailure, .malformedInput, .io: .checkFailed
+        case .decryptionFailed, .authenticationFailure, .malformedInput, .io, .unsupported, .expired, .keyNotFound: .checkFailed
         default: .dataError
         }
     }

@@ -1,0 +1,128 @@
+import ArgumentParser
+import SecKit
+
+extension CipherOptions {
+    /// The sealed formats are held in memory whole: larger inputs are refused.
+    static let maximumEnvelopeInputByteCount = 64 << 20
+
+    /// Seals or opens a jwe, fernet or legacy-json payload. Nothing is written unless it succeeded.
+    func runEnvelope(_ direction: CipherStream.Direction) throws {
+        try validate(direction)
+        let payload = try readWhole(input)
+        var output: Data
+        switch (resolvedFormat, direction) {
+        case (.jwe, .encrypt): output = Data(try sealJWE(payload).utf8)
+        case (.jwe, .decrypt): output = try openJWE(payload)
+        case (.fernet, .encrypt): output = Data(try MultiFernet(fernets()).encrypt(payload).utf8)
+        case (.fernet, .decrypt):
+            output = try MultiFernet(fernets()).decrypt(String(decoding: payload, as: UTF8.self), timeToLive: envelope.ttl)
+        case (.legacyJSON, .encrypt): output = try legacyEnvelope().seal(payload, macInput: envelope.macInput)
+        case (.legacyJSON, .decrypt): output = try legacyEnvelope().open(payload, macInput: envelope.macInput)
+        case (.openssl, _), (.raw, _): preconditionFailure("streaming formats do not come here")
+        }
+        if direction == .encrypt { output.append(UInt8(ascii: "\n")) }  // tokens and JSON are text lines
+        let (destination, _) = try self.destination()
+        try destination.write(data: output)
+        try destination.finish()
+        warnAboutIterations(direction)
+    }
+
+    /// The options that only one direction uses.
+    private func validate(_ direction: CipherStream.Direction) throws {
+        switch direction {
+        case .encrypt:
+            if key.count > 1 { throw ValidationError("encrypt takes one --key") }
+            if envelope.ttl != nil { throw ValidationError("--ttl goes with decrypt") }
+        case .decrypt:
+            if envelope.kid != nil { throw ValidationError("--kid goes with encrypt (decrypt reads it from the token)") }
+            if iter != nil { throw ValidationError("--iter goes with encrypt (decrypt reads p2c from the token)") }
+        }
+    }
+
+    private func sealJWE(_ payload: Data) throws -> String {
+        let enc = envelope.enc ?? .a256GCM
+        if let password {
+            let alg = envelope.alg ?? .pbes2HS512A256KW
+            return try JWE.encrypt(
+                payload, password: try secretSource(password, option: "--password").read(), keyManagement: alg,
+                contentEncryption: enc, iterations: iter, keyID: envelope.kid)
+        }
+        let keys = try jsonWebKeys()
+        guard keys.count == 1 else { throw Failure(message: "--key: the JWK set holds \(keys.count) keys; encrypt needs one", exitCode: .dataError) }
+        return try JWE.encrypt(
+            payload, using: keys[0].key, keyManagement: envelope.alg ?? .direct, contentEncryption: enc,
+            keyID: envelope.kid ?? keys[0].keyID)
+    }
+
+    private func openJWE(_ payload: Data) throws -> Data {
+        // --alg and --enc, when given, are the only algorithms accepted.
+        var policy = JWE.DecryptionPolicy()
+        if let alg = envelope.alg { policy.keyManagementAlgorithms = [alg] }
+        if let enc = envelope.enc { policy.contentEncryptionAlgorithms = [enc] }
+        let token = try JWE.Token(compact: String(decoding: payload, as: UTF8.self), policy: policy)
+        if let password {
+            return try token.decrypt(password: try secretSource(password, option: "--password").read())
+        }
+        let keys = try jsonWebKeys()
+        // One key is used whatever the token's kid says; several are chosen by kid, or tried in turn.
+        return keys.count == 1 ? try token.decrypt(using: keys[0].key) : try token.decrypt(using: JSONWebKeySet(keys))
+    }
+
+    /// Every key of every --key: JWKs or JWK Sets with --key-format jwk, else bare keys.
+    private func jsonWebKeys() throws -> [JSONWebKey] {
+        try key.flatMap { text throws -> [JSONWebKey] in
+            let source = try secretSource(text, option: "--key")
+            guard resolvedKeyFormat == .jwk else {
+                return [JSONWebKey(key: try readKey(source, format: resolvedKeyFormat.encoding!))]
+            }
+            let json = try source.read().withUnsafeBytes { String(decoding: $0, as: UTF8.self) }
+            do {
+                return try JSONWebKeySet(json: json).keys
+            } catch {
+                throw Failure(message: "--key: \(error) (a JWK is expected; use --key-format for other key forms)", exitCode: .dataError)
+            }
+        }
+    }
+
+    private func fernets() throws -> [Fernet] {
+        try key.map { text in
+            let bytes = try readKey(try secretSource(text, option: "--key"), format: resolvedKeyFormat.encoding!)
+            do {
+                return try Fernet(key: bytes)
+            } catch {
+                throw Failure(message: "--key: \(error)", exitCode: .dataError)
+            }
+        }
+    }
+
+    private func legacyEnvelope() throws -> LegacyEnvelope {
+        let format = resolvedKeyFormat.encoding!
+        let encryptionKey = try readKey(try secretSource(key[0], option: "--key"), format: format)
+        let macKey = try readKey(try secretSource(envelope.macKey!, option: "--mac-key"), format: format, option: "--mac-key")
+        do {
+            return try LegacyEnvelope(encryptionKey: encryptionKey, macKey: macKey)
+        } catch {
+            throw Failure(message: "--key: \(error)", exitCode: .dataError)
+        }
+    }
+
+    private func readWhole(_ input: FileInput) throws -> Data {
+        var data = Data()
+        let limit = Self.maximumEnvelopeInputByteCount
+        try input.forEachChunk { (chunk) throws(CryptoError) in
+            guard data.count + chunk.count <= limit else {
+                throw .invalidParameter("\(input.name): more than \(limit >> 20) MiB: --format \(resolvedFormat.rawValue) holds the whole payload in memory (use --format raw or openssl for large files)")
+            }
+            data.append(contentsOf: chunk)
+        }
+        return data
+    }
+
+    private func warnAboutIterations(_ direction: CipherStream.Direction) {
+        guard direction == .encrypt, resolvedFormat == .jwe, password != nil, let iter else { return }
+        let alg = envelope.alg ?? .pbes2HS512A256KW
+        if let recommended = alg.recommendedIterations, iter < recommended {
+            Diagnostics.warning("\(iter) PBKDF2 iterations is below the \(recommended) recommended for \(alg)")
+        }
+    }
+}

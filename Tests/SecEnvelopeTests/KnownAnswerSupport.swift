@@ -1,0 +1,75 @@
+import Foundation
+import SecCrypto
+import Testing
+
+/// Loads files from `TestVectors/` at the package root (see `TestVectors/README.md`).
+enum TestVectors {
+    static func data(_ path: String) throws -> Data {
+        var directory = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        while !FileManager.default.fileExists(atPath: directory.appendingPathComponent("Package.swift").path) {
+            guard directory.path != "/" else { throw CryptoError.io(path: path, reason: "no Package.swift above \(#filePath)") }
+            directory.deleteLastPathComponent()
+        }
+        return try Data(contentsOf: directory.appendingPathComponent("TestVectors").appendingPathComponent(path))
+    }
+}
+
+extension CryptoError {
+    /// The case name without its text, for comparing and tallying kinds of failure.
+    var caseName: String {
+        switch self {
+        case .invalidEncoding: "invalidEncoding"
+        case .incorrectSize: "incorrectSize"
+        case .decryptionFailed: "decryptionFailed"
+        case .authenticationFailure: "authenticationFailure"
+        case .malformedInput: "malformedInput"
+        case .invalidParameter: "invalidParameter"
+        case .unsupported: "unsupported"
+        case .expired: "expired"
+        case .keyNotFound: "keyNotFound"
+        case .randomGenerationFailed: "randomGenerationFailed"
+        case .io: "io"
+        case .backendFailure: "backendFailure"
+        }
+    }
+}
+
+/// Helpers shared by the known-answer, error and tampering tests.
+enum KAT {
+    /// Expects `body` to throw the `CryptoError` case called `caseName` (any text); returns the error.
+    @discardableResult
+    static func expectError<R>(
+        _ caseName: String, _ comment: Comment? = nil, sourceLocation: SourceLocation = #_sourceLocation,
+        _ body: () throws -> R
+    ) -> CryptoError? {
+        let error = #expect(throws: CryptoError.self, comment, sourceLocation: sourceLocation) { _ = try body() }
+        if let error, error.caseName != caseName {
+            Issue.record("expected CryptoError.\(caseName), got .\(error.caseName): \(error)\(comment.map { " (\($0))" } ?? "")",
+                sourceLocation: sourceLocation)
+        }
+        return error
+    }
+
+    /// Expects `CryptoError.incorrectSize` reporting `actual` bytes and an expected size mentioning `expected`.
+    static func expectIncorrectSize<R>(
+        actual: Int, expected: String, _ comment: Comment? = nil, sourceLocation: SourceLocation = #_sourceLocation,
+        _ body: () throws -> R
+    ) {
+        guard let error = expectError("incorrectSize", comment, sourceLocation: sourceLocation, body),
+              case .incorrectSize(_, let expectedSize, let actualSize) = error
+        else { return }
+        #expect(actualSize == actual, "\(error)", sourceLocation: sourceLocation)
+        #expect(expectedSize.contains(expected), "\(error)", sourceLocation: sourceLocation)
+    }
+
+    /// base64url without padding of the UTF-8 of `text` (JOSE's encoding of a header).
+    static func base64url(_ text: String) -> String { Base64.encode(Array(text.utf8), alphabet: .url, padding: false) }
+
+    /// base64url without padding of `bytes`.
+    static func base64url(_ bytes: [UInt8]) -> String { Base64.encode(bytes, alphabet: .url, padding: false) }
+
+    static func random(_ count: Int) -> [UInt8] {
+        var generator = SystemRandomNumberGenerator()
+        return (0..<count).map { _ in UInt8.random(in: 0...255, using: &generator) }
+    }
+}

@@ -14,6 +14,7 @@ let package = Package(
             name: "seckit-bench",
             dependencies: [
                 .product(name: "SecCrypto", package: "SecKit"),
+                .product(name: "SecEnvelope", package: "SecKit"),
             ]
         ),
     ]

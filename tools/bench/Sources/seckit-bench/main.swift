@@ -8,8 +8,10 @@
 // (ContinuousClock); min and max are the extreme rounds' ops_per_sec. cpu_ops_per_sec and
 // cpu_bytes_per_sec divide by the user CPU time of this process instead (getrusage), as
 // `openssl speed` does unless it is given -elapsed. Benchmarks whose output can be checked by another
-// implementation add `result=HEX` (see "Benchmarks" in --help). Progress and details go to stderr.
+// implementation add `result=HEX` (see "Benchmarks" in --help), or `result=TOKEN` for the envelope
+// round trips. Progress and details go to stderr.
 import SecCrypto
+import SecEnvelope
 
 #if canImport(Glibc)
 import Glibc
@@ -302,6 +304,83 @@ func pbkdf2SHA256(iterations: Int, outputByteCount: Int) -> Benchmark {
     }
 }
 
+// MARK: Envelopes
+
+/// The key of the envelope round trips is patternBytes(32, seed: keySeed), as a JWE `dir` key and as
+/// a Fernet key (in its base64url text form, as `Fernet(key:)` takes it). Each round trip seals a
+/// random payload (drawn once per process) and opens the token again; the opened bytes must equal it.
+/// `result` is a token of patternBytes(payloadBytes, seed: payloadSeed) under that key, which
+/// tools/bench/run opens with joserfc or cryptography.fernet.
+enum EnvelopeBench {
+    static let keySeed: UInt8 = 9
+    static let payloadSeed: UInt8 = 1
+}
+
+func randomPayload(_ count: Int) -> Data {
+    do { return Data(try SecureRandom.bytes(count: count)) } catch { fail("SecureRandom: \(error)") }
+}
+
+func jweRoundTrip(payloadBytes: Int) -> Benchmark {
+    Benchmark(
+        name: "jwe-dir-a256gcm-\(payloadBytes)",
+        summary: "JWE.encrypt(_:using:) (dir + A256GCM, compact) then JWE.decrypt(_:using:) of a random"
+            + " \(payloadBytes)-byte Data, opened bytes checked; result = a token of the pattern payload"
+    ) {
+        let key = SymmetricKey(data: patternBytes(32, seed: EnvelopeBench.keySeed))
+        let payload = randomPayload(payloadBytes)
+        func roundTrip(_ payload: Data) -> (String, Data) {
+            do {
+                let token = try JWE.encrypt(payload, using: key)
+                return (token, try JWE.decrypt(token, using: key))
+            } catch {
+                fail("JWE round trip: \(error)")
+            }
+        }
+        let (token, opened) = roundTrip(Data(patternBytes(payloadBytes, seed: EnvelopeBench.payloadSeed)))
+        guard opened.elementsEqual(patternBytes(payloadBytes, seed: EnvelopeBench.payloadSeed)) else { fail("JWE: opened bytes differ") }
+        return Prepared(
+            operation: {
+                let (token, opened) = roundTrip(payload)
+                guard opened == payload else { fail("JWE: opened bytes differ from the payload") }
+                return UInt8(truncatingIfNeeded: token.utf8.count) ^ opened[opened.startIndex]
+            },
+            result: token)
+    }
+}
+
+func fernetRoundTrip(payloadBytes: Int) -> Benchmark {
+    Benchmark(
+        name: "fernet-\(payloadBytes)",
+        summary: "Fernet(key: String).encrypt(_:) then .decrypt(_:) of a random \(payloadBytes)-byte Data,"
+            + " opened bytes checked; result = a token of the pattern payload"
+    ) {
+        let fernet: Fernet
+        do {
+            fernet = try Fernet(key: Base64.encode(patternBytes(32, seed: EnvelopeBench.keySeed), alphabet: .url))
+        } catch {
+            fail("Fernet(key:): \(error)")
+        }
+        let payload = randomPayload(payloadBytes)
+        func roundTrip(_ payload: Data) -> (String, Data) {
+            do {
+                let token = try fernet.encrypt(payload)
+                return (token, try fernet.decrypt(token))
+            } catch {
+                fail("Fernet round trip: \(error)")
+            }
+        }
+        let (token, opened) = roundTrip(Data(patternBytes(payloadBytes, seed: EnvelopeBench.payloadSeed)))
+        guard opened.elementsEqual(patternBytes(payloadBytes, seed: EnvelopeBench.payloadSeed)) else { fail("Fernet: opened bytes differ") }
+        return Prepared(
+            operation: {
+                let (token, opened) = roundTrip(payload)
+                guard opened == payload else { fail("Fernet: opened bytes differ from the payload") }
+                return UInt8(truncatingIfNeeded: token.utf8.count) ^ opened[opened.startIndex]
+            },
+            result: token)
+    }
+}
+
 let benchmarks: [Benchmark] = [
     hmacSHA256(messageBytes: 64),
     hmacSHA256(messageBytes: 1024),
@@ -311,6 +390,8 @@ let benchmarks: [Benchmark] = [
     streamingEncryption(.tripleDESCBC, chunkBytes: 16384),
     streamingEncryption(.aes256CBC, chunkBytes: 16384),
     pbkdf2SHA256(iterations: 600_000, outputByteCount: 32),
+    jweRoundTrip(payloadBytes: 1024),
+    fernetRoundTrip(payloadBytes: 1024),
 ]
 
 // MARK: - Timing

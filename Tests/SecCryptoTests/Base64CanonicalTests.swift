@@ -9,13 +9,6 @@ import Testing
 
     /// Known bug (see the report): `decodeCanonical(padded: true)` refuses text that needs no padding
     /// (a multiple of 3 bytes, the empty text included), which is the canonical padded form of those lengths.
-    static let paddedBug: Comment = "Base64.decodeCanonical(padded: true) refuses the padded form of a multiple of 3 bytes (no '=')"
-
-    /// Whether `text` (a valid canonical encoding) is one the known padding bug refuses: whole quads, no `=`.
-    static func hitsPaddedBug(_ text: String, _ padded: Bool?) -> Bool {
-        padded == true && !text.contains("=") && text.utf8.count % 4 == 0
-    }
-
     /// Expects `text` to be refused as `invalidEncoding`.
     private func expectRefused(
         _ text: String, alphabet: Base64.Alphabet = .url, padded: Bool?, sourceLocation: SourceLocation = #_sourceLocation
@@ -38,11 +31,7 @@ import Testing
         let unpadded = String(encoded.filter { $0 != "=" })
         for alphabet in [Base64.Alphabet.standard, .url] {
             for (text, padded) in [(encoded, true), (encoded, nil), (unpadded, false), (unpadded, nil)] as [(String, Bool?)] {
-                try withKnownIssue(Self.paddedBug, isIntermittent: false) { () throws in
-                    #expect(try Base64.decodeCanonical(text, alphabet: alphabet, padded: padded) == Array(plain.utf8))
-                } when: {
-                    Self.hitsPaddedBug(text, padded)
-                }
+                #expect(try Base64.decodeCanonical(text, alphabet: alphabet, padded: padded) == Array(plain.utf8))
             }
         }
     }
@@ -124,12 +113,8 @@ import Testing
     func padding(_ text: String, unpadded: Bool, padded: Bool, either: Bool) {
         for (setting, accepted) in [(false, unpadded), (true, padded), (nil, either)] as [(Bool?, Bool)] {
             if accepted {
-                withKnownIssue(Self.paddedBug, isIntermittent: false) {
-                    #expect(throws: Never.self, "\(text) padded: \(String(describing: setting))") {
-                        try Base64.decodeCanonical(text, alphabet: .url, padded: setting)
-                    }
-                } when: {
-                    Self.hitsPaddedBug(text, setting)
+                #expect(throws: Never.self, "\(text) padded: \(String(describing: setting))") {
+                    try Base64.decodeCanonical(text, alphabet: .url, padded: setting)
                 }
             } else {
                 expectRefused(text, padded: setting)
@@ -160,21 +145,13 @@ import Testing
                 let text = Base64.encode(bytes, alphabet: alphabet, padding: padding)
                 // Without padding characters (a multiple of 3 bytes) the two forms are the same text.
                 for setting in [padding, nil, !padding] as [Bool?] where setting != !padding || count % 3 == 0 {
-                    try withKnownIssue(Self.paddedBug, isIntermittent: false) { () throws in
-                        #expect(try Base64.decodeCanonical(text, alphabet: alphabet, padded: setting) == bytes, "\(count) bytes: \(text)")
-                    } when: {
-                        Self.hitsPaddedBug(text, setting)
-                    }
+                    #expect(try Base64.decodeCanonical(text, alphabet: alphabet, padded: setting) == bytes, "\(count) bytes: \(text)")
                 }
                 if count % 3 != 0 { expectRefused(text, alphabet: alphabet, padded: !padding) }
-                try withKnownIssue(Self.paddedBug, isIntermittent: false) { () throws in
-                    let fromBuffer = try Array(text.utf8).withUnsafeBytes { buffer in
-                        try Base64.decodeCanonical(buffer, alphabet: alphabet, padded: padding)
-                    }
-                    #expect(fromBuffer == bytes)
-                } when: {
-                    Self.hitsPaddedBug(text, padding)
+                let fromBuffer = try Array(text.utf8).withUnsafeBytes { buffer in
+                    try Base64.decodeCanonical(buffer, alphabet: alphabet, padded: padding)
                 }
+                #expect(fromBuffer == bytes)
             }
         }
     }

@@ -125,7 +125,7 @@ public enum Base64 {
         let padding = source.count - end
         let rest = end % 4
         guard rest != 1, padding <= 2 else { throw .invalidEncoding("\(name): invalid length") }
-        if padding > 0 || padded == true {
+        if padding > 0 || (padded == true && rest != 0) {
             guard padded != false, rest != 0, rest + padding == 4 else { throw .invalidEncoding("\(name): incorrect padding") }
         }
         let values = alphabet == .standard ? standardValues : urlValues

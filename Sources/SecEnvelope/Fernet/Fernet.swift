@@ -113,6 +113,7 @@ public struct Fernet: Sendable {
                     throw .expired("Fernet token is dated \(timestamp - current) s in the future (clock skew limit \(Self.maximumClockSkew) s)")
                 }
             }
+            // The MAC verified, so bad padding means a sender bug or a broken key: still one error.
             let plaintext = try encryptionKey.withUnsafeBytes { key in
                 Result { () throws(CryptoError) in
                     let context = try CipherContext(
@@ -123,7 +124,7 @@ public struct Fernet: Sendable {
                         return count + (try context.finish(into: UnsafeMutableRawBufferPointer(rebasing: output[count...])))
                     } }.get()
                     return Data(plaintext[..<count])
-                }
+                }.mapError { _ in CryptoError.authenticationFailure }
             }.get()
             return (plaintext, timestamp)
         } }.get()

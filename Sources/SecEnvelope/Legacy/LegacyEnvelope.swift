@@ -79,9 +79,13 @@ public struct LegacyEnvelope: Sendable {
             return value
         }
         let ivText = try member("iv"), macText = try member("mac"), payloadText = try member("payload")
-        guard let iv = try? Base64.decode(ivText), iv.count == AES.CBC.ivByteCount,
-              let payload = try? Base64.decode(payloadText), !payload.isEmpty, payload.count % 16 == 0,
-              macText.utf8.count == 64, let mac = try? Hex.decode(macText)
+        // Only the canonical spellings (padded base64, lower-case hex, as PHP and the book write
+        // them), so that no altered envelope text opens like the original.
+        guard let iv = try? Base64.decodeCanonical(ivText, alphabet: .standard, padded: true), iv.count == AES.CBC.ivByteCount,
+              let payload = try? Base64.decodeCanonical(payloadText, alphabet: .standard, padded: true),
+              !payload.isEmpty, payload.count % 16 == 0,
+              macText.utf8.count == 64, macText.utf8.allSatisfy({ (0x30...0x39).contains($0) || (0x61...0x66).contains($0) }),
+              let mac = try? Hex.decode(macText)
         else { throw .authenticationFailure }
         // Decrypt without padding removal, then check padding and MAC together, so that every
         // failure takes the same path and says the same thing.

@@ -35,7 +35,7 @@ let package = Package(
         ),
         .testTarget(
             name: "SecEnvelopeTests",
-            dependencies: ["SecEnvelope"]
+            dependencies: ["SecEnvelope", "SecCrypto"]
         ),
         .testTarget(
             name: "seccliTests",

@@ -106,6 +106,20 @@ import Testing
         }
     }
 
+    /// `readAll` keeps every line (a pretty-printed JWK Set, a PEM key); `read` only the first.
+    @Test func readAllKeepsEveryLine() throws {
+        let text = "{\n  \"keys\": []\n}\n"
+        try withTemporaryFile(containing: Array(text.utf8)) { path throws in
+            #expect(Self.string(try SecretSource.file(path).readAll()) == text)
+            #expect(Self.string(try SecretSource.file(path).read()) == "{")
+        }
+        try withTemporaryFile(containing: [UInt8](repeating: 0x0a, count: SecretSource.maximumLength + 1)) { path throws in
+            #expect(throws: SecretSourceError.tooLong(source: "file:\(path)", limit: SecretSource.maximumLength)) {
+                try SecretSource.file(path).readAll()
+            }
+        }
+    }
+
     /// Only the first line is consumed; the rest stays readable on the descriptor.
     @Test func descriptorReadStopsAfterTheFirstLine() throws {
         var ends: [Int32] = [0, 0]

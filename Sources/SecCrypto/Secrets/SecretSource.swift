@@ -64,6 +64,16 @@ public enum SecretSource: Sendable, Equatable, CustomStringConvertible {
 
     /// Reads the secret into wiped-on-release memory.
     public func read() throws(SecretSourceError) -> SecureBytes {
+        try read(wholeContent: false)
+    }
+
+    /// Reads everything the source holds, not just the first line: for secrets written on several
+    /// lines, such as a pretty-printed JWK Set or a PEM key. `env:` gives the same as `read()`.
+    public func readAll() throws(SecretSourceError) -> SecureBytes {
+        try read(wholeContent: true)
+    }
+
+    private func read(wholeContent: Bool) throws(SecretSourceError) -> SecureBytes {
         switch self {
         case .environment(let name):
             guard let value = getenv(name) else { throw .environmentVariableNotSet(name) }
@@ -74,16 +84,17 @@ public enum SecretSource: Sendable, Equatable, CustomStringConvertible {
             let fd = open(path, O_RDONLY | O_CLOEXEC)
             guard fd >= 0 else { throw .unreadable(source: description, reason: String(cString: strerror(errno))) }
             defer { close(fd) }
-            return try readFirstLine(from: fd)
+            return try read(from: fd, wholeContent: wholeContent)
         case .fileDescriptor(let fd):
-            return try readFirstLine(from: fd)
+            return try read(from: fd, wholeContent: wholeContent)
         case .standardInput:
-            return try readFirstLine(from: STDIN_FILENO)
+            return try read(from: STDIN_FILENO, wholeContent: wholeContent)
         }
     }
 
-    /// Reads byte by byte up to the first `\n`, so nothing after the line is consumed.
-    private func readFirstLine(from fd: Int32) throws(SecretSourceError) -> SecureBytes {
+    /// Reads byte by byte up to the first `\n` (so nothing after the line is consumed) or, for the
+    /// whole content, to the end.
+    private func read(from fd: Int32, wholeContent: Bool) throws(SecretSourceError) -> SecureBytes {
         let scratch = UnsafeMutableRawBufferPointer.allocate(byteCount: Self.maximumLength, alignment: 16)
         defer {
             secureZero(scratch)
@@ -97,7 +108,7 @@ public enum SecretSource: Sendable, Equatable, CustomStringConvertible {
                 if errno == EINTR { continue }
                 throw .unreadable(source: description, reason: String(cString: strerror(errno)))
             }
-            if count == 0 || byte == UInt8(ascii: "\n") { break }
+            if count == 0 || (byte == UInt8(ascii: "\n") && !wholeContent) { break }
             guard length < Self.maximumLength else { throw .tooLong(source: description, limit: Self.maximumLength) }
             scratch[length] = byte
             length += 1

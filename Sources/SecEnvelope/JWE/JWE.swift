@@ -22,8 +22,9 @@ public enum JWE {
         public var keyManagementAlgorithms = Set(KeyManagementAlgorithm.allCases)
         /// The `enc` values accepted. All by default.
         public var contentEncryptionAlgorithms = Set(ContentEncryptionAlgorithm.allCases)
-        /// Longer tokens are refused before any work: 64 MiB by default.
-        public var maximumTokenByteCount = 64 << 20
+        /// Longer tokens are refused before any work: 96 MiB by default (the token of a 64 MiB payload
+        /// is about 86 MiB).
+        public var maximumTokenByteCount = 96 << 20
         /// A PBES2 header asking for more PBKDF2 iterations is refused, so that a hostile token cannot
         /// keep a server busy: 10,000,000 by default.
         public var maximumPBES2Iterations = 10_000_000

@@ -2,13 +2,15 @@ import ArgumentParser
 import SecKit
 
 extension CipherOptions {
-    /// The sealed formats are held in memory whole: larger inputs are refused.
-    static let maximumEnvelopeInputByteCount = 64 << 20
+    /// The sealed formats are held in memory whole: payloads up to 64 MiB, and the tokens they make
+    /// (a third larger) up to the JWE default of 96 MiB.
+    static let maximumPayloadByteCount = 64 << 20
+    static let maximumTokenByteCount = JWE.DecryptionPolicy.default.maximumTokenByteCount
 
     /// Seals or opens a jwe, fernet or legacy-json payload. Nothing is written unless it succeeded.
     func runEnvelope(_ direction: CipherStream.Direction) throws {
         try validate(direction)
-        let payload = try readWhole(input)
+        let payload = try readWhole(input, limit: direction == .encrypt ? Self.maximumPayloadByteCount : Self.maximumTokenByteCount)
         var output: Data
         switch (resolvedFormat, direction) {
         case (.jwe, .encrypt): output = Data(try sealJWE(payload).utf8)
@@ -75,7 +77,8 @@ extension CipherOptions {
             guard resolvedKeyFormat == .jwk else {
                 return [JSONWebKey(key: try readKey(source, format: resolvedKeyFormat.encoding!))]
             }
-            let json = try source.read().withUnsafeBytes { String(decoding: $0, as: UTF8.self) }
+            // A JWK Set is often pretty-printed: read the whole source, not the first line.
+            let json = try source.readAll().withUnsafeBytes { String(decoding: $0, as: UTF8.self) }
             do {
                 return try JSONWebKeySet(json: json).keys
             } catch {
@@ -106,12 +109,11 @@ extension CipherOptions {
         }
     }
 
-    private func readWhole(_ input: FileInput) throws -> Data {
+    private func readWhole(_ input: FileInput, limit: Int) throws -> Data {
         var data = Data()
-        let limit = Self.maximumEnvelopeInputByteCount
         try input.forEachChunk { (chunk) throws(CryptoError) in
             guard data.count + chunk.count <= limit else {
-                throw .invalidParameter("\(input.name): more than \(limit >> 20) MiB: --format \(resolvedFormat.rawValue) holds the whole payload in memory (use --format raw or openssl for large files)")
+                throw .io(path: input.name, reason: "more than \(limit >> 20) MiB: --format \(resolvedFormat.rawValue) holds the whole payload in memory (use --format raw or openssl for large files)")
             }
             data.append(contentsOf: chunk)
         }

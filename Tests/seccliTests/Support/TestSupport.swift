@@ -127,6 +127,7 @@ struct Scratch: Sendable {
 }
 
 /// Runs `body` with a new temporary directory and removes the directory afterwards.
+@discardableResult
 func withScratch<R>(_ body: (Scratch) throws -> R) throws -> R {
     let url = FileManager.default.temporaryDirectory.appendingPathComponent("seccliTests-\(UUID().uuidString)")
     try FileManager.default.createDirectory(at: url, withIntermediateDirectories: false)

@@ -30,12 +30,15 @@ package final class CipherContext {
         self.algorithm = algorithm
         self.encrypting = encrypting
         let enc: Int32 = encrypting ? 1 : 0
-        checkOpenSSL(EVP_CipherInit_ex2(context, algorithm.evpCipher, nil, nil, enc, nil) == 1, "EVP_CipherInit_ex2")
-        if algorithm.isGCM {
+        // A GCM nonce of other than the default 12 bytes needs its length set before the key and IV;
+        // otherwise one call sets cipher, key and IV.
+        let customIVLength = algorithm.isGCM && iv.count != algorithm.ivByteCount
+        if customIVLength {
+            checkOpenSSL(EVP_CipherInit_ex2(context, algorithm.evpCipher, nil, nil, enc, nil) == 1, "EVP_CipherInit_ex2")
             checkOpenSSL(EVP_CIPHER_CTX_ctrl(context, EVP_CTRL_AEAD_SET_IVLEN, Int32(iv.count), nil) == 1, "set GCM IV length")
         }
         let keyed = EVP_CipherInit_ex2(
-            context, nil, key.baseAddress?.assumingMemoryBound(to: UInt8.self),
+            context, customIVLength ? nil : algorithm.evpCipher, key.baseAddress?.assumingMemoryBound(to: UInt8.self),
             iv.baseAddress?.assumingMemoryBound(to: UInt8.self), enc, nil)
         checkOpenSSL(keyed == 1, "EVP_CipherInit_ex2 (key)")
         checkOpenSSL(EVP_CIPHER_CTX_set_padding(context, padding ? 1 : 0) == 1, "EVP_CIPHER_CTX_set_padding")

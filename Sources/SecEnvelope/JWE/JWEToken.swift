@@ -1,4 +1,7 @@
 import SecCrypto
+#if canImport(Glibc)
+import Glibc
+#endif
 
 extension JWE {
     /// A parsed compact JWE, before decryption: its header says which algorithms and which key
@@ -17,20 +20,13 @@ extension JWE {
             guard trimmed.count <= policy.maximumTokenByteCount else {
                 throw .malformedInput("JWE is \(trimmed.count) bytes, more than the limit of \(policy.maximumTokenByteCount)")
             }
-            bytes = Array(trimmed)
-            var parts: [Range<Int>] = []
-            var start = 0
-            for (index, byte) in bytes.enumerated() where byte == UInt8(ascii: ".") {
-                parts.append(start..<index)
-                start = index + 1
-            }
-            parts.append(start..<bytes.count)
+            bytes = trimmed
+            let parts = Self.dotSeparatedParts(bytes)
             guard parts.count == 5 else {
                 throw .malformedInput("not a compact JWE: expected 5 dot-separated parts, found \(parts.count)")
             }
             self.parts = parts
-            guard let headerJSON = Self.decode(bytes, parts[0]) else { throw .malformedInput("JWE protected header is not base64url") }
-            let header = try Header(json: headerJSON)
+            let header = try Header.parse(encoded: bytes[parts[0]])
             guard policy.keyManagementAlgorithms.contains(header.keyManagement) else {
                 throw .unsupported("JWE alg \"\(header.keyManagement)\" is not allowed here")
             }
@@ -48,6 +44,21 @@ extension JWE {
                 }
             }
             self.header = header
+        }
+
+        /// The ranges between the dots, found with `memchr` (the token is mostly one long part).
+        private static func dotSeparatedParts(_ bytes: [UInt8]) -> [Range<Int>] {
+            bytes.withUnsafeBytes { buffer in
+                var parts: [Range<Int>] = []
+                var start = 0
+                while start < buffer.count, let dot = memchr(buffer.baseAddress! + start, Int32(UInt8(ascii: ".")), buffer.count - start) {
+                    let index = buffer.baseAddress!.distance(to: UnsafeRawPointer(dot))
+                    parts.append(start..<index)
+                    start = index + 1
+                }
+                parts.append(start..<buffer.count)
+                return parts
+            }
         }
 
         /// Decrypts with a shared key (`dir` or AES key wrap).

@@ -41,7 +41,9 @@ package final class CipherContext {
             context, customIVLength ? nil : algorithm.evpCipher, key.baseAddress?.assumingMemoryBound(to: UInt8.self),
             iv.baseAddress?.assumingMemoryBound(to: UInt8.self), enc, nil)
         checkOpenSSL(keyed == 1, "EVP_CipherInit_ex2 (key)")
-        checkOpenSSL(EVP_CIPHER_CTX_set_padding(context, padding ? 1 : 0) == 1, "EVP_CIPHER_CTX_set_padding")
+        // Padding is on by default; setting it goes through OpenSSL's parameter look-up, so only
+        // turning it off is worth a call.
+        if !padding { checkOpenSSL(EVP_CIPHER_CTX_set_padding(context, 0) == 1, "EVP_CIPHER_CTX_set_padding") }
     }
 
     deinit { EVP_CIPHER_CTX_free(context) }

@@ -17,8 +17,15 @@ public enum Base64 {
 
     private static let standardCharacters = Alphabet.standard.characters
     private static let urlCharacters = Alphabet.url.characters
+    /// The two characters of every 12-bit value, so that encoding looks up twice per 3 bytes.
+    private static let standardPairs = pairs(standardCharacters)
+    private static let urlPairs = pairs(urlCharacters)
     private static let standardValues = reverse(standardCharacters)
     private static let urlValues = reverse(urlCharacters)
+
+    private static func pairs(_ characters: [UInt8]) -> [UInt16] {
+        (0..<4096).map { UInt16(characters[$0 >> 6]) | UInt16(characters[$0 & 0x3f]) << 8 }
+    }
 
     private static func reverse(_ characters: [UInt8]) -> [UInt8] {
         var table = [UInt8](repeating: 0xff, count: 256)
@@ -68,39 +75,39 @@ public enum Base64 {
         precondition(output.count >= encodedCount(byteCount: input.count, padding: padding), "base64 output buffer too small")
         guard input.count > 0 else { return 0 }
         let table = alphabet == .standard ? standardCharacters : urlCharacters
-        return table.withUnsafeBufferPointer { table in
+        let pairs = alphabet == .standard ? standardPairs : urlPairs
+        return table.withUnsafeBufferPointer { table in pairs.withUnsafeBufferPointer { pairs in
             let source = input.bindMemory(to: UInt8.self)
-            let target = output.bindMemory(to: UInt8.self)
+            let target = output.baseAddress!
             var index = 0
             var written = 0
             while index + 3 <= source.count {
                 let chunk = UInt32(source[index]) << 16 | UInt32(source[index + 1]) << 8 | UInt32(source[index + 2])
-                target[written] = table[Int(chunk >> 18)]
-                target[written + 1] = table[Int(chunk >> 12 & 0x3f)]
-                target[written + 2] = table[Int(chunk >> 6 & 0x3f)]
-                target[written + 3] = table[Int(chunk & 0x3f)]
+                let quad = UInt32(pairs[Int(chunk >> 12)]) | UInt32(pairs[Int(chunk & 0xfff)]) << 16
+                target.storeBytes(of: quad.littleEndian, toByteOffset: written, as: UInt32.self)
                 index += 3
                 written += 4
             }
+            let output = output.bindMemory(to: UInt8.self)
             let rest = source.count - index
             if rest > 0 {
                 let chunk = UInt32(source[index]) << 16 | (rest == 2 ? UInt32(source[index + 1]) << 8 : 0)
-                target[written] = table[Int(chunk >> 18)]
-                target[written + 1] = table[Int(chunk >> 12 & 0x3f)]
+                output[written] = table[Int(chunk >> 18)]
+                output[written + 1] = table[Int(chunk >> 12 & 0x3f)]
                 written += 2
                 if rest == 2 {
-                    target[written] = table[Int(chunk >> 6 & 0x3f)]
+                    output[written] = table[Int(chunk >> 6 & 0x3f)]
                     written += 1
                 }
                 if padding {
                     for _ in rest..<3 {
-                        target[written] = UInt8(ascii: "=")
+                        output[written] = UInt8(ascii: "=")
                         written += 1
                     }
                 }
             }
             return written
-        }
+        } }
     }
 
     /// Decodes the one canonical encoding of some bytes, as token formats (JWE, Fernet) need: no

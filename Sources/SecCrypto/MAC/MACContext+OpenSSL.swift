@@ -63,7 +63,9 @@ package final class MACContext: @unchecked Sendable {
 
     deinit { EVP_MAC_CTX_free(context) }
 
-    func copy() -> MACContext { MACContext(copying: self) }
+    /// An independent duplicate, in the same state: a keyed context copied this way skips hashing
+    /// the key again, so a context keyed once serves as a template for many messages.
+    package func copy() -> MACContext { MACContext(copying: self) }
 
     package func update(_ bytes: UnsafeRawBufferPointer) {
         Self.update(context, bytes)

@@ -20,7 +20,9 @@ public struct Fernet: Sendable {
     private static let headerByteCount = 1 + 8 + 16
     private static let macByteCount = 32
 
-    private let signingKey: SymmetricKey
+    /// HMAC-SHA256 keyed with the signing key once; each MAC works on a copy (copying a keyed
+    /// context is cheaper than keying a new one).
+    private let signing: MACContext
     private let encryptionKey: SymmetricKey
 
     /// A key from its text form: base64url of 32 bytes (what `Fernet.generate_key()` prints).
@@ -39,8 +41,9 @@ public struct Fernet: Sendable {
         guard key.bitCount == 256 else {
             throw .incorrectSize(what: "Fernet key", expected: "32 bytes (44 base64url characters)", actual: key.bitCount / 8)
         }
-        (signingKey, encryptionKey) = key.withUnsafeBytes {
-            (SymmetricKey(data: UnsafeRawBufferPointer(rebasing: $0[..<16])), SymmetricKey(data: UnsafeRawBufferPointer(rebasing: $0[16...])))
+        (signing, encryptionKey) = key.withUnsafeBytes {
+            (MACContext(algorithm: .sha256, key: UnsafeRawBufferPointer(rebasing: $0[..<16])),
+             SymmetricKey(data: UnsafeRawBufferPointer(rebasing: $0[16...])))
         }
     }
 
@@ -100,7 +103,8 @@ public struct Fernet: Sendable {
         guard raw.first == Self.version, ciphertextCount >= 16, ciphertextCount % 16 == 0 else { throw .authenticationFailure }
         return try raw.withUnsafeBytes { raw in Result { () throws(CryptoError) in
             let signed = raw.count - Self.macByteCount
-            guard constantTimeEquals(mac(UnsafeRawBufferPointer(rebasing: raw[..<signed])).bytes, Array(raw[signed...])) else {
+            let expected = mac(UnsafeRawBufferPointer(rebasing: raw[..<signed]))
+            guard expected.bytes.withUnsafeBytes({ constantTimeEquals($0, UnsafeRawBufferPointer(rebasing: raw[signed...])) }) else {
                 throw .authenticationFailure
             }
             let timestamp = Int64(bitPattern: raw.loadUnaligned(fromByteOffset: 1, as: UInt64.self).bigEndian)
@@ -114,24 +118,25 @@ public struct Fernet: Sendable {
                 }
             }
             // The MAC verified, so bad padding means a sender bug or a broken key: still one error.
-            let plaintext = try encryptionKey.withUnsafeBytes { key in
-                Result { () throws(CryptoError) in
-                    let context = try CipherContext(
-                        .aes128CBC, encrypting: false, key: key, iv: UnsafeRawBufferPointer(rebasing: raw[9..<25]), padding: true)
-                    var plaintext = [UInt8](repeating: 0, count: ciphertextCount + 16)
-                    let count = try plaintext.withUnsafeMutableBytes { output in Result { () throws(CryptoError) in
-                        let count = context.update(UnsafeRawBufferPointer(rebasing: raw[Self.headerByteCount..<signed]), into: output)
-                        return count + (try context.finish(into: UnsafeMutableRawBufferPointer(rebasing: output[count...])))
-                    } }.get()
-                    return Data(plaintext[..<count])
-                }.mapError { _ in CryptoError.authenticationFailure }
-            }.get()
+            let plaintext = try encryptionKey.withUnsafeBytes { key in Result { () throws(CryptoError) in
+                let context = try CipherContext(
+                    .aes128CBC, encrypting: false, key: key, iv: UnsafeRawBufferPointer(rebasing: raw[9..<25]), padding: true)
+                var plaintext = Data(count: ciphertextCount + 16)
+                let count = try plaintext.withUnsafeMutableBytes { output in Result { () throws(CryptoError) in
+                    let count = context.update(UnsafeRawBufferPointer(rebasing: raw[Self.headerByteCount..<signed]), into: output)
+                    return count + (try context.finish(into: UnsafeMutableRawBufferPointer(rebasing: output[count...])))
+                }.mapError { _ in CryptoError.authenticationFailure } }.get()
+                plaintext.count = count
+                return plaintext
+            } }.get()
             return (plaintext, timestamp)
         } }.get()
     }
 
     private func mac(_ bytes: UnsafeRawBufferPointer) -> AuthenticationCode {
-        signingKey.withUnsafeBytes { MACContext.authenticationCode(.sha256, key: $0, message: bytes) }
+        let context = signing.copy()
+        context.update(bytes)
+        return context.finish()
     }
 }
 

@@ -63,17 +63,13 @@ public struct LegacyEnvelope: Sendable {
     /// `authenticationFailure`; an envelope that is not JSON with the three string members is
     /// `malformedInput`.
     public func open(_ envelope: some DataProtocol, macInput: MACInput = .plaintext) throws(CryptoError) -> Data {
-        let object: [String: JSONValue]
+        let parsed: JSONValue
         do {
-            guard let parsed = try JSONValue(parsing: Array(envelope)).object else {
-                throw CryptoError.malformedInput("legacy envelope is not a JSON object")
-            }
-            object = parsed
-        } catch let error as JSONError {
-            throw .malformedInput("legacy envelope: \(error)")
+            parsed = try JSONValue(parsing: Array(envelope))
         } catch {
-            throw error as! CryptoError
+            throw .malformedInput("legacy envelope: \(error)")
         }
+        guard let object = parsed.object else { throw .malformedInput("legacy envelope is not a JSON object") }
         func member(_ name: String) throws(CryptoError) -> String {
             guard let value = object[name]?.string else { throw .malformedInput("legacy envelope has no string \"\(name)\"") }
             return value

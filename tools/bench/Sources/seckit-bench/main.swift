@@ -321,60 +321,50 @@ func randomPayload(_ count: Int) -> Data {
 }
 
 func jweRoundTrip(payloadBytes: Int) -> Benchmark {
-    Benchmark(
-        name: "jwe-dir-a256gcm-\(payloadBytes)",
+    let key = SymmetricKey(data: patternBytes(32, seed: EnvelopeBench.keySeed))
+    return envelopeRoundTrip(
+        name: "jwe-dir-a256gcm-\(payloadBytes)", label: "JWE", payloadBytes: payloadBytes,
         summary: "JWE.encrypt(_:using:) (dir + A256GCM, compact) then JWE.decrypt(_:using:) of a random"
-            + " \(payloadBytes)-byte Data, opened bytes checked; result = a token of the pattern payload"
-    ) {
-        let key = SymmetricKey(data: patternBytes(32, seed: EnvelopeBench.keySeed))
-        let payload = randomPayload(payloadBytes)
-        func roundTrip(_ payload: Data) -> (String, Data) {
-            do {
-                let token = try JWE.encrypt(payload, using: key)
-                return (token, try JWE.decrypt(token, using: key))
-            } catch {
-                fail("JWE round trip: \(error)")
-            }
-        }
-        let (token, opened) = roundTrip(Data(patternBytes(payloadBytes, seed: EnvelopeBench.payloadSeed)))
-        guard opened.elementsEqual(patternBytes(payloadBytes, seed: EnvelopeBench.payloadSeed)) else { fail("JWE: opened bytes differ") }
-        return Prepared(
-            operation: {
-                let (token, opened) = roundTrip(payload)
-                guard opened == payload else { fail("JWE: opened bytes differ from the payload") }
-                return UInt8(truncatingIfNeeded: token.utf8.count) ^ opened[opened.startIndex]
-            },
-            result: token)
-    }
+            + " \(payloadBytes)-byte Data, opened bytes checked; result = a token of the pattern payload",
+        seal: { try JWE.encrypt($0, using: key) }, open: { try JWE.decrypt($0, using: key) })
 }
 
 func fernetRoundTrip(payloadBytes: Int) -> Benchmark {
-    Benchmark(
-        name: "fernet-\(payloadBytes)",
+    let fernet: Fernet
+    do {
+        fernet = try Fernet(key: Base64.encode(patternBytes(32, seed: EnvelopeBench.keySeed), alphabet: .url))
+    } catch {
+        fail("Fernet(key:): \(error)")
+    }
+    return envelopeRoundTrip(
+        name: "fernet-\(payloadBytes)", label: "Fernet", payloadBytes: payloadBytes,
         summary: "Fernet(key: String).encrypt(_:) then .decrypt(_:) of a random \(payloadBytes)-byte Data,"
-            + " opened bytes checked; result = a token of the pattern payload"
-    ) {
-        let fernet: Fernet
-        do {
-            fernet = try Fernet(key: Base64.encode(patternBytes(32, seed: EnvelopeBench.keySeed), alphabet: .url))
-        } catch {
-            fail("Fernet(key:): \(error)")
-        }
+            + " opened bytes checked; result = a token of the pattern payload",
+        seal: { try fernet.encrypt($0) }, open: { try fernet.decrypt($0) })
+}
+
+/// Seals a random payload and opens the token again per operation, checking the opened bytes.
+func envelopeRoundTrip(
+    name: String, label: String, payloadBytes: Int, summary: String,
+    seal: @escaping @Sendable (Data) throws -> String, open: @escaping @Sendable (String) throws -> Data
+) -> Benchmark {
+    Benchmark(name: name, summary: summary) {
         let payload = randomPayload(payloadBytes)
         func roundTrip(_ payload: Data) -> (String, Data) {
             do {
-                let token = try fernet.encrypt(payload)
-                return (token, try fernet.decrypt(token))
+                let token = try seal(payload)
+                return (token, try open(token))
             } catch {
-                fail("Fernet round trip: \(error)")
+                fail("\(label) round trip: \(error)")
             }
         }
-        let (token, opened) = roundTrip(Data(patternBytes(payloadBytes, seed: EnvelopeBench.payloadSeed)))
-        guard opened.elementsEqual(patternBytes(payloadBytes, seed: EnvelopeBench.payloadSeed)) else { fail("Fernet: opened bytes differ") }
+        let pattern = patternBytes(payloadBytes, seed: EnvelopeBench.payloadSeed)
+        let (token, opened) = roundTrip(Data(pattern))
+        guard opened.elementsEqual(pattern) else { fail("\(label): opened bytes differ") }
         return Prepared(
             operation: {
                 let (token, opened) = roundTrip(payload)
-                guard opened == payload else { fail("Fernet: opened bytes differ from the payload") }
+                guard opened == payload else { fail("\(label): opened bytes differ from the payload") }
                 return UInt8(truncatingIfNeeded: token.utf8.count) ^ opened[opened.startIndex]
             },
             result: token)

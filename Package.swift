@@ -7,6 +7,7 @@ let package = Package(
         .library(name: "SecKit", targets: ["SecKit"]),
         .library(name: "SecCrypto", targets: ["SecCrypto"]),
         .library(name: "SecEnvelope", targets: ["SecEnvelope"]),
+        .library(name: "SecTLS", targets: ["SecTLS"]),
         .executable(name: "seccli", targets: ["seccli"]),
     ],
     dependencies: [
@@ -21,7 +22,9 @@ let package = Package(
         ),
         .target(name: "SecCrypto", dependencies: ["COpenSSL"]),
         .target(name: "SecEnvelope", dependencies: ["SecCrypto"]),
-        .target(name: "SecKit", dependencies: ["SecCrypto", "SecEnvelope"]),
+        // X.509 certificates, fingerprints and SPKI pins (issue #5; TLS client to follow).
+        .target(name: "SecTLS", dependencies: ["SecCrypto", "COpenSSL"]),
+        .target(name: "SecKit", dependencies: ["SecCrypto", "SecEnvelope", "SecTLS"]),
         .executableTarget(
             name: "seccli",
             dependencies: [
@@ -36,6 +39,10 @@ let package = Package(
         .testTarget(
             name: "SecEnvelopeTests",
             dependencies: ["SecEnvelope", "SecCrypto"]
+        ),
+        .testTarget(
+            name: "SecTLSTests",
+            dependencies: ["SecTLS", "SecCrypto"]
         ),
         .testTarget(
             name: "seccliTests",

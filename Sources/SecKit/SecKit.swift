@@ -1,3 +1,4 @@
 // SecKit: the umbrella module. `import SecKit` brings in every SecKit module.
 @_exported import SecCrypto
 @_exported import SecEnvelope
+@_exported import SecTLS

@@ -45,6 +45,9 @@ final class OpenSSLFixture: Sendable {
     private init() throws {
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("SecTLSTests-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        // The shared fixture lives until the process ends: remove its folder (and keys) then.
+        Self.directoryToRemove = directory.path
+        atexit { if let path = OpenSSLFixture.directoryToRemove { try? FileManager.default.removeItem(atPath: path) } }
         let d = directory
         try "basicConstraints=critical,CA:TRUE\nkeyUsage=critical,keyCertSign,cRLSign\n".write(to: d.appendingPathComponent("ca.ext"), atomically: true, encoding: .utf8)
         try "subjectAltName=DNS:localhost,IP:127.0.0.1,IP:::1\nextendedKeyUsage=serverAuth\n".write(to: d.appendingPathComponent("leaf.ext"), atomically: true, encoding: .utf8)
@@ -71,7 +74,8 @@ final class OpenSSLFixture: Sendable {
         }
     }
 
-    deinit { try? FileManager.default.removeItem(at: directory) }
+    /// Written once, in `init`, before any reader can run; read by the exit handler.
+    nonisolated(unsafe) private static var directoryToRemove: String?
 
     func url(_ file: String) -> URL { directory.appendingPathComponent(file) }
 

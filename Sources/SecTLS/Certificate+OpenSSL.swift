@@ -29,7 +29,7 @@ final class X509Handle: @unchecked Sendable {
             return (certificate, consumed)
         }
         guard let certificate = result.0 else {
-            let reasons = TLSError.drainOpenSSLErrors()
+            let reasons = drainOpenSSLErrors()
             throw .malformedCertificate("not a DER X.509 certificate" + (reasons.first.map { " (\(Self.shortReason($0)))" } ?? ""))
         }
         guard result.1 == bytes.count else {
@@ -58,7 +58,7 @@ extension Certificate {
         notAfter = try Self.date(X509_get0_notAfter(x), "notAfter")
         subjectAlternativeNames = try Self.alternativeNames(x)
         guard let key = X509_get0_pubkey(x) else {
-            throw .malformedCertificate("unreadable public key" + (TLSError.drainOpenSSLErrors().isEmpty ? "" : " (unsupported algorithm?)"))
+            throw .malformedCertificate("unreadable public key" + (drainOpenSSLErrors().isEmpty ? "" : " (unsupported algorithm?)"))
         }
         publicKeyType = Self.keyType(key)
         publicKeyBits = Int(EVP_PKEY_get_bits(key))
@@ -116,7 +116,7 @@ extension Certificate {
     private static func date(_ time: UnsafePointer<ASN1_TIME>?, _ what: String) throws(TLSError) -> Date {
         var parts = tm()
         guard let time, ASN1_TIME_to_tm(time, &parts) == 1 else {
-            _ = TLSError.drainOpenSSLErrors()
+            _ = drainOpenSSLErrors()
             throw .malformedCertificate("unreadable \(what) date")
         }
         return Date(timeIntervalSince1970: TimeInterval(timegm(&parts)))
@@ -127,7 +127,7 @@ extension Certificate {
         guard let raw = X509_get_ext_d2i(x, NID_subject_alt_name, &critical, nil) else {
             // -1: no such extension; -2: more than one (invalid); otherwise it did not decode.
             if critical == -1 { return [] }
-            _ = TLSError.drainOpenSSLErrors()
+            _ = drainOpenSSLErrors()
             throw .malformedCertificate(critical == -2 ? "more than one subjectAltName extension" : "unreadable subjectAltName extension")
         }
         let names = OpaquePointer(raw)

@@ -113,7 +113,7 @@ import Testing
             #expect(Self.string(try SecretSource.file(path).readAll()) == text)
             #expect(Self.string(try SecretSource.file(path).read()) == "{")
         }
-        try withTemporaryFile(containing: [UInt8](repeating: 0x0a, count: SecretSource.maximumLength + 1)) { path throws in
+        _ = try withTemporaryFile(containing: [UInt8](repeating: 0x0a, count: SecretSource.maximumLength + 1)) { path throws in
             #expect(throws: SecretSourceError.tooLong(source: "file:\(path)", limit: SecretSource.maximumLength)) {
                 try SecretSource.file(path).readAll()
             }

@@ -32,21 +32,23 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
+        // Process running and the interop peers, shared by the test targets.
+        .target(name: "TestSupport", path: "Tests/TestSupport"),
         .testTarget(
             name: "SecCryptoTests",
             dependencies: ["SecCrypto"]
         ),
         .testTarget(
             name: "SecEnvelopeTests",
-            dependencies: ["SecEnvelope", "SecCrypto"]
+            dependencies: ["SecEnvelope", "SecCrypto", "TestSupport"]
         ),
         .testTarget(
             name: "SecTLSTests",
-            dependencies: ["SecTLS", "SecCrypto"]
+            dependencies: ["SecTLS", "SecCrypto", "TestSupport"]
         ),
         .testTarget(
             name: "seccliTests",
-            dependencies: ["seccli", "SecCrypto"]
+            dependencies: ["seccli", "SecCrypto", "TestSupport"]
         ),
     ]
 )

@@ -2,12 +2,13 @@ import Foundation
 import SecCrypto
 import SecEnvelope
 import Testing
+import TestSupport
 
 /// SecKit's Fernet and MultiFernet against Python's cryptography.fernet (Tests/Peers/fernet_peer.py).
 @Suite struct FernetInteropTests {
     /// `keys` in the peer's FERNET_KEYS, the first primary.
     static func python(_ arguments: [String], _ input: Data = Data(), keys: [String]) throws -> PeerResult {
-        try Peer.run("python3", "fernet_peer.py", arguments, stdin: input, environment: ["FERNET_KEYS": keys.joined(separator: ",")])
+        try InteropPeer.fernet.callAllowingFailure(arguments, stdin: input, environment: ["FERNET_KEYS": keys.joined(separator: ",")])
     }
 
     static func newKey() throws -> String { try Fernet.generateKey() }

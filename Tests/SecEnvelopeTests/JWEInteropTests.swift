@@ -2,6 +2,7 @@ import Foundation
 import SecCrypto
 import SecEnvelope
 import Testing
+import TestSupport
 
 /// SecKit's JWE against joserfc (Tests/Peers/jose_peer.py), every alg × enc, both directions.
 @Suite struct JWEInteropTests {
@@ -54,7 +55,7 @@ import Testing
     }
 
     static func jose(_ arguments: [String], _ input: Data, _ environment: [String: String]) throws -> PeerResult {
-        try Peer.run("python3", "jose_peer.py", arguments, stdin: input, environment: environment)
+        try InteropPeer.jose.callAllowingFailure(arguments, stdin: input, environment: environment)
     }
 
     /// joserfc's view of a token's protected header.

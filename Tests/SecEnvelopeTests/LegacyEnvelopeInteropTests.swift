@@ -2,6 +2,7 @@ import Foundation
 import SecCrypto
 import SecEnvelope
 import Testing
+import TestSupport
 
 /// SecKit's LegacyEnvelope against the PHP server of the book's chapter 6 (Tests/Peers/legacy_server.php):
 /// the transfer request (MAC over toAccount.fromAccount.amount.transferDate) and the response (MAC
@@ -17,7 +18,7 @@ import Testing
     }
 
     static func php(_ mode: String, _ input: Data, encryptionKey: String = encryptionKeyText, macKey: String = macKeyText) throws -> PeerResult {
-        try Peer.run("php", "legacy_server.php", [mode], stdin: input, environment: ["LEGACY_KEY": encryptionKey, "LEGACY_MAC_KEY": macKey])
+        try InteropPeer.legacy.callAllowingFailure([mode], stdin: input, environment: ["LEGACY_KEY": encryptionKey, "LEGACY_MAC_KEY": macKey])
     }
 
     /// Same length, other bytes: PHP insists on exactly 32.

@@ -1,32 +1,12 @@
 import Foundation
+import TestSupport
 
-struct CommandError: Error, CustomStringConvertible {
-    let description: String
-}
-
-/// Runs `openssl` (or `/bin/sh -c` for a pipeline) in `directory` and returns standard output.
+/// Runs `openssl` (or another command) in `directory` and returns standard output; a non-zero exit throws.
 @discardableResult
 func run(_ executable: String, _ arguments: [String], in directory: URL) throws -> Data {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: executable.hasPrefix("/") ? executable : "/usr/bin/env")
-    process.arguments = executable.hasPrefix("/") ? arguments : [executable] + arguments
-    process.currentDirectoryURL = directory
-    var environment = ProcessInfo.processInfo.environment
-    environment["LC_ALL"] = "C"
-    process.environment = environment
-    let output = Pipe(), errors = Pipe()
-    process.standardOutput = output
-    process.standardError = errors
-    process.standardInput = FileHandle.nullDevice
-    try process.run()
-    // Outputs are small; read both to the end before waiting.
-    let stdout = output.fileHandleForReading.readDataToEndOfFile()
-    let stderr = errors.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    guard process.terminationStatus == 0 else {
-        throw CommandError(description: "\(executable) \(arguments.joined(separator: " ")) exited \(process.terminationStatus): \(String(decoding: stderr, as: UTF8.self))")
-    }
-    return stdout
+    let result = try ProcessRunner.run(executable, arguments, currentDirectory: directory.path)
+        .requiringSuccess(of: "\(executable) \(arguments.joined(separator: " "))")
+    return Data(result.stdout)
 }
 
 /// Throwaway certificates made once per test run with the `openssl` CLI in a temporary directory:

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 
 /// Wrong secrets, altered and truncated files, bad options: the documented exit code (1 failed
 /// check, 2 bad data, 64 usage), exactly one `seccli: ` line, nothing on standard output, and no

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 
 /// `seccli encrypt` / `seccli decrypt` against `openssl enc` (password and raw-key formats) and
 /// Python's `cryptography` (AES-GCM), in both directions.

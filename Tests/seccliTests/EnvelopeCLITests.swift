@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 
 /// `seccli encrypt/decrypt --format jwe|fernet|legacy-json` as a process, against the peers of
 /// Tests/Peers run as processes too: joserfc (jose_peer.py), Python's cryptography.fernet
@@ -71,10 +72,10 @@ struct EnvelopeCLITests {
         #expect(header.alg == keyCase.alg, "\(size) bytes: header \(header)")
         #expect(header.enc == keyCase.enc, "\(size) bytes: header \(header)")
         #expect(header.kid == nil, "\(size) bytes: a kid without --kid or a JWK kid: \(header)")
-        let opened = try EnvelopePeer.jose.run(["decrypt"], stdin: Array(token.utf8), environment: ["JOSE_KEY_HEX": keyHex])
+        let opened = try InteropPeer.jose.run(["decrypt"], stdin: Array(token.utf8), environment: ["JOSE_KEY_HEX": keyHex])
         expectSameBytes(opened.stdout, plaintext, "\(size) bytes: joserfc does not recover seccli's plaintext")
 
-        let theirs = try EnvelopePeer.jose.run(["encrypt", "--alg", keyCase.alg, "--enc", keyCase.enc], stdin: plaintext,
+        let theirs = try InteropPeer.jose.run(["encrypt", "--alg", keyCase.alg, "--enc", keyCase.enc], stdin: plaintext,
                                               environment: ["JOSE_KEY_HEX": keyHex])
         let decrypted = try Self.seccliOK(["decrypt", "--format", "jwe"] + keyOptions, stdin: theirs.stdout,
                                           environment: environment, in: dir)
@@ -91,10 +92,10 @@ struct EnvelopeCLITests {
         #expect(header.enc == "A256GCM", "header \(header)")
         #expect(header.p2c == 210_000, "header \(header)")
         #expect(header.p2s.flatMap(base64URLDecode)?.count ?? 0 >= 8, "p2s salt: header \(header)")
-        let opened = try EnvelopePeer.jose.run(["decrypt"], stdin: Array(token.utf8), environment: ["JOSE_PASSWORD": environment["P"]!])
+        let opened = try InteropPeer.jose.run(["decrypt"], stdin: Array(token.utf8), environment: ["JOSE_PASSWORD": environment["P"]!])
         expectSameBytes(opened.stdout, plaintext, "joserfc does not recover seccli's plaintext")
 
-        let theirs = try EnvelopePeer.jose.run(["encrypt", "--alg", "PBES2-HS512+A256KW", "--enc", "A256GCM"], stdin: plaintext,
+        let theirs = try InteropPeer.jose.run(["encrypt", "--alg", "PBES2-HS512+A256KW", "--enc", "A256GCM"], stdin: plaintext,
                                               environment: ["JOSE_PASSWORD": environment["P"]!])
         let decrypted = try Self.seccliOK(["decrypt", "--format", "jwe", "--password", "env:P"], stdin: theirs.stdout, environment: environment)
         expectSameBytes(decrypted.stdout, plaintext, "seccli does not recover joserfc's plaintext")
@@ -116,10 +117,10 @@ struct EnvelopeCLITests {
         #expect(header.alg == "PBES2-HS256+A128KW", "header \(header)")
         #expect(header.enc == "A128CBC-HS256", "header \(header)")
         #expect(header.p2c == 1000, "header \(header)")
-        let opened = try EnvelopePeer.jose.run(["decrypt"], stdin: Array(token.utf8), environment: ["JOSE_PASSWORD": password])
+        let opened = try InteropPeer.jose.run(["decrypt"], stdin: Array(token.utf8), environment: ["JOSE_PASSWORD": password])
         expectSameBytes(opened.stdout, plaintext, "joserfc does not recover seccli's plaintext")
 
-        let theirs = try EnvelopePeer.jose.run(["encrypt", "--alg", "PBES2-HS256+A128KW", "--enc", "A128CBC-HS256", "--p2c", "1000"],
+        let theirs = try InteropPeer.jose.run(["encrypt", "--alg", "PBES2-HS256+A128KW", "--enc", "A128CBC-HS256", "--p2c", "1000"],
                                               stdin: plaintext, environment: ["JOSE_PASSWORD": password])
         let decrypted = try Self.seccliOK(["decrypt"] + options, stdin: theirs.stdout, environment: environment)
         expectSameBytes(decrypted.stdout, plaintext, "seccli does not recover joserfc's plaintext")
@@ -141,7 +142,7 @@ struct EnvelopeCLITests {
                                                  environment: environment, in: dir)
                 let header = try Self.header(token)
                 #expect(header.kid == run.kid, "\(run.options): header \(header)")
-                let opened = try EnvelopePeer.jose.run(["decrypt"], stdin: Array(token.utf8), environment: ["JOSE_KEY_HEX": run.keyHex])
+                let opened = try InteropPeer.jose.run(["decrypt"], stdin: Array(token.utf8), environment: ["JOSE_KEY_HEX": run.keyHex])
                 #expect(opened.stdoutText == "kid")
             }
         }
@@ -155,7 +156,7 @@ struct EnvelopeCLITests {
             let keys = ["--key", "file:old.jwk", "--key", "file:new.jwk"]
             let plaintext = randomBytes(64)
             func joseToken(kid: String, key: GeneratedJWK) throws -> [UInt8] {
-                try EnvelopePeer.jose.run(["encrypt", "--alg", "A256KW", "--enc", "A256GCM", "--kid", kid], stdin: plaintext,
+                try InteropPeer.jose.run(["encrypt", "--alg", "A256KW", "--enc", "A256GCM", "--kid", kid], stdin: plaintext,
                                           environment: ["JOSE_KEY_HEX": key.hex]).stdout
             }
             for key in [old, new] {
@@ -173,7 +174,7 @@ struct EnvelopeCLITests {
 
             // seccli writes the JWK's kid; joserfc picks the key from a set by it.
             let token = try Self.seccliToken(["encrypt", "--format", "jwe", "--alg", "A256KW", "--key", "file:new.jwk"], stdin: plaintext, in: dir)
-            let opened = try EnvelopePeer.jose.run(["decrypt"], stdin: Array(token.utf8),
+            let opened = try InteropPeer.jose.run(["decrypt"], stdin: Array(token.utf8),
                                                   environment: ["JOSE_KEYSET_JSON": #"{"keys":[\#(old.json),\#(new.json)]}"#])
             expectSameBytes(opened.stdout, plaintext, "joserfc with a key set does not recover seccli's plaintext")
         }
@@ -186,9 +187,9 @@ struct EnvelopeCLITests {
             let second = try Self.keygenJWK("b.jwk", kid: "b", in: dir)
             try dir.write("set.json", #"{"keys":[\#(first.json),\#(second.json)]}"# + "\n")
             let plaintext = randomBytes(200)
-            let withKeyID = try EnvelopePeer.jose.run(["encrypt", "--alg", "dir", "--enc", "A256GCM", "--kid", "b"], stdin: plaintext,
+            let withKeyID = try InteropPeer.jose.run(["encrypt", "--alg", "dir", "--enc", "A256GCM", "--kid", "b"], stdin: plaintext,
                                                      environment: ["JOSE_KEY_HEX": second.hex])
-            let withoutKeyID = try EnvelopePeer.jose.run(["encrypt", "--alg", "dir", "--enc", "A256GCM"], stdin: plaintext,
+            let withoutKeyID = try InteropPeer.jose.run(["encrypt", "--alg", "dir", "--enc", "A256GCM"], stdin: plaintext,
                                                         environment: ["JOSE_KEY_HEX": second.hex])
             for token in [withKeyID, withoutKeyID] {
                 let decrypted = try Self.seccliOK(["decrypt", "--format", "jwe", "--key", "file:set.json"], stdin: token.stdout, in: dir)
@@ -205,7 +206,7 @@ struct EnvelopeCLITests {
         try withScratch { dir in
             let jwk = try Self.keygenJWK("a.jwk", kid: "a", in: dir)
             try dir.write("set.json", "{\n  \"keys\": [\n    \(jwk.json)\n  ]\n}\n")
-            let token = try EnvelopePeer.jose.run(["encrypt", "--alg", "dir", "--enc", "A256GCM", "--kid", "a"], stdin: Array("hi".utf8),
+            let token = try InteropPeer.jose.run(["encrypt", "--alg", "dir", "--enc", "A256GCM", "--kid", "a"], stdin: Array("hi".utf8),
                                                   environment: ["JOSE_KEY_HEX": jwk.hex])
             let decrypted = try Tools.seccli(["decrypt", "--format", "jwe", "--key", "file:set.json"], stdin: token.stdout, in: dir)
             #expect(decrypted.status == 0, "\(decrypted.stderr)")
@@ -218,7 +219,7 @@ struct EnvelopeCLITests {
         try withScratch { dir in
             let environment = ["K": hexString(randomBytes(16))]
             let plaintext = randomBytes(50)
-            try dir.write("token.jwe", try EnvelopePeer.jose.run(["encrypt", "--alg", "A128KW", "--enc", "A128CBC-HS256"], stdin: plaintext,
+            try dir.write("token.jwe", try InteropPeer.jose.run(["encrypt", "--alg", "A128KW", "--enc", "A128CBC-HS256"], stdin: plaintext,
                                                                  environment: ["JOSE_KEY_HEX": environment["K"]!]).stdout)
             let decrypt = ["decrypt", "--format", "jwe", "--key", "env:K", "--key-format", "hex", "--in", "token.jwe"]
             let allowed = try Self.seccliOK(decrypt + ["--alg", "A128KW", "--enc", "A128CBC-HS256"], environment: environment, in: dir)
@@ -238,7 +239,7 @@ struct EnvelopeCLITests {
             let generated = try Tools.seccli(["keygen", "--format", "fernet", "--out", "key.txt"], in: dir)
             try #require(generated.status == 0, "\(generated.stderr)")
             let seccliKey = String(decoding: try dir.read("key.txt"), as: UTF8.self).trimmingCharacters(in: .newlines)
-            let pythonKey = try EnvelopePeer.fernet.run(["generate-key"]).stdoutText.trimmingCharacters(in: .whitespacesAndNewlines)
+            let pythonKey = try InteropPeer.fernet.run(["generate-key"]).stdoutText.trimmingCharacters(in: .whitespacesAndNewlines)
             let keyings: [(what: String, key: String, option: String)] = [
                 ("seccli keygen key, file:", seccliKey, "file:key.txt"),
                 ("seccli keygen key, env:", seccliKey, "env:FK"),
@@ -250,10 +251,10 @@ struct EnvelopeCLITests {
                 let token = try Self.seccliToken(["encrypt", "--format", "fernet", "--key", keying.option], stdin: plaintext,
                                                  environment: environment, in: dir)
                 #expect(base64URLDecode(token)?.first == 0x80, "\(keying.what): not a Fernet token (version 0x80): \(token)")
-                let opened = try EnvelopePeer.fernet.run(["decrypt"], stdin: Array(token.utf8), environment: ["FERNET_KEY": keying.key])
+                let opened = try InteropPeer.fernet.run(["decrypt"], stdin: Array(token.utf8), environment: ["FERNET_KEY": keying.key])
                 expectSameBytes(opened.stdout, plaintext, "\(keying.what): Python does not recover seccli's plaintext")
 
-                let theirs = try EnvelopePeer.fernet.run(["encrypt"], stdin: plaintext, environment: ["FERNET_KEY": keying.key])
+                let theirs = try InteropPeer.fernet.run(["encrypt"], stdin: plaintext, environment: ["FERNET_KEY": keying.key])
                 let decrypted = try Self.seccliOK(["decrypt", "--format", "fernet", "--key", keying.option], stdin: theirs.stdout,
                                                   environment: environment, in: dir)
                 expectSameBytes(decrypted.stdout, plaintext, "\(keying.what): seccli does not recover Python's plaintext")
@@ -268,7 +269,7 @@ struct EnvelopeCLITests {
             let environment = ["FK": key]
             let plaintext = Array("transfer 100 to account 12345".utf8)
             let now = Int(Date().timeIntervalSince1970)
-            try dir.write("old.token", try EnvelopePeer.fernet.run(["encrypt", "--time", "\(now - 120)"], stdin: plaintext,
+            try dir.write("old.token", try InteropPeer.fernet.run(["encrypt", "--time", "\(now - 120)"], stdin: plaintext,
                                                                    environment: ["FERNET_KEY": key]).stdout)
             let decrypt = ["decrypt", "--format", "fernet", "--key", "env:FK", "--in", "old.token"]
             let message = try expectRefused(decrypt + ["--ttl", "60"], environment: environment, in: dir, status: 1, mentions: ["expired"],
@@ -288,7 +289,7 @@ struct EnvelopeCLITests {
             let environment = ["OLD": old, "NEW": new]
             let plaintext = randomBytes(100)
             let tokens = try [old, new].map { key in
-                try EnvelopePeer.fernet.run(["encrypt"], stdin: plaintext, environment: ["FERNET_KEY": key]).stdout
+                try InteropPeer.fernet.run(["encrypt"], stdin: plaintext, environment: ["FERNET_KEY": key]).stdout
             }
             for (index, token) in tokens.enumerated() {
                 for keys in [["--key", "env:OLD", "--key", "env:NEW"], ["--key", "env:NEW", "--key", "env:OLD"]] {
@@ -301,7 +302,7 @@ struct EnvelopeCLITests {
             let message = try expectRefused(["decrypt", "--format", "fernet", "--key", "env:NEW", "--in", "old.token"],
                                             environment: environment, in: dir, status: 1)
             #expect(message == Self.authenticationFailed)
-            let rotated = try EnvelopePeer.fernet.run(["rotate"], stdin: tokens[0], environment: ["FERNET_KEYS": "\(new),\(old)"])
+            let rotated = try InteropPeer.fernet.run(["rotate"], stdin: tokens[0], environment: ["FERNET_KEYS": "\(new),\(old)"])
             let decrypted = try Self.seccliOK(["decrypt", "--format", "fernet", "--key", "env:NEW"], stdin: rotated.stdout, environment: environment)
             expectSameBytes(decrypted.stdout, plaintext, "Python's rotated token")
         }
@@ -327,20 +328,20 @@ struct EnvelopeCLITests {
         #expect((envelope["iv"] as? String).flatMap { Data(base64Encoded: $0) }?.count == 16, "iv: \(request)")
         let mac = envelope["mac"] as? String ?? ""
         #expect(mac.count == 64 && mac.allSatisfy { "0123456789abcdef".contains($0) }, "mac: lower-case hex HMAC-SHA256: \(request)")
-        let received = try EnvelopePeer.legacy.run(["decrypt-request"], stdin: Array(request.utf8), environment: environment)
+        let received = try InteropPeer.legacy.run(["decrypt-request"], stdin: Array(request.utf8), environment: environment)
         expectSameBytes(received.stdout, transfer, "PHP decrypt-request of seccli's request")
 
         // The server answers (listing 6-19); the app opens the response, MACed over the plaintext.
-        let answer = try EnvelopePeer.legacy.run(["encrypt-response"], stdin: response, environment: environment)
+        let answer = try InteropPeer.legacy.run(["encrypt-response"], stdin: response, environment: environment)
         let opened = try Self.seccliOK(["decrypt"] + seccli, stdin: answer.stdout, environment: environment)
         expectSameBytes(opened.stdout, response, "seccli decrypt of PHP's response")
 
         // Roles swapped: PHP as the client, seccli as the server.
-        let phpRequest = try EnvelopePeer.legacy.run(["encrypt-request"], stdin: transfer, environment: environment)
+        let phpRequest = try InteropPeer.legacy.run(["encrypt-request"], stdin: transfer, environment: environment)
         let openedRequest = try Self.seccliOK(["decrypt"] + seccli + macFields, stdin: phpRequest.stdout, environment: environment)
         expectSameBytes(openedRequest.stdout, transfer, "seccli decrypt --mac-fields of PHP's request")
         let ourResponse = try Self.seccliToken(["encrypt"] + seccli, stdin: response, environment: environment)
-        let phpOpened = try EnvelopePeer.legacy.run(["decrypt-response"], stdin: Array(ourResponse.utf8), environment: environment)
+        let phpOpened = try InteropPeer.legacy.run(["decrypt-response"], stdin: Array(ourResponse.utf8), environment: environment)
         expectSameBytes(phpOpened.stdout, response, "PHP decrypt-response of seccli's response")
 
         // The MAC input must match: a request opened as a response (no --mac-fields) fails, and vice versa.
@@ -539,7 +540,7 @@ extension EnvelopeCLITests {
 
     /// The protected header of a compact JWE, as joserfc reads it.
     static func joseHeader(_ token: String, sourceLocation: SourceLocation = #_sourceLocation) throws -> JWEHeader {
-        let result = try EnvelopePeer.jose.run(["header"], stdin: Array(token.utf8), sourceLocation: sourceLocation)
+        let result = try InteropPeer.jose.run(["header"], stdin: Array(token.utf8))
         return try header(json: result.stdout, sourceLocation: sourceLocation)
     }
 
@@ -578,75 +579,6 @@ extension EnvelopeCLITests {
                                   sourceLocation: sourceLocation)
         let bytes = try #require((object["k"] as? String).flatMap(base64URLDecode), "no base64url k: \(json)", sourceLocation: sourceLocation)
         return GeneratedJWK(json: json, keyID: object["kid"] as? String, bytes: bytes)
-    }
-}
-
-/// The interop peers of Tests/Peers, each run as its own process. They are required: a missing
-/// script, interpreter or library fails the test with the reason (it never skips).
-enum EnvelopePeer: String, CaseIterable, Sendable {
-    case jose = "jose_peer.py"
-    case fernet = "fernet_peer.py"
-    case legacy = "legacy_server.php"
-
-    static let directory = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .appendingPathComponent("Peers").path
-
-    var path: String { Self.directory + "/" + rawValue }
-    var interpreter: String { self == .legacy ? "php" : "python3" }
-
-    /// A command that succeeds when the interpreter and the library the peer is built on are there.
-    private var probe: [String] {
-        switch self {
-        case .jose: ["python3", "-c", "import joserfc.jwe"]
-        case .fernet: ["python3", "-c", "import cryptography.fernet"]
-        case .legacy: ["php", "-r", "exit(function_exists('openssl_encrypt') && function_exists('hash_hmac') ? 0 : 1);"]
-        }
-    }
-
-    /// Why each peer cannot run (absent: it can), found once.
-    private static let problems: [EnvelopePeer: String] = {
-        var problems: [EnvelopePeer: String] = [:]
-        for peer in allCases {
-            if let problem = peer.findProblem() { problems[peer] = problem }
-        }
-        return problems
-    }()
-
-    private func findProblem() -> String? {
-        guard FileManager.default.isReadableFile(atPath: path) else { return "\(path) does not exist" }
-        do {
-            let result = try ProcessRunner.run(probe[0], Array(probe.dropFirst()))
-            guard result.status != 0 else { return nil }
-            return "'\(probe.joined(separator: " "))' failed (\(result.status)): \(result.stderr.trimmingCharacters(in: .whitespacesAndNewlines))"
-        } catch {
-            return "\(probe[0]) cannot be run: \(error)"
-        }
-    }
-
-    /// Fails the test when the peer cannot run.
-    func requireAvailable(sourceLocation: SourceLocation = #_sourceLocation) throws {
-        guard let problem = Self.problems[self] else { return }
-        try #require(Bool(false), """
-            the \(rawValue) peer is required (python3 with cryptography and joserfc, php-cli with openssl; \
-            tools/install-deps installs them): \(problem)
-            """, sourceLocation: sourceLocation)
-    }
-
-    /// Runs the peer, which may fail.
-    func runAllowingFailure(
-        _ arguments: [String], stdin: [UInt8] = [], environment: [String: String] = [:], sourceLocation: SourceLocation = #_sourceLocation
-    ) throws -> ProcessResult {
-        try requireAvailable(sourceLocation: sourceLocation)
-        return try ProcessRunner.run(interpreter, [path] + arguments, stdin: stdin, environment: environment)
-    }
-
-    /// Runs the peer and requires it to succeed.
-    func run(
-        _ arguments: [String], stdin: [UInt8] = [], environment: [String: String] = [:], sourceLocation: SourceLocation = #_sourceLocation
-    ) throws -> ProcessResult {
-        let result = try runAllowingFailure(arguments, stdin: stdin, environment: environment, sourceLocation: sourceLocation)
-        try #require(result.status == 0, "\(rawValue) \(arguments) failed (\(result.status)): \(result.stderr)", sourceLocation: sourceLocation)
-        return result
     }
 }
 

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 
 /// Refused secrets, unreadable keys and inputs, usage errors: one `seccli: ` line, the documented
 /// exit code (1 input/check, 2 bad data, 64 usage), and never the secret itself.

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 
 /// `seccli hmac` against `openssl dgst -hmac` / `-mac HMAC -macopt hexkey:`.
 @Suite("seccli hmac: interop with openssl")

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 
 /// `seccli kdf` against Python's `hashlib.pbkdf2_hmac`, `--calibrate`, and its usage errors.
 @Suite("seccli kdf")

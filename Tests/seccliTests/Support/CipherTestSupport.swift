@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 
 /// The ciphers `seccli encrypt` offers, with what the tests need to know about them.
 /// Deliberately not SecCrypto's `CipherAlgorithm`: these tests look at the executable from outside.

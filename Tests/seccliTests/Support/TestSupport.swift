@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 
 /// The hash functions `seccli` offers, with the reference tools that compute them.
 /// Deliberately not SecCrypto's `HashAlgorithm`: these tests look at the executable from outside.

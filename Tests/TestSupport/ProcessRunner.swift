@@ -4,19 +4,25 @@ import Glibc
 #endif
 
 /// What a finished child process left behind.
-struct ProcessResult: Sendable {
+public struct ProcessResult: Sendable {
     /// The exit code, or 128 + the signal number when the process was killed by a signal.
-    var status: Int32
-    var stdout: [UInt8]
-    var stderr: String
+    public var status: Int32
+    public var stdout: [UInt8]
+    public var stderr: String
 
-    var stdoutText: String { String(decoding: stdout, as: UTF8.self) }
+    public var stdoutText: String { String(decoding: stdout, as: UTF8.self) }
     /// Standard output split into lines (without the line breaks).
-    var stdoutLines: [String] { stdoutText.split(separator: "\n", omittingEmptySubsequences: false).dropLast().map(String.init) }
+    public var stdoutLines: [String] { stdoutText.split(separator: "\n", omittingEmptySubsequences: false).dropLast().map(String.init) }
+
+    /// This result, when the process exited 0; otherwise throws naming `command` with its standard error.
+    public func requiringSuccess(of command: @autoclosure () -> String) throws -> ProcessResult {
+        guard status == 0 else { throw ProcessRunnerError(description: "\(command()) exited \(status): \(stderr)") }
+        return self
+    }
 }
 
-struct ProcessRunnerError: Error, CustomStringConvertible {
-    let description: String
+public struct ProcessRunnerError: Error, CustomStringConvertible {
+    public let description: String
 }
 
 /// Runs one command with `posix_spawnp`, feeding bytes to its standard input and, optionally, to one
@@ -26,11 +32,16 @@ struct ProcessRunnerError: Error, CustomStringConvertible {
 /// above 2 in the child, so it cannot hand over the extra descriptor that `fd:N` reads.
 /// Every descriptor of the test process is close-on-exec or closed in the child, so children started
 /// by tests running in parallel never hold each other's pipes open.
-enum ProcessRunner {
+public enum ProcessRunner {
     /// Bytes written to a pipe whose read end is descriptor `descriptor` in the child.
-    struct ExtraInput: Sendable {
-        var descriptor: Int32
-        var bytes: [UInt8]
+    public struct ExtraInput: Sendable {
+        public var descriptor: Int32
+        public var bytes: [UInt8]
+
+        public init(descriptor: Int32, bytes: [UInt8]) {
+            self.descriptor = descriptor
+            self.bytes = bytes
+        }
     }
 
     /// Runs `executable` (a path, or a name looked up on PATH) with `arguments`.
@@ -39,13 +50,15 @@ enum ProcessRunner {
     ///   - stdin: bytes for standard input; nil connects standard input to /dev/null.
     ///   - environment: added to (or replacing entries of) the test process environment; `LC_ALL=C`
     ///     is always set so the reference tools print their C-locale messages.
+    ///   - unsetting: variables of the test process environment the child must not inherit.
     ///   - extraInput: one more descriptor (3 or above), a pipe fed with the given bytes.
     ///   - currentDirectory: the child's working directory.
-    static func run(
+    public static func run(
         _ executable: String,
         _ arguments: [String],
         stdin: [UInt8]? = nil,
         environment: [String: String] = [:],
+        unsetting: Set<String> = [],
         extraInput: ExtraInput? = nil,
         currentDirectory: String? = nil,
         timeout: Duration = .seconds(30)
@@ -100,7 +113,7 @@ enum ProcessRunner {
         posix_spawnattr_setsigmask(&attributes, &mask)
         posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK))
 
-        var childEnvironment = ProcessInfo.processInfo.environment
+        var childEnvironment = ProcessInfo.processInfo.environment.filter { !unsetting.contains($0.key) }
         childEnvironment["LC_ALL"] = "C"
         childEnvironment.merge(environment) { _, new in new }
 

@@ -32,11 +32,11 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
-        // Process running and the interop peers, shared by the test targets.
+        // Process running, the interop peers and TestVectors/ loading, shared by the test targets.
         .target(name: "TestSupport", path: "Tests/TestSupport"),
         .testTarget(
             name: "SecCryptoTests",
-            dependencies: ["SecCrypto"]
+            dependencies: ["SecCrypto", "TestSupport"]
         ),
         .testTarget(
             name: "SecEnvelopeTests",

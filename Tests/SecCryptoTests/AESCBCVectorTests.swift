@@ -1,5 +1,6 @@
 import SecCrypto
 import Testing
+import TestSupport
 
 /// A Wycheproof `ind_cpa_test_schema_v1` group (AES-CBC with PKCS#7 padding). Sizes are in bits.
 struct IndCpaTestGroup: WycheproofTestGroup {

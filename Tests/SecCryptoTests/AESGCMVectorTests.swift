@@ -1,5 +1,6 @@
 import SecCrypto
 import Testing
+import TestSupport
 
 /// A Wycheproof `aead_test_schema_v1` group (AES-GCM). Sizes are in bits; `tag` is separate from `ct`.
 struct AEADTestGroup: WycheproofTestGroup {

@@ -1,5 +1,6 @@
 import SecCrypto
 import Testing
+import TestSupport
 
 extension HashAlgorithm {
     /// HMAC of `message` under `key` with this algorithm. Also checks that an incremental computation

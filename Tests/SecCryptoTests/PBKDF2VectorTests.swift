@@ -1,5 +1,6 @@
 import SecCrypto
 import Testing
+import TestSupport
 
 /// A Wycheproof `pbkdf_test_schema` group. `password` and `salt` are hex; `dkLen` is in bytes.
 struct PBKDFTestGroup: WycheproofTestGroup {

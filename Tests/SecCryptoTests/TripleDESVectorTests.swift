@@ -1,5 +1,6 @@
 import SecCrypto
 import Testing
+import TestSupport
 
 /// NIST CAVP TMOVS known-answer and multi-block files, and NSS's CAVS TDES Monte Carlo files: raw CBC.
 @Suite struct TripleDESVectorTests {

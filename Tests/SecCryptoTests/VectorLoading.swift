@@ -1,37 +1,9 @@
 import Foundation
 import SecCrypto
 import Testing
+import TestSupport
 
-/// A vector file that is missing, malformed or empty. Thrown, so the test using it fails.
-struct VectorFileError: Error, CustomStringConvertible {
-    let description: String
-}
-
-/// Loads files from `TestVectors/` at the package root (see `TestVectors/README.md`).
-enum TestVectors {
-    /// `TestVectors/`, found by walking up from this source file to the directory holding `Package.swift`.
-    static let directory: URL? = {
-        var directory = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-        while directory.path != "/" {
-            if FileManager.default.fileExists(atPath: directory.appendingPathComponent("Package.swift").path) {
-                return directory.appendingPathComponent("TestVectors")
-            }
-            directory.deleteLastPathComponent()
-        }
-        return nil
-    }()
-
-    /// The bytes of `TestVectors/<path>`.
-    static func data(_ path: String) throws -> Data {
-        guard let directory else { throw VectorFileError(description: "no Package.swift above \(#filePath)") }
-        let url = directory.appendingPathComponent(path)
-        do {
-            return try Data(contentsOf: url)
-        } catch {
-            throw VectorFileError(description: "cannot read test vector file \(url.path): \(error)")
-        }
-    }
-
+extension TestVectors {
     /// Parses a CAVP-style file (`.rsp`, `.fax`, pyca's RFC `.txt`).
     ///
     /// Lines are `Key = value`; records are separated by blank lines or, when `firstKey` is given,

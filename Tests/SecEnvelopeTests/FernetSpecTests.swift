@@ -2,6 +2,7 @@ import Foundation
 import SecCrypto
 @testable import SecEnvelope
 import Testing
+import TestSupport
 
 /// The Fernet specification's vectors (`TestVectors/fernet/`, github.com/fernet/spec).
 @Suite struct FernetSpecTests {

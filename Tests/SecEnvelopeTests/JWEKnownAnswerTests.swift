@@ -2,6 +2,7 @@ import Foundation
 import SecCrypto
 @testable import SecEnvelope
 import Testing
+import TestSupport
 
 /// The RFC examples of `TestVectors/jose/rfc-examples.json`: RFC 7516 A.3, RFC 7518 B.1–B.3, RFC 7517 C.
 @Suite struct JWEKnownAnswerTests {

@@ -1,18 +1,7 @@
 import Foundation
 import SecCrypto
 import Testing
-
-/// Loads files from `TestVectors/` at the package root (see `TestVectors/README.md`).
-enum TestVectors {
-    static func data(_ path: String) throws -> Data {
-        var directory = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-        while !FileManager.default.fileExists(atPath: directory.appendingPathComponent("Package.swift").path) {
-            guard directory.path != "/" else { throw CryptoError.io(path: path, reason: "no Package.swift above \(#filePath)") }
-            directory.deleteLastPathComponent()
-        }
-        return try Data(contentsOf: directory.appendingPathComponent("TestVectors").appendingPathComponent(path))
-    }
-}
+import TestSupport
 
 extension CryptoError {
     /// The case name without its text, for comparing and tallying kinds of failure.

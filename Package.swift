@@ -20,6 +20,12 @@ let package = Package(
             pkgConfig: "openssl",
             providers: [.apt(["libssl-dev"])]
         ),
+        // System libsecret (the freedesktop Secret Service client, over GLib/GIO).
+        .systemLibrary(
+            name: "CLibSecret",
+            pkgConfig: "libsecret-1",
+            providers: [.apt(["libsecret-1-dev"])]
+        ),
         .target(name: "SecCrypto", dependencies: ["COpenSSL"]),
         .target(name: "SecEnvelope", dependencies: ["SecCrypto"]),
         // X.509 certificates, fingerprints and SPKI pins (issue #5; TLS client to follow).

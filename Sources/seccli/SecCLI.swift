@@ -12,10 +12,12 @@ struct SecCLI: ParsableCommand {
 
             Exit codes: 0 success; 1 a check failed (checksum or MAC mismatch, input that cannot be \
             decrypted) or a file could not be read or written; 2 bad data in the options (malformed \
-            key or IV, wrong key size, unreadable secret); 64 usage error.
+            key or IV, wrong key size, unreadable secret); 64 usage error. seccli pin adds: 2 an \
+            unreadable or malformed certificate, key or PKCS#12 file; 3 pin mismatch; 4 certificate \
+            verification failure; 5 client certificate required or refused; 6 connection failure or timeout.
             """,
         version: "0.1.0",
-        subcommands: [Hash.self, HMACCommand.self, Encrypt.self, Decrypt.self, KDFCommand.self, KeygenCommand.self]
+        subcommands: [Hash.self, HMACCommand.self, Encrypt.self, Decrypt.self, KDFCommand.self, KeygenCommand.self, PinCommand.self]
     )
 
     static func main() {
@@ -25,6 +27,8 @@ struct SecCLI: ParsableCommand {
         } catch let failure as Failure {
             failure.report()
         } catch let error as CryptoError {
+            Failure(message: error.description, exitCode: error.exitCode).report()
+        } catch let error as TLSError {
             Failure(message: error.description, exitCode: error.exitCode).report()
         } catch let error as SecretSourceError {
             Failure(message: error.description, exitCode: .dataError).report()

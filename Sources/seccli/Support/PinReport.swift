@@ -1,0 +1,148 @@
+import Foundation
+import SecKit
+
+/// What `seccli pin` prints: the certificates from depth 0 with their fingerprints and pins, pin
+/// lines ready to paste into curl and OkHttp, and the outcome of the `--expect` check.
+struct PinReport {
+    /// The chain (or the file's certificates), depth 0 first.
+    var certificates: [Certificate]
+    /// The host name the OkHttp lines pin.
+    var host: String
+    /// The connection the chain came from; nil for `--file`.
+    var connection: Connection?
+    /// The `--expect` check; nil when no pin was expected.
+    var check: Check?
+
+    struct Connection: Encodable {
+        var host: String
+        var port: Int
+        var serverName: String?
+        var protocolVersion: String
+        var cipher: String
+        /// `system`, `ca-file` or `pin-only`.
+        var trust: String
+    }
+
+    /// The expected pins and the first one (in the order given) that a certificate satisfies.
+    struct Check {
+        var expected: [Pin]
+        var match: (pin: Pin, depth: Int)?
+
+        /// Tries every expected pin against `certificates` (depth 0 first).
+        init(expected: [Pin], certificates: [Certificate]) {
+            self.expected = expected
+            match = expected.lazy.compactMap { pin in certificates.firstIndex(where: pin.matches).map { (pin, $0) } }.first
+        }
+    }
+
+    // MARK: - Text
+
+    var text: String {
+        var lines: [String] = []
+        if let connection {
+            lines.append("connected to \(connection.host) port \(connection.port)\(connection.serverName.map { " (SNI \($0))" } ?? ""): "
+                + "\(connection.protocolVersion), \(connection.cipher), trust: \(connection.trust)")
+            lines.append("")
+        }
+        for (depth, certificate) in certificates.enumerated() {
+            lines += [
+                "depth \(depth)",
+                "subject=\(certificate.subject)",
+                "issuer=\(certificate.issuer)",
+                "notAfter=\(Self.opensslDate(certificate.notAfter))",
+                certificate.fingerprint(.sha256).description,
+                certificate.fingerprint(.sha1).description,
+                "pin: \(certificate.publicKeyPin)",
+                "",
+            ]
+        }
+        lines.append("# curl (checks the server's own key, depth 0; add a backup key's pin after a ';')")
+        lines.append("--pinnedpubkey '\(curlPins)'")
+        lines.append("# OkHttp CertificatePinner.Builder() (any certificate of the chain may match)")
+        lines += okHttpPins.map { ".add(\"\(host)\", \"\($0)\")" }
+        if let check {
+            lines.append("")
+            if let match = check.match {
+                lines.append("expected pin matched: \(match.pin) at depth \(match.depth)")
+            } else {
+                lines.append("expected pins not matched: \(check.expected.map(\.description).joined(separator: ", "))")
+            }
+        }
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// curl's `--pinnedpubkey` value: curl compares only the server certificate's key.
+    private var curlPins: String { certificates.first.map(\.publicKeyPin.curlForm) ?? "" }
+
+    /// One OkHttp pin per distinct key of the chain, depth 0 first.
+    private var okHttpPins: [String] {
+        var seen: Set<PublicKeyPin> = []
+        return certificates.map(\.publicKeyPin).filter { seen.insert($0).inserted }.map(\.description)
+    }
+
+    /// `Dec  2 09:12:04 2026 GMT`, as `openssl x509 -enddate` prints it (`ASN1_TIME_print`).
+    static func opensslDate(_ date: Date) -> String {
+        let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = TimeZone(identifier: "UTC")!
+        let c = calendar.dateComponents([.year, .month, .day, .hour, .minute, .second], from: date)
+        func two(_ value: Int?) -> String { let v = value ?? 0; return v < 10 ? "0\(v)" : "\(v)" }
+        let day = c.day ?? 0
+        return "\(months[(c.month ?? 1) - 1]) \(day < 10 ? " " : "")\(day) \(two(c.hour)):\(two(c.minute)):\(two(c.second)) \(c.year ?? 0) GMT"
+    }
+
+    // MARK: - JSON
+
+    /// The `--json` document (shape documented in docs/seccli.md).
+    func json() throws -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        return String(decoding: try encoder.encode(Document(self)), as: UTF8.self) + "\n"
+    }
+
+    private struct Document: Encodable {
+        struct Entry: Encodable {
+            var depth: Int
+            var subject: String
+            var issuer: String
+            var serialNumber: String
+            var notBefore: String
+            var notAfter: String
+            var sha256Fingerprint: String
+            var sha1Fingerprint: String
+            var pin: String
+        }
+        struct OkHttp: Encodable {
+            var host: String
+            var pins: [String]
+        }
+        struct Expected: Encodable {
+            var pins: [String]
+            var matched: Bool
+            var matchedPin: String?
+            var depth: Int?
+        }
+        var connection: Connection?
+        var certificates: [Entry]
+        var curlPinnedPubkey: String
+        var okHttp: OkHttp
+        var expected: Expected?
+
+        init(_ report: PinReport) {
+            connection = report.connection
+            certificates = report.certificates.enumerated().map { depth, certificate in
+                Entry(depth: depth, subject: certificate.subject, issuer: certificate.issuer, serialNumber: certificate.serialNumber,
+                      notBefore: certificate.notBefore.formatted(.iso8601), notAfter: certificate.notAfter.formatted(.iso8601),
+                      sha256Fingerprint: certificate.fingerprint(.sha256).colonHexString,
+                      sha1Fingerprint: certificate.fingerprint(.sha1).colonHexString,
+                      pin: certificate.publicKeyPin.description)
+            }
+            curlPinnedPubkey = report.curlPins
+            okHttp = OkHttp(host: report.host, pins: report.okHttpPins)
+            expected = report.check.map { check in
+                Expected(pins: check.expected.map(\.description), matched: check.match != nil,
+                         matchedPin: check.match?.pin.description, depth: check.match?.depth)
+            }
+        }
+    }
+}

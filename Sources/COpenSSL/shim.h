@@ -17,5 +17,8 @@
 #include <openssl/pem.h>
 #include <openssl/x509.h>
 #include <openssl/x509v3.h>
+#include <openssl/x509_vfy.h>
+#include <openssl/ssl.h>
+#include <openssl/pkcs12.h>
 
 #endif

@@ -16,6 +16,43 @@ public enum TLSError: Error, Equatable, Sendable, CustomStringConvertible {
     case unsupported(String)
     /// OpenSSL reported an unexpected failure; the string is OpenSSL's own reason.
     case backendFailure(String)
+    /// A host pattern (`example.com`, `*.example.com`, `**.example.com`) is not well formed.
+    case invalidHostPattern(String)
+    /// A `TLSConfiguration` or pin set that cannot work (pin-only trust without pins, an unreadable CA file, …).
+    case invalidConfiguration(String)
+    /// The endpoint is not on the configured allow-list; nothing was sent.
+    case endpointNotAllowed(host: String, port: Int, scheme: String)
+    /// The host name did not resolve; the string is the resolver's reason.
+    case hostNotFound(host: String, reason: String)
+    /// No TCP connection could be made (refused, unreachable); the string names the address and reason.
+    case connectionFailed(String)
+    /// A phase did not finish within its limit (`TLSTimeouts`).
+    case timedOut(TLSPhase)
+    /// The TLS handshake failed for a reason other than certificates (no common version or cipher,
+    /// an alert from the server, the connection closed); the string is OpenSSL's reason.
+    case handshakeFailed(String)
+    /// The server's certificate chain did not verify.
+    case certificateVerificationFailed(CertificateVerificationFailure)
+    /// The chain verified, but no pin of the enforced pin set matched it; the evaluation lists every
+    /// chain pin and every expected pin.
+    case pinMismatch(PinEvaluation)
+    /// Strict backup-pin rule: every pin of the host's pin set is in the current chain (RFC 7469 §2.5).
+    case noBackupPin(host: String)
+    /// The server demands a client certificate and none was configured (under TLS 1.3: alert 116,
+    /// certificate_required).
+    case clientCertificateRequired
+    /// The server refused our client certificate; the string is the alert (`bad certificate`, `unknown CA`, …).
+    case clientCertificateRejected(String)
+    /// A client certificate or private key could not be read; the string says which and why.
+    case invalidClientIdentity(String)
+    /// The private key or PKCS#12 file is encrypted and no passphrase was given.
+    case passphraseRequired(String)
+    /// The passphrase does not open the private key or PKCS#12 file.
+    case wrongPassphrase(String)
+    /// The private key does not belong to the client certificate.
+    case keyMismatch
+    /// Reading or writing the established connection failed; the string says why.
+    case connectionBroken(String)
 
     public var description: String {
         switch self {
@@ -26,6 +63,37 @@ public enum TLSError: Error, Equatable, Sendable, CustomStringConvertible {
         case .invalidPin(let reason): return "pin: \(reason)"
         case .unsupported(let reason): return reason
         case .backendFailure(let reason): return "OpenSSL: \(reason)"
+        case .invalidHostPattern(let reason): return "host pattern: \(reason)"
+        case .invalidConfiguration(let reason): return "TLS configuration: \(reason)"
+        case .endpointNotAllowed(let host, let port, let scheme): return "\(scheme)://\(host):\(port) is not on the endpoint allow-list"
+        case .hostNotFound(let host, let reason): return "cannot resolve \(host): \(reason)"
+        case .connectionFailed(let reason): return "cannot connect: \(reason)"
+        case .timedOut(let phase): return "\(phase) timed out"
+        case .handshakeFailed(let reason): return "TLS handshake failed: \(reason)"
+        case .certificateVerificationFailed(let failure): return "certificate verification failed: \(failure)"
+        case .pinMismatch(let evaluation): return "pin mismatch: \(evaluation)"
+        case .noBackupPin(let host): return "\(host): every pin is in the current chain and the policy demands a backup pin (RFC 7469 section 2.5)"
+        case .clientCertificateRequired: return "the server requires a client certificate and none was given"
+        case .clientCertificateRejected(let alert): return "the server rejected the client certificate (\(alert))"
+        case .invalidClientIdentity(let reason): return "client identity: \(reason)"
+        case .passphraseRequired(let what): return "\(what) is encrypted: a passphrase is needed"
+        case .wrongPassphrase(let what): return "wrong passphrase for \(what)"
+        case .keyMismatch: return "the private key does not match the client certificate"
+        case .connectionBroken(let reason): return "connection: \(reason)"
+        }
+    }
+}
+
+/// A phase of a connection with its own time limit.
+public enum TLSPhase: String, Hashable, Sendable, CustomStringConvertible {
+    case connect, handshake, read, write
+
+    public var description: String {
+        switch self {
+        case .connect: "TCP connect"
+        case .handshake: "TLS handshake"
+        case .read: "read"
+        case .write: "write"
         }
     }
 }

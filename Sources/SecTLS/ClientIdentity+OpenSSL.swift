@@ -1,0 +1,152 @@
+import Foundation
+import SecCrypto
+internal import COpenSSL
+
+/// Owns one reference to an OpenSSL `EVP_PKEY` (a private key; freed on deinit). Never modified after loading.
+final class PrivateKeyHandle: @unchecked Sendable {
+    let pointer: OpaquePointer
+
+    init(owning pointer: OpaquePointer) { self.pointer = pointer }
+
+    deinit { EVP_PKEY_free(pointer) }
+
+    /// The first private key of `pem` (blocks of other labels are skipped).
+    convenience init(pem: [UInt8], passphrase: SecureBytes?) throws(TLSError) {
+        let prompt = PassphrasePrompt(passphrase)
+        let key: OpaquePointer? = pem.withUnsafeBytes { bytes in
+            guard let bio = BIO_new_mem_buf(bytes.baseAddress, Int32(bytes.count)) else { return nil }
+            defer { BIO_free(bio) }
+            return withExtendedLifetime(prompt) {
+                PEM_read_bio_PrivateKey(bio, nil, passphraseCallback, Unmanaged.passUnretained(prompt).toOpaque())
+            }
+        }
+        guard let key else {
+            let reasons = drainOpenSSLErrors()
+            if prompt.asked {
+                throw passphrase == nil ? .passphraseRequired("the private key") : .wrongPassphrase("the private key")
+            }
+            if reasons.contains(where: { $0.contains("no start line") }) {
+                throw .invalidClientIdentity("no private key found in the PEM input")
+            }
+            throw .invalidClientIdentity("unreadable private key" + (reasons.last.map { " (\(Self.shortReason($0)))" } ?? ""))
+        }
+        self.init(owning: key)
+    }
+
+    static func shortReason(_ line: String) -> String {
+        line.split(separator: ":", omittingEmptySubsequences: false).last.map(String.init) ?? line
+    }
+}
+
+/// The passphrase handed to OpenSSL's `pem_password_cb`, and whether OpenSSL asked for it.
+private final class PassphrasePrompt {
+    private let passphrase: SecureBytes?
+    var asked = false
+
+    init(_ passphrase: SecureBytes?) { self.passphrase = passphrase }
+
+    /// Copies the passphrase into `buffer` (at most `size` bytes); -1 when there is none.
+    func fill(_ buffer: UnsafeMutablePointer<CChar>, size: Int) -> Int32 {
+        asked = true
+        guard let passphrase, passphrase.count <= size else { return -1 }
+        passphrase.withUnsafeBytes { bytes in
+            UnsafeMutableRawPointer(buffer).copyMemory(from: bytes.baseAddress!, byteCount: bytes.count)
+        }
+        return Int32(passphrase.count)
+    }
+}
+
+private let passphraseCallback: @convention(c) (UnsafeMutablePointer<CChar>?, Int32, Int32, UnsafeMutableRawPointer?) -> Int32 = {
+    buffer, size, _, context in
+    guard let buffer, let context, size > 0 else { return -1 }
+    return Unmanaged<PassphrasePrompt>.fromOpaque(context).takeUnretainedValue().fill(buffer, size: Int(size))
+}
+
+extension ClientIdentity {
+    /// Checks that `key` belongs to the first certificate.
+    init(certificates: [Certificate], key: PrivateKeyHandle) throws(TLSError) {
+        guard let first = certificates.first else { throw .invalidClientIdentity("no certificate") }
+        guard X509_check_private_key(first.handle.pointer, key.pointer) == 1 else {
+            _ = drainOpenSSLErrors()
+            throw .keyMismatch
+        }
+        self.certificate = first
+        self.chain = Array(certificates.dropFirst())
+        self.key = key
+    }
+
+    /// Every certificate of `pem`, with OpenSSL's reader (which skips key blocks, also encrypted ones).
+    static func loadCertificates(pem: [UInt8]) throws(TLSError) -> [Certificate] {
+        guard let bio = BIO_new(BIO_s_mem()) else { throw .openSSL("BIO_new") }
+        defer { BIO_free(bio) }
+        guard pem.withUnsafeBytes({ BIO_write(bio, $0.baseAddress, Int32($0.count)) }) == Int32(pem.count) else { throw .openSSL("BIO_write") }
+        var certificates: [Certificate] = []
+        while let x509 = PEM_read_bio_X509(bio, nil, nil, nil) {
+            let handle = X509Handle(retaining: x509)
+            X509_free(x509)
+            certificates.append(try Certificate(handle: handle))
+        }
+        _ = drainOpenSSLErrors()  // the end of input shows as "no start line"
+        guard !certificates.isEmpty else { throw .invalidClientIdentity("no certificate found in the PEM input") }
+        return certificates
+    }
+
+    /// The certificates (client certificate first) and key of a PKCS#12 file.
+    static func loadPKCS12(_ der: [UInt8], passphrase: SecureBytes?) throws(TLSError) -> (certificates: [Certificate], key: PrivateKeyHandle) {
+        let parsed: OpaquePointer? = der.withUnsafeBufferPointer { buffer in
+            var cursor: UnsafePointer<UInt8>? = buffer.baseAddress
+            return d2i_PKCS12(nil, &cursor, CLong(buffer.count))
+        }
+        guard let p12 = parsed else {
+            _ = drainOpenSSLErrors()
+            throw .invalidClientIdentity("not a DER PKCS#12 file")
+        }
+        defer { PKCS12_free(p12) }
+        // A NUL-terminated copy of the passphrase, wiped and freed afterwards.
+        let given = UnsafeMutableBufferPointer<CChar>.allocate(capacity: (passphrase?.count ?? 0) + 1)
+        given.initialize(repeating: 0)
+        defer {
+            secureZero(UnsafeMutableRawBufferPointer(given))
+            given.deallocate()
+        }
+        passphrase?.withUnsafeBytes { UnsafeMutableRawBufferPointer(given).copyMemory(from: $0) }
+        // The password that opens the MAC: the given one; with none or an empty one, OpenSSL's two
+        // encodings of "no password" (NULL and "").
+        let candidates: [UnsafeMutablePointer<CChar>?] = passphrase?.isEmpty == false ? [given.baseAddress] : [nil, given.baseAddress]
+        let chosen: UnsafeMutablePointer<CChar>??
+        if PKCS12_mac_present(p12) == 0 {
+            chosen = candidates[0]
+        } else {
+            chosen = candidates.first { PKCS12_verify_mac(p12, $0, $0 == nil ? 0 : Int32(passphrase?.count ?? 0)) == 1 }
+        }
+        _ = drainOpenSSLErrors()
+        guard let password = chosen else {
+            throw passphrase == nil ? .passphraseRequired("the PKCS#12 file") : .wrongPassphrase("the PKCS#12 file")
+        }
+        var key: OpaquePointer?
+        var certificate: OpaquePointer?
+        var extra: OpaquePointer?
+        guard PKCS12_parse(p12, password, &key, &certificate, &extra) == 1 else {
+            let reasons = drainOpenSSLErrors()
+            throw .invalidClientIdentity("unreadable PKCS#12 contents" + (reasons.last.map { " (\(PrivateKeyHandle.shortReason($0)))" } ?? ""))
+        }
+        var handles: [X509Handle] = []
+        if let certificate {
+            handles.append(X509Handle(retaining: certificate))
+            X509_free(certificate)
+        }
+        if let extra {
+            for index in 0..<OPENSSL_sk_num(extra) {
+                if let x509 = OPENSSL_sk_value(extra, index) { handles.append(X509Handle(retaining: OpaquePointer(x509))) }
+            }
+            while let x509 = OPENSSL_sk_pop(extra) { X509_free(OpaquePointer(x509)) }
+            OPENSSL_sk_free(extra)
+        }
+        guard let key else { throw .invalidClientIdentity("the PKCS#12 file holds no private key") }
+        let keyHandle = PrivateKeyHandle(owning: key)
+        guard !handles.isEmpty, certificate != nil else { throw .invalidClientIdentity("the PKCS#12 file holds no certificate") }
+        var certificates: [Certificate] = []
+        for handle in handles { certificates.append(try Certificate(handle: handle)) }
+        return (certificates, keyHandle)
+    }
+}

@@ -1,0 +1,92 @@
+import Foundation
+
+/// A host name pattern of a pin set or an allow-list entry, as OkHttp's `CertificatePinner` writes them:
+///
+/// - `example.com`: that host only;
+/// - `*.example.com`: exactly one more label (`www.example.com`, not `example.com`, not `a.b.example.com`);
+/// - `**.example.com`: `example.com` and every name below it, at any depth.
+///
+/// Matching is on whole labels, case-insensitive, and ignores one trailing dot on either side, so
+/// `*.example.com` never matches `example.com.evil.net` or `badexample.com`. IP addresses are exact
+/// patterns (`127.0.0.1`, `::1`).
+public struct HostPattern: Hashable, Sendable, CustomStringConvertible {
+    public enum Kind: Hashable, Sendable {
+        /// The host itself.
+        case exact
+        /// One label below the base name.
+        case oneLabel
+        /// The base name and any depth below it.
+        case anyDepth
+    }
+
+    public let kind: Kind
+    /// The name after the wildcard (or the whole name), lower-case, without a trailing dot.
+    public let base: String
+
+    /// Parses `example.com`, `*.example.com` or `**.example.com`. A wildcard anywhere else, empty
+    /// labels, white space or a bare `*` are refused.
+    public init(_ text: String) throws(TLSError) {
+        let name = Self.normalize(text)
+        let kind: Kind
+        let base: Substring
+        if name.hasPrefix("**.") {
+            (kind, base) = (.anyDepth, name.dropFirst(3))
+        } else if name.hasPrefix("*.") {
+            (kind, base) = (.oneLabel, name.dropFirst(2))
+        } else {
+            (kind, base) = (.exact, Substring(name))
+        }
+        guard !base.isEmpty else { throw .invalidHostPattern("empty host name in a pattern of \(text.count) characters") }
+        guard !base.contains("*") else {
+            throw .invalidHostPattern("a wildcard is only allowed as the first label (`*.example.com`, `**.example.com`)")
+        }
+        guard !base.contains(where: { $0 == " " || $0 == "\t" || $0 == "\n" || $0 == "/" }) else {
+            throw .invalidHostPattern("white space or `/` in a host name")
+        }
+        // An IPv6 address has colons instead of labels; a name must not have empty labels.
+        guard base.contains(":") || !base.split(separator: ".", omittingEmptySubsequences: false).contains(where: \.isEmpty) else {
+            throw .invalidHostPattern("empty label in a host name")
+        }
+        guard kind == .exact || !base.contains(":") else { throw .invalidHostPattern("a wildcard in front of an IP address") }
+        self.kind = kind
+        self.base = String(base)
+    }
+
+    /// True when `host` is covered by this pattern.
+    public func matches(_ host: String) -> Bool {
+        let host = Self.normalize(host)
+        switch kind {
+        case .exact:
+            return host == base
+        case .anyDepth:
+            return host == base || host.hasSuffix("." + base)
+        case .oneLabel:
+            guard host.hasSuffix("." + base) else { return false }
+            let label = host.dropLast(base.count + 1)
+            return !label.isEmpty && !label.contains(".")
+        }
+    }
+
+    /// How specific the pattern is, for choosing among several that match: exact names first,
+    /// then longer base names, then one-label before any-depth wildcards.
+    var specificity: (Int, Int, Int) {
+        (kind == .exact ? 1 : 0, base.count, kind == .oneLabel ? 1 : 0)
+    }
+
+    /// The pattern as written in normalized form: `*.example.com`.
+    public var description: String {
+        switch kind {
+        case .exact: base
+        case .oneLabel: "*." + base
+        case .anyDepth: "**." + base
+        }
+    }
+
+    /// Lower-case, surrounding white space and one trailing dot removed; `[::1]` brackets removed.
+    static func normalize(_ text: String) -> String {
+        var name = text.trimmingCharacters(in: .whitespacesAndNewlines).lowercased()
+        if name.hasSuffix(".") { name.removeLast() }
+        if name.hasPrefix("["), name.hasSuffix("]") { name = String(name.dropFirst().dropLast()) }
+        return name
+    }
+}

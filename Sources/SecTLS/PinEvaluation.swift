@@ -1,0 +1,87 @@
+import Foundation
+
+/// A remark of a pin evaluation that did not refuse the connection.
+public enum PinWarning: Hashable, Sendable, CustomStringConvertible {
+    /// The applying pin set expired at this date, so it was checked but not enforced.
+    case pinSetExpired(Date)
+    /// The pin set is report-only and no pin matched.
+    case reportOnlyMismatch
+    /// Every pin of the set is in the current chain: no backup pin (RFC 7469 §2.5).
+    case noBackupPin
+
+    public var description: String {
+        switch self {
+        case .pinSetExpired(let date): "the pin set expired on \(date) and was not enforced"
+        case .reportOnlyMismatch: "no pin matched (report-only pin set, connection allowed)"
+        case .noBackupPin: "every pin is in the current chain: no backup pin (RFC 7469 section 2.5)"
+        }
+    }
+}
+
+/// What checking a chain against a `PinPolicy` found.
+public struct PinEvaluation: Hashable, Sendable, CustomStringConvertible {
+    public enum Outcome: Hashable, Sendable {
+        /// `pin` matched the certificate at `depth` (0 = the server's own certificate).
+        case matched(pin: Pin, depth: Int)
+        /// No expected pin matched any certificate of the chain.
+        case mismatched
+        /// No pin set applies to the host.
+        case notPinned
+    }
+
+    /// The host name the policy was looked up for.
+    public let host: String
+    /// The pin set that applied, if any.
+    public let pinSet: PinSet?
+    /// The chain the pins were checked against, from the server's certificate (depth 0) up:
+    /// the verified chain, or in pin-only mode the chain linked by signatures from the server's
+    /// certificate (never certificates the server merely appended).
+    public let chain: [Certificate]
+    public let outcome: Outcome
+    public let warnings: [PinWarning]
+
+    /// True when the connection must be refused: an enforced, unexpired pin set and no match.
+    public var refusesConnection: Bool {
+        guard outcome == .mismatched, let pinSet else { return false }
+        return pinSet.mode == .enforce && !warnings.contains { if case .pinSetExpired = $0 { true } else { false } }
+    }
+
+    /// The public-key pin of every certificate of `chain`, by depth.
+    public var chainPins: [PublicKeyPin] { chain.map(\.publicKeyPin) }
+
+    /// The pins that were expected (empty when not pinned).
+    public var expectedPins: [Pin] { pinSet?.pins ?? [] }
+
+    /// Checks `chain` (depth 0 first) against the pin set `policy` has for `host`, at `now`.
+    public static func evaluate(_ chain: [Certificate], host: String, policy: PinPolicy, now: Date = Date()) -> PinEvaluation {
+        guard let pinSet = policy.pinSet(for: host) else {
+            return PinEvaluation(host: host, pinSet: nil, chain: chain, outcome: .notPinned, warnings: [])
+        }
+        var outcome = Outcome.mismatched
+        search: for (depth, certificate) in chain.enumerated() {
+            for pin in pinSet.pins where pin.matches(certificate) {
+                outcome = .matched(pin: pin, depth: depth)
+                break search
+            }
+        }
+        var warnings: [PinWarning] = []
+        if let expires = pinSet.expires, pinSet.isExpired(at: now) { warnings.append(.pinSetExpired(expires)) }
+        if outcome == .mismatched && pinSet.mode == .reportOnly { warnings.append(.reportOnlyMismatch) }
+        if pinSet.pins.allSatisfy({ pin in chain.contains { pin.matches($0) } }) { warnings.append(.noBackupPin) }
+        return PinEvaluation(host: host, pinSet: pinSet, chain: chain, outcome: outcome, warnings: warnings)
+    }
+
+    /// One line: which pin matched at which depth, or every chain pin and every expected pin.
+    public var description: String {
+        switch outcome {
+        case .matched(let pin, let depth):
+            return "\(host): pin \(pin) matched the certificate at depth \(depth) (\(chain[depth].subject))"
+        case .notPinned:
+            return "\(host): no pins configured"
+        case .mismatched:
+            let seen = chain.enumerated().map { "depth \($0.offset) \($0.element.publicKeyPin)" }.joined(separator: ", ")
+            let expected = expectedPins.map(\.description).joined(separator: ", ")
+            return "\(host): no pin matched; chain: [\(seen)]; expected one of: [\(expected)]"
+        }
+    }
+}

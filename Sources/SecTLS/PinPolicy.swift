@@ -1,0 +1,83 @@
+import Foundation
+
+/// The pins of one host pattern: any one of them must appear in the verified chain.
+///
+/// ```swift
+/// let pins = try PinSet(host: "**.example.com", pins: [
+///     Pin(parsing: "sha256/r/mIkG3eEpVdm+u/ko/cwxzOMo1bk4TyHIlByibiA5E="),   // the current key
+///     Pin(parsing: "sha256/YLh1dUR9y6Kja30RrAn7JKnbQG/uEtLMkBgFF2Fuihg="),   // the backup key
+/// ], expires: Date(timeIntervalSinceNow: 60 * 86400))
+/// ```
+public struct PinSet: Hashable, Sendable, CustomStringConvertible {
+    /// Whether a mismatch refuses the connection.
+    public enum Mode: String, Hashable, Sendable {
+        /// A mismatch refuses the connection (`TLSError.pinMismatch`).
+        case enforce
+        /// A mismatch is only reported (in `PinEvaluation.warnings`), as RFC 7469's
+        /// `Public-Key-Pins-Report-Only` does; the connection proceeds.
+        case reportOnly
+    }
+
+    /// The hosts these pins apply to.
+    public let host: HostPattern
+    /// The acceptable pins (public-key pins or certificate fingerprints); never empty.
+    public let pins: [Pin]
+    /// After this moment the pins are not enforced any more (the evaluation says so), so an app with
+    /// forgotten pins does not lock itself out for ever. Nil: no expiry.
+    public let expires: Date?
+    public let mode: Mode
+
+    /// Pins for `host` (a `HostPattern`); at least one pin.
+    public init(host: HostPattern, pins: [Pin], expires: Date? = nil, mode: Mode = .enforce) throws(TLSError) {
+        guard !pins.isEmpty else { throw .invalidConfiguration("the pin set for \(host) has no pins") }
+        self.host = host
+        self.pins = pins
+        self.expires = expires
+        self.mode = mode
+    }
+
+    /// Pins for a host pattern given as text (`example.com`, `*.example.com`, `**.example.com`).
+    public init(host: String, pins: [Pin], expires: Date? = nil, mode: Mode = .enforce) throws(TLSError) {
+        try self.init(host: try HostPattern(host), pins: pins, expires: expires, mode: mode)
+    }
+
+    /// True when the expiry date has passed at `now`.
+    public func isExpired(at now: Date) -> Bool { expires.map { now >= $0 } ?? false }
+
+    public var description: String {
+        "\(host): \(pins.map(\.description).joined(separator: ", "))" + (mode == .reportOnly ? " (report only)" : "")
+    }
+}
+
+/// Every pin set of an application, and how strictly RFC 7469's backup-pin rule is applied.
+///
+/// For a host, the most specific matching pin set applies (an exact name before `*.` before `**.`,
+/// a longer base name before a shorter one); hosts no set matches are not pinned.
+public struct PinPolicy: Hashable, Sendable {
+    /// What to do when every pin of the applying set is in the current chain — RFC 7469 §2.5 wants at
+    /// least one backup pin that is not, so that losing the current key does not lock clients out.
+    public enum BackupPinRule: String, Hashable, Sendable {
+        /// Connect, with `PinWarning.noBackupPin` in the evaluation.
+        case warn
+        /// Refuse the connection (`TLSError.noBackupPin`).
+        case strict
+    }
+
+    public let pinSets: [PinSet]
+    public let backupPinRule: BackupPinRule
+
+    public init(_ pinSets: [PinSet], backupPinRule: BackupPinRule = .warn) {
+        self.pinSets = pinSets
+        self.backupPinRule = backupPinRule
+    }
+
+    /// One enforced pin set for exactly `host`: what `seccli pin --expect` and curl's `--pinnedpubkey` do.
+    public init(host: String, pins: [Pin], backupPinRule: BackupPinRule = .warn) throws(TLSError) {
+        self.init([try PinSet(host: host, pins: pins)], backupPinRule: backupPinRule)
+    }
+
+    /// The pin set that applies to `host`, if any.
+    public func pinSet(for host: String) -> PinSet? {
+        pinSets.filter { $0.host.matches(host) }.max { $0.host.specificity < $1.host.specificity }
+    }
+}

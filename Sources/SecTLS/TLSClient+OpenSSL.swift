@@ -1,0 +1,104 @@
+import Foundation
+import SecCrypto
+internal import COpenSSL
+
+/// Owns an OpenSSL `SSL_CTX` configured from a `TLSConfiguration`. Not modified after `init`, so
+/// connections may be made from it on several threads at once.
+final class SSLContextHandle: @unchecked Sendable {
+    let pointer: OpaquePointer
+
+    init(_ configuration: TLSConfiguration) throws(TLSError) {
+        guard let context = SSL_CTX_new(TLS_client_method()) else { throw .openSSL("SSL_CTX_new") }
+        pointer = context
+        try setVersions(minimum: configuration.minimumVersion, maximum: configuration.maximumVersion)
+        // Non-blocking I/O: SSL_write may return after part of the data, from a buffer that may move.
+        _ = SSL_CTX_ctrl(context, SSL_CTRL_MODE, CLong(SSL_MODE_ENABLE_PARTIAL_WRITE | SSL_MODE_ACCEPT_MOVING_WRITE_BUFFER), nil)
+        try loadTrust(configuration.trustRoots)
+        if let identity = configuration.clientIdentity { try use(identity) }
+        SSL_CTX_set_cert_cb(context, certificateRequestCallback, nil)
+    }
+
+    deinit { SSL_CTX_free(pointer) }
+
+    private func setVersions(minimum: TLSVersion, maximum: TLSVersion?) throws(TLSError) {
+        // SSL_CTX_set_min_proto_version / SSL_CTX_set_max_proto_version are macros over SSL_CTX_ctrl.
+        guard SSL_CTX_ctrl(pointer, SSL_CTRL_SET_MIN_PROTO_VERSION, CLong(minimum.openSSLVersion), nil) == 1 else {
+            throw .openSSL("SSL_CTX_set_min_proto_version")
+        }
+        if let maximum, SSL_CTX_ctrl(pointer, SSL_CTRL_SET_MAX_PROTO_VERSION, CLong(maximum.openSSLVersion), nil) != 1 {
+            throw .openSSL("SSL_CTX_set_max_proto_version")
+        }
+    }
+
+    private func loadTrust(_ roots: TrustRoots) throws(TLSError) {
+        switch roots {
+        case .system:
+            guard SSL_CTX_set_default_verify_paths(pointer) == 1 else { throw .openSSL("SSL_CTX_set_default_verify_paths") }
+        case .caFile(let path):
+            guard FileManager.default.isReadableFile(atPath: path) else {
+                throw .invalidConfiguration("cannot read the CA file \(path)")
+            }
+            guard SSL_CTX_load_verify_locations(pointer, path, nil) == 1 else {
+                let reasons = drainOpenSSLErrors()
+                throw .invalidConfiguration("no CA certificate could be loaded from \(path)" + (reasons.last.map { " (\($0))" } ?? ""))
+            }
+        case .certificates(let certificates):
+            guard !certificates.isEmpty else { throw .invalidConfiguration("the list of trusted CA certificates is empty") }
+            let store = SSL_CTX_get_cert_store(pointer)
+            for certificate in certificates {
+                // A certificate listed twice is not an error.
+                if X509_STORE_add_cert(store, certificate.handle.pointer) != 1 { _ = drainOpenSSLErrors() }
+            }
+        case .pinsOnly:
+            break  // verified after the handshake against the pins (TLSConnection)
+        }
+        SSL_CTX_set_verify(pointer, roots == .pinsOnly ? SSL_VERIFY_NONE : SSL_VERIFY_PEER, nil)
+    }
+
+    private func use(_ identity: ClientIdentity) throws(TLSError) {
+        guard SSL_CTX_use_certificate(pointer, identity.certificate.handle.pointer) == 1 else { throw .openSSL("SSL_CTX_use_certificate") }
+        for certificate in identity.chain {
+            // SSL_CTX_add1_chain_cert is a macro over SSL_CTX_ctrl.
+            guard SSL_CTX_ctrl(pointer, SSL_CTRL_CHAIN_CERT, 1, UnsafeMutableRawPointer(certificate.handle.pointer)) == 1 else {
+                throw .openSSL("SSL_CTX_add1_chain_cert")
+            }
+        }
+        guard SSL_CTX_use_PrivateKey(pointer, identity.key.pointer) == 1 else { throw .openSSL("SSL_CTX_use_PrivateKey") }
+        guard SSL_CTX_check_private_key(pointer) == 1 else {
+            _ = drainOpenSSLErrors()
+            throw .keyMismatch
+        }
+    }
+}
+
+/// Called by OpenSSL when the server sends a CertificateRequest: marks the connection's state.
+private let certificateRequestCallback: @convention(c) (OpaquePointer?, UnsafeMutableRawPointer?) -> Int32 = { ssl, _ in
+    if let ssl, let state = SSL_get_ex_data(ssl, 0) {
+        Unmanaged<HandshakeState>.fromOpaque(state).takeUnretainedValue().certificateRequested = true
+    }
+    return 1
+}
+
+/// What the callbacks learn during one handshake.
+final class HandshakeState {
+    var certificateRequested = false
+    /// Depth of the first certificate the verifier refused.
+    var failedDepth: Int?
+}
+
+extension TLSVersion {
+    var openSSLVersion: Int32 {
+        switch self {
+        case .tls12: TLS1_2_VERSION
+        case .tls13: TLS1_3_VERSION
+        }
+    }
+
+    init?(openSSLVersion: Int32) {
+        switch openSSLVersion {
+        case TLS1_2_VERSION: self = .tls12
+        case TLS1_3_VERSION: self = .tls13
+        default: return nil
+        }
+    }
+}

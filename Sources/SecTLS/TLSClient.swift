@@ -1,0 +1,64 @@
+import Foundation
+
+/// A TLS client for one `TLSConfiguration`: make it once, then `connect` as often as needed (the
+/// OpenSSL context, with its loaded CA store and client identity, is shared by every connection).
+///
+/// A connection is refused, with a typed `TLSError`, when the endpoint is not on the allow-list
+/// (before anything is resolved or sent), when the certificate does not verify (expired, unknown
+/// CA, wrong host name — skipped in pin-only mode, where the pins are the trust), when no pin of
+/// an enforced pin set matches the verified chain, or when the server refuses our client certificate
+/// (or its absence), which under TLS 1.3 is only known after the handshake and is waited for.
+///
+/// ```swift
+/// let client = try TLSClient(configuration: configuration)
+/// let connection = try client.connect(host: "api.example.com", port: 443)
+/// defer { connection.close() }
+/// try connection.write(Array("GET / HTTP/1.0\r\nHost: api.example.com\r\n\r\n".utf8))
+/// let reply = try connection.read()
+/// ```
+public final class TLSClient: Sendable {
+    public let configuration: TLSConfiguration
+    let context: SSLContextHandle
+
+    /// Builds the OpenSSL context. Throws `invalidConfiguration` for an unreadable CA file, pin-only
+    /// trust without pins, or a maximum version below the minimum.
+    public init(configuration: TLSConfiguration = TLSConfiguration()) throws(TLSError) {
+        if let maximum = configuration.maximumVersion, maximum < configuration.minimumVersion {
+            throw .invalidConfiguration("the maximum version \(maximum) is below the minimum \(configuration.minimumVersion)")
+        }
+        if configuration.trustRoots == .pinsOnly && !(configuration.pinPolicy?.pinSets.contains { $0.mode == .enforce } ?? false) {
+            throw .invalidConfiguration("pin-only trust needs an enforced pin set")
+        }
+        self.configuration = configuration
+        self.context = try SSLContextHandle(configuration)
+    }
+
+    /// Connects to `host` (a name or an IPv4/IPv6 address) on `port`, completes the handshake and
+    /// every check, and returns the open connection. `scheme` only matters for the allow-list.
+    public func connect(host: String, port: Int, scheme: String = "tls") throws(TLSError) -> TLSConnection {
+        if let allowList = configuration.allowedEndpoints, !allowList.permits(host: host, port: port, scheme: scheme) {
+            throw .endpointNotAllowed(host: host, port: port, scheme: scheme.lowercased())
+        }
+        let serverName = HostPattern.normalize(configuration.serverName ?? host)
+        let policy = configuration.pinPolicy ?? PinPolicy([])
+        if configuration.trustRoots == .pinsOnly {
+            guard let pinSet = policy.pinSet(for: serverName), pinSet.mode == .enforce else {
+                throw .invalidConfiguration("pin-only trust needs an enforced pin set for \(serverName)")
+            }
+            if let expires = pinSet.expires, pinSet.isExpired(at: Date()) {
+                throw .invalidConfiguration("pin-only trust: the pin set for \(serverName) expired on \(expires)")
+            }
+        }
+        let start = ContinuousClock.now
+        let socket = try TCPSocket.connect(host: host, port: port, deadline: start + configuration.timeouts.connect)
+        return try TLSConnection(
+            socket: socket, host: host, port: port, serverName: serverName, policy: policy, client: self)
+    }
+
+    /// `TLSClient(configuration:).connect(host:port:scheme:)` in one call.
+    public static func connect(
+        host: String, port: Int, scheme: String = "tls", configuration: TLSConfiguration = TLSConfiguration()
+    ) throws(TLSError) -> TLSConnection {
+        try TLSClient(configuration: configuration).connect(host: host, port: port, scheme: scheme)
+    }
+}

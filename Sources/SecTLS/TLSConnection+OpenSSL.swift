@@ -1,0 +1,286 @@
+import Foundation
+import SecCrypto
+internal import COpenSSL
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// One OpenSSL `SSL` over a non-blocking socket it owns: the handshake with every check, then I/O
+/// with deadlines.
+final class SSLSession {
+    private let ssl: OpaquePointer
+    private let descriptor: Int32
+    private let state = HandshakeState()
+    private var established = false
+    private var closed = false
+
+    init(socket: TCPSocket, context: SSLContextHandle) throws(TLSError) {
+        guard let ssl = SSL_new(context.pointer) else {
+            Glibc.close(socket.descriptor)
+            throw .openSSL("SSL_new")
+        }
+        self.ssl = ssl
+        self.descriptor = socket.descriptor
+        guard SSL_set_fd(ssl, socket.descriptor) == 1 else { throw .openSSL("SSL_set_fd") }
+        SSL_set_ex_data(ssl, 0, Unmanaged.passUnretained(state).toOpaque())
+    }
+
+    deinit {
+        close()
+        SSL_free(ssl)
+    }
+
+    // MARK: - Handshake
+
+    func handshake(
+        serverName: String, configuration: TLSConfiguration, policy: PinPolicy, deadline: ContinuousClock.Instant
+    ) throws(TLSError) -> EstablishedSession {
+        let pinsOnly = configuration.trustRoots == .pinsOnly
+        let isIPAddress = TCPSocket.isIPAddress(serverName)
+        if !pinsOnly {
+            if isIPAddress {
+                guard X509_VERIFY_PARAM_set1_ip_asc(SSL_get0_param(ssl), serverName) == 1 else { throw .openSSL("X509_VERIFY_PARAM_set1_ip_asc") }
+            } else {
+                SSL_set_hostflags(ssl, UInt32(X509_CHECK_FLAG_NO_PARTIAL_WILDCARDS))
+                guard SSL_set1_host(ssl, serverName) == 1 else { throw .openSSL("SSL_set1_host") }
+            }
+        }
+        if !isIPAddress {
+            // SSL_set_tlsext_host_name is a macro over SSL_ctrl.
+            let ok = serverName.withCString { name in
+                SSL_ctrl(ssl, SSL_CTRL_SET_TLSEXT_HOSTNAME, CLong(TLSEXT_NAMETYPE_host_name), UnsafeMutableRawPointer(mutating: name))
+            }
+            guard ok == 1 else { throw .openSSL("SSL_set_tlsext_host_name") }
+        }
+        SSL_set_verify(ssl, pinsOnly ? SSL_VERIFY_NONE : SSL_VERIFY_PEER, verifyCallback)
+
+        try perform(.handshake, deadline: deadline) { SSL_connect(ssl) }
+
+        let peerChain = certificates(SSL_get_peer_cert_chain(ssl))
+        var pinEvaluation: PinEvaluation
+        let verifiedChain: [Certificate]
+        if pinsOnly {
+            // connect() checked that an enforced pin set applies.
+            let pinSet = policy.pinSet(for: serverName)!
+            let linked = try linkedChain(peerChain, anchoredAt: pinSet)
+            verifiedChain = linked.chain
+            pinEvaluation = PinEvaluation.evaluate(linked.chain, host: serverName, policy: policy)
+            if !linked.anchored {
+                // The server's certificate does not lead to a pinned certificate by signatures: a
+                // pinned certificate elsewhere in what it sent proves nothing.
+                pinEvaluation = PinEvaluation(host: serverName, pinSet: pinSet, chain: linked.chain, outcome: .mismatched, warnings: pinEvaluation.warnings)
+            }
+        } else {
+            verifiedChain = certificates(SSL_get0_verified_chain(ssl))
+            pinEvaluation = PinEvaluation.evaluate(verifiedChain, host: serverName, policy: policy)
+        }
+        if pinEvaluation.refusesConnection { throw .pinMismatch(pinEvaluation) }
+        if policy.backupPinRule == .strict, pinEvaluation.warnings.contains(.noBackupPin), let pinSet = pinEvaluation.pinSet,
+           pinSet.mode == .enforce, !pinSet.isExpired(at: Date()) {
+            throw .noBackupPin(host: serverName)
+        }
+
+        let version = TLSVersion(openSSLVersion: SSL_version(ssl)) ?? .tls12
+        if version == .tls13 && state.certificateRequested {
+            try confirmClientCertificate(deadline: min(deadline, .now + configuration.timeouts.clientCertificateConfirmation))
+        }
+        established = true
+        return EstablishedSession(
+            protocolVersion: version, cipher: SSL_CIPHER_get_name(SSL_get_current_cipher(ssl)).map { String(cString: $0) } ?? "",
+            peerChain: peerChain, verifiedChain: verifiedChain, pinEvaluation: pinEvaluation,
+            clientCertificateRequested: state.certificateRequested)
+    }
+
+    /// Under TLS 1.3 the server judges our certificate (or its absence) after the handshake: waits for
+    /// its verdict — an alert, or its first record (session tickets, data) — until `deadline`.
+    private func confirmClientCertificate(deadline: ContinuousClock.Instant) throws(TLSError) {
+        var byte: UInt8 = 0
+        while true {
+            let result = try TCPSocket.withSIGPIPEBlocked { () throws(TLSError) in SSL_peek(ssl, &byte, 1) }
+            if result > 0 { return }
+            let error = SSL_get_error(ssl, result)
+            switch error {
+            case SSL_ERROR_WANT_READ:
+                if SSL_SESSION_is_resumable(SSL_get_session(ssl)) == 1 { return }  // a ticket came: accepted
+                if !TCPSocket.wait(descriptor, for: Int16(POLLIN), until: deadline) { return }
+            case SSL_ERROR_WANT_WRITE:
+                if !TCPSocket.wait(descriptor, for: Int16(POLLOUT), until: deadline) { return }
+            case SSL_ERROR_ZERO_RETURN:
+                return
+            default:
+                throw failure(error, phase: .handshake)
+            }
+        }
+    }
+
+    /// The sent chain's part that is linked by signatures from the server's certificate, built by
+    /// OpenSSL's verifier with the pinned certificates of the sent chain as the only trust anchors.
+    private func linkedChain(_ peerChain: [Certificate], anchoredAt pinSet: PinSet) throws(TLSError) -> (chain: [Certificate], anchored: Bool) {
+        guard let leaf = peerChain.first else { throw .handshakeFailed("the server sent no certificate") }
+        guard let store = X509_STORE_new() else { throw .openSSL("X509_STORE_new") }
+        defer { X509_STORE_free(store) }
+        for certificate in peerChain where pinSet.pins.contains(where: { $0.matches(certificate) }) {
+            if X509_STORE_add_cert(store, certificate.handle.pointer) != 1 { _ = drainOpenSSLErrors() }
+        }
+        X509_STORE_set_flags(store, UInt(X509_V_FLAG_PARTIAL_CHAIN))
+        guard let context = X509_STORE_CTX_new() else { throw .openSSL("X509_STORE_CTX_new") }
+        defer { X509_STORE_CTX_free(context) }
+        guard X509_STORE_CTX_init(context, store, leaf.handle.pointer, SSL_get_peer_cert_chain(ssl)) == 1,
+              X509_STORE_CTX_set_default(context, "ssl_server") == 1
+        else { throw .openSSL("X509_STORE_CTX_init") }
+        let verified = X509_verify_cert(context) == 1
+        let built = certificates(X509_STORE_CTX_get0_chain(context))
+        let chain = built.isEmpty ? [leaf] : built
+        _ = drainOpenSSLErrors()
+        if verified { return (chain, true) }
+        let code = X509_STORE_CTX_get_error(context)
+        switch code {
+        case X509_V_ERR_UNABLE_TO_GET_ISSUER_CERT, X509_V_ERR_UNABLE_TO_GET_ISSUER_CERT_LOCALLY, X509_V_ERR_UNABLE_TO_VERIFY_LEAF_SIGNATURE,
+             X509_V_ERR_DEPTH_ZERO_SELF_SIGNED_CERT, X509_V_ERR_SELF_SIGNED_CERT_IN_CHAIN:
+            return (chain, false)
+        default:
+            throw .certificateVerificationFailed(
+                Self.verificationFailure(code: code, depth: Int(X509_STORE_CTX_get_error_depth(context)), peerChain: peerChain))
+        }
+    }
+
+    // MARK: - I/O
+
+    func read(maxLength: Int, deadline: ContinuousClock.Instant) throws(TLSError) -> [UInt8] {
+        guard !closed else { throw .connectionBroken("the connection is closed") }
+        guard maxLength > 0 else { return [] }
+        var buffer = [UInt8](repeating: 0, count: maxLength)
+        var count = 0
+        try perform(.read, deadline: deadline) { SSL_read_ex(ssl, &buffer, maxLength, &count) }
+        return Array(buffer.prefix(count))
+    }
+
+    func write(_ bytes: [UInt8], timeout: Duration) throws(TLSError) {
+        guard !closed else { throw .connectionBroken("the connection is closed") }
+        var offset = 0
+        while offset < bytes.count {
+            var written = 0
+            try perform(.write, deadline: .now + timeout) {
+                bytes[offset...].withUnsafeBytes { SSL_write_ex(ssl, $0.baseAddress, $0.count, &written) }
+            }
+            offset += written
+        }
+    }
+
+    func close() {
+        guard !closed else { return }
+        closed = true
+        if established { _ = try? TCPSocket.withSIGPIPEBlocked { () throws(TLSError) in SSL_shutdown(ssl) } }
+        Glibc.close(descriptor)
+    }
+
+    /// Calls `operation` (an `SSL_*` call returning 1 on success, or ≤ 0) until it succeeds, waiting
+    /// for the socket as OpenSSL asks, until `deadline`. A clean end of stream (close_notify) is a
+    /// success for a read that then returned nothing.
+    private func perform(_ phase: TLSPhase, deadline: ContinuousClock.Instant, _ operation: () -> Int32) throws(TLSError) {
+        ERR_clear_error()
+        while true {
+            let result = try TCPSocket.withSIGPIPEBlocked { () throws(TLSError) in operation() }
+            if result > 0 { return }
+            let error = SSL_get_error(ssl, result)
+            switch error {
+            case SSL_ERROR_WANT_READ:
+                guard TCPSocket.wait(descriptor, for: Int16(POLLIN), until: deadline) else { throw .timedOut(phase) }
+            case SSL_ERROR_WANT_WRITE:
+                guard TCPSocket.wait(descriptor, for: Int16(POLLOUT), until: deadline) else { throw .timedOut(phase) }
+            case SSL_ERROR_ZERO_RETURN where phase == .read:
+                return
+            default:
+                throw failure(error, phase: phase)
+            }
+        }
+    }
+
+    // MARK: - Errors
+
+    /// The typed error for a failed `SSL_*` call (`error` from `SSL_get_error`); empties OpenSSL's queue.
+    private func failure(_ error: Int32, phase: TLSPhase) -> TLSError {
+        let savedErrno = errno
+        var codes: [UInt] = []
+        while case let code = ERR_peek_error(), code != 0 {
+            codes.append(code)
+            ERR_get_error()
+        }
+        let verifyResult = SSL_get_verify_result(ssl)
+        if phase == .handshake, verifyResult != CLong(X509_V_OK) {
+            return .certificateVerificationFailed(Self.verificationFailure(
+                code: Int32(verifyResult), depth: state.failedDepth, peerChain: certificates(SSL_get_peer_cert_chain(ssl))))
+        }
+        let reasons = codes.map { ERR_GET_REASON($0) }
+        if let alert = reasons.first(where: { (SSL_AD_REASON_OFFSET..<SSL_AD_REASON_OFFSET + 256).contains($0) }).map({ $0 - SSL_AD_REASON_OFFSET }) {
+            let name = SSL_alert_desc_string_long(alert).map { String(cString: $0) } ?? "alert \(alert)"
+            if alert == SSL_AD_CERTIFICATE_REQUIRED { return .clientCertificateRequired }
+            if state.certificateRequested {
+                let hadIdentity = SSL_get_certificate(ssl) != nil
+                if !hadIdentity && alert == SSL_AD_HANDSHAKE_FAILURE { return .clientCertificateRequired }
+                if hadIdentity && Self.certificateAlerts.contains(alert) { return .clientCertificateRejected(name) }
+            }
+            return phase == .handshake ? .handshakeFailed("the server sent the alert \(name)") : .connectionBroken("the server sent the alert \(name)")
+        }
+        let text = codes.map { code -> String in
+            var buffer = [CChar](repeating: 0, count: 256)
+            ERR_error_string_n(code, &buffer, buffer.count)
+            return PrivateKeyHandle.shortReason(String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))
+        }
+        let reason: String
+        if !text.isEmpty {
+            reason = text.joined(separator: "; ")
+        } else if error == SSL_ERROR_SYSCALL && savedErrno != 0 {
+            reason = String(cString: strerror(savedErrno))
+        } else {
+            reason = "the server closed the connection"
+        }
+        return phase == .handshake ? .handshakeFailed(reason) : .connectionBroken(reason)
+    }
+
+    /// Alerts a server sends about a client certificate it refuses.
+    private static let certificateAlerts: Set<Int32> = [
+        SSL_AD_BAD_CERTIFICATE, SSL_AD_UNSUPPORTED_CERTIFICATE, SSL_AD_CERTIFICATE_REVOKED, SSL_AD_CERTIFICATE_EXPIRED,
+        SSL_AD_CERTIFICATE_UNKNOWN, SSL_AD_UNKNOWN_CA, SSL_AD_ACCESS_DENIED, SSL_AD_DECRYPT_ERROR,
+    ]
+
+    static func verificationFailure(code: Int32, depth: Int?, peerChain: [Certificate]) -> CertificateVerificationFailure {
+        let reason: CertificateVerificationFailure.Reason
+        switch code {
+        case X509_V_ERR_CERT_HAS_EXPIRED: reason = .expired
+        case X509_V_ERR_CERT_NOT_YET_VALID: reason = .notYetValid
+        case X509_V_ERR_UNABLE_TO_GET_ISSUER_CERT, X509_V_ERR_UNABLE_TO_GET_ISSUER_CERT_LOCALLY,
+             X509_V_ERR_UNABLE_TO_VERIFY_LEAF_SIGNATURE, X509_V_ERR_SELF_SIGNED_CERT_IN_CHAIN:
+            reason = .unknownIssuer
+        case X509_V_ERR_DEPTH_ZERO_SELF_SIGNED_CERT: reason = .selfSigned
+        case X509_V_ERR_HOSTNAME_MISMATCH, X509_V_ERR_IP_ADDRESS_MISMATCH: reason = .hostnameMismatch
+        default: reason = .other
+        }
+        let message = X509_verify_cert_error_string(CLong(code)).map { String(cString: $0) } ?? "verification error \(code)"
+        return CertificateVerificationFailure(reason: reason, code: Int(code), message: message, depth: depth, peerChain: peerChain)
+    }
+}
+
+/// Records the depth of the first certificate the verifier refused, then lets OpenSSL decide.
+private let verifyCallback: @convention(c) (Int32, OpaquePointer?) -> Int32 = { preverifyOK, storeContext in
+    if preverifyOK == 0, let storeContext,
+       let ssl = X509_STORE_CTX_get_ex_data(storeContext, SSL_get_ex_data_X509_STORE_CTX_idx()),
+       let state = SSL_get_ex_data(OpaquePointer(ssl), 0) {
+        let handshake = Unmanaged<HandshakeState>.fromOpaque(state).takeUnretainedValue()
+        if handshake.failedDepth == nil { handshake.failedDepth = Int(X509_STORE_CTX_get_error_depth(storeContext)) }
+    }
+    return preverifyOK
+}
+
+/// The certificates of a `STACK_OF(X509)`, each keeping its own reference.
+func certificates(_ stack: OpaquePointer?) -> [Certificate] {
+    guard let stack else { return [] }
+    var result: [Certificate] = []
+    for index in 0..<OPENSSL_sk_num(stack) {
+        guard let x509 = OPENSSL_sk_value(stack, index),
+              let certificate = try? Certificate(handle: X509Handle(retaining: OpaquePointer(x509)))
+        else { continue }
+        result.append(certificate)
+    }
+    return result
+}

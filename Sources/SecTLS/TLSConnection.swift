@@ -1,0 +1,85 @@
+import Foundation
+
+/// An established, verified TLS connection: read and write the application protocol over it, then
+/// `close()` (also done when the connection is released). Use it from one thread at a time.
+public final class TLSConnection {
+    /// The host connected to, as given.
+    public let host: String
+    public let port: Int
+    /// The name sent in SNI, verified and used to look up pins (lower-case).
+    public let serverName: String
+    /// The IP address connected to (`127.0.0.1`, `::1`).
+    public let remoteAddress: String
+    /// The negotiated protocol version.
+    public let protocolVersion: TLSVersion
+    /// The negotiated cipher suite, by OpenSSL's name (`TLS_AES_256_GCM_SHA384`, `ECDHE-RSA-AES256-GCM-SHA384`).
+    public let cipher: String
+    /// The chain as the server sent it, depth 0 first. May hold certificates that prove nothing.
+    public let peerChain: [Certificate]
+    /// The chain verification built (`SSL_get0_verified_chain`): from the server's certificate to the
+    /// trusted CA; in pin-only mode, the chain linked by signatures up to the pinned certificate.
+    /// Pins were checked against this chain.
+    public let verifiedChain: [Certificate]
+    /// The pin check (outcome `.notPinned` without a pin set for `serverName`), with its warnings.
+    public let pinEvaluation: PinEvaluation
+    /// True when the server asked for a client certificate.
+    public let clientCertificateRequested: Bool
+
+    private let session: SSLSession
+    private let timeouts: TLSTimeouts
+
+    init(socket: TCPSocket, host: String, port: Int, serverName: String, policy: PinPolicy, client: TLSClient) throws(TLSError) {
+        let configuration = client.configuration
+        let session = try SSLSession(socket: socket, context: client.context)
+        let established = try session.handshake(
+            serverName: serverName, configuration: configuration, policy: policy,
+            deadline: ContinuousClock.now + configuration.timeouts.handshake)
+        self.session = session
+        self.timeouts = configuration.timeouts
+        self.host = host
+        self.port = port
+        self.serverName = serverName
+        self.remoteAddress = socket.address
+        self.protocolVersion = established.protocolVersion
+        self.cipher = established.cipher
+        self.peerChain = established.peerChain
+        self.verifiedChain = established.verifiedChain
+        self.pinEvaluation = established.pinEvaluation
+        self.clientCertificateRequested = established.clientCertificateRequested
+    }
+
+    /// Up to `maxLength` bytes, waiting at most the read timeout for the first; an empty array when
+    /// the server closed the connection (with a TLS close_notify).
+    public func read(maxLength: Int = 16 * 1024) throws(TLSError) -> [UInt8] {
+        try session.read(maxLength: maxLength, deadline: ContinuousClock.now + timeouts.read)
+    }
+
+    /// Writes all of `bytes`; each wait for the peer to take data is limited by the write timeout.
+    public func write(_ bytes: some DataProtocol) throws(TLSError) {
+        try session.write([UInt8](bytes), timeout: timeouts.write)
+    }
+
+    /// Reads until the server closes the connection (or `limit` bytes, which throws).
+    public func readToEnd(limit: Int = 16 * 1024 * 1024) throws(TLSError) -> [UInt8] {
+        var result: [UInt8] = []
+        while true {
+            let chunk = try read()
+            if chunk.isEmpty { return result }
+            result += chunk
+            guard result.count <= limit else { throw .connectionBroken("more than \(limit) bytes before the end of the stream") }
+        }
+    }
+
+    /// Sends close_notify (without waiting for the server's) and closes the socket. Idempotent.
+    public func close() { session.close() }
+}
+
+/// What a completed handshake established.
+struct EstablishedSession {
+    var protocolVersion: TLSVersion
+    var cipher: String
+    var peerChain: [Certificate]
+    var verifiedChain: [Certificate]
+    var pinEvaluation: PinEvaluation
+    var clientCertificateRequested: Bool
+}

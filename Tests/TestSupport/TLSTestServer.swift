@@ -1,0 +1,149 @@
+import Foundation
+import Synchronization
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// An `openssl s_server` listening on 127.0.0.1 on a free port, for tests of TLS clients (the SecTLS
+/// library tests and the `seccli pin` tests).
+///
+/// ```swift
+/// let server = try TLSTestServer.start(["-cert", "server.pem", "-key", "server.key", "-www", "-tls1_3"], in: directory)
+/// defer { server.stop() }
+/// // connect to 127.0.0.1:\(server.port)
+/// ```
+///
+/// `start` picks a free port, adds `-accept 127.0.0.1:PORT` (and `-naccept`-less operation, so the
+/// server serves any number of connections), and returns once the server prints `ACCEPT`, that is,
+/// listens; if the port was taken in between, it retries on another. Output goes to a log file
+/// (`log`), standard input is /dev/null, so use `-www` (answers `GET /`) or another mode that does
+/// not read the terminal. `stop()` (also run on release, and for every server still running when
+/// the test process exits) terminates the process and waits for it. Give relative file names with
+/// `directory`.
+public final class TLSTestServer: @unchecked Sendable {
+    /// The loopback port the server listens on.
+    public let port: Int
+    private let process: Process
+    private let logURL: URL
+    private let lock = NSLock()
+    private var stopped = false
+
+    private init(port: Int, process: Process, logURL: URL) {
+        self.port = port
+        self.process = process
+        self.logURL = logURL
+    }
+
+    /// Starts `openssl s_server` with `arguments` (without `-accept`) in `directory`, and waits up to
+    /// `timeout` until it listens. Throws with the server's output when it exits or does not listen.
+    public static func start(_ arguments: [String], in directory: URL, timeout: Duration = .seconds(15)) throws -> TLSTestServer {
+        var lastError: Error = ProcessRunnerError(description: "s_server did not start")
+        for _ in 0..<5 {
+            do {
+                return try startOnce(arguments, in: directory, port: try freePort(), timeout: timeout)
+            } catch let error as PortTaken {
+                lastError = error
+            }
+        }
+        throw lastError
+    }
+
+    /// Everything the server wrote so far.
+    public var log: String { (try? String(contentsOf: logURL, encoding: .utf8)) ?? "" }
+
+    /// Terminates the server (SIGTERM, then SIGKILL after a second) and waits for it. Idempotent.
+    public func stop() {
+        lock.lock()
+        defer { lock.unlock() }
+        guard !stopped else { return }
+        stopped = true
+        if process.isRunning {
+            process.terminate()
+            let deadline = Date() + 1
+            while process.isRunning && Date() < deadline { usleep(10_000) }
+            if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+            process.waitUntilExit()
+        }
+        _ = Self.running.withLock { $0.remove(process.processIdentifier) }
+        try? FileManager.default.removeItem(at: logURL)
+    }
+
+    deinit { stop() }
+
+    // MARK: - Starting
+
+    private struct PortTaken: Error, CustomStringConvertible {
+        let description: String
+    }
+
+    private static func startOnce(_ arguments: [String], in directory: URL, port: Int, timeout: Duration) throws -> TLSTestServer {
+        let logURL = FileManager.default.temporaryDirectory.appendingPathComponent("s_server-\(UUID().uuidString).log")
+        _ = FileManager.default.createFile(atPath: logURL.path, contents: nil)
+        let log = try FileHandle(forWritingTo: logURL)
+        defer { try? log.close() }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: try opensslPath.get())
+        process.arguments = ["s_server", "-accept", "127.0.0.1:\(port)"] + arguments
+        process.currentDirectoryURL = directory
+        process.standardInput = FileHandle.nullDevice
+        process.standardOutput = log
+        process.standardError = log
+        var environment = ProcessInfo.processInfo.environment
+        environment["LC_ALL"] = "C"
+        process.environment = environment
+        try process.run()
+        let server = TLSTestServer(port: port, process: process, logURL: logURL)
+        running.withLock { _ = $0.insert(process.processIdentifier) }
+        _ = installExitHandler
+
+        let deadline = ContinuousClock.now + timeout
+        while ContinuousClock.now < deadline {
+            let output = server.log
+            if output.contains("ACCEPT") { return server }
+            if !process.isRunning {
+                server.stop()
+                if output.contains("in use") { throw PortTaken(description: "port \(port) taken: \(output)") }
+                throw ProcessRunnerError(description: "openssl s_server \(arguments.joined(separator: " ")) exited \(process.terminationStatus): \(output)")
+            }
+            usleep(5_000)
+        }
+        let output = server.log
+        server.stop()
+        throw ProcessRunnerError(description: "openssl s_server did not listen within \(timeout): \(output)")
+    }
+
+    /// A port the kernel just gave to a socket bound to 127.0.0.1:0 (closed again before returning).
+    public static func freePort() throws -> Int {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard fd >= 0 else { throw ProcessRunnerError(description: "socket: \(String(cString: strerror(errno)))") }
+        defer { close(fd) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        address.sin_port = 0
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { pointer in
+                bind(fd, pointer, length) == 0 && getsockname(fd, pointer, &length) == 0
+            }
+        }
+        guard bound else { throw ProcessRunnerError(description: "bind 127.0.0.1:0: \(String(cString: strerror(errno)))") }
+        return Int(UInt16(bigEndian: address.sin_port))
+    }
+
+    /// `openssl` on PATH, resolved once.
+    private static let opensslPath = Result { () throws -> String in
+        let found = try ProcessRunner.run("/bin/sh", ["-c", "command -v openssl"])
+        guard found.status == 0, !found.stdout.isEmpty else { throw ProcessRunnerError(description: "openssl is not on PATH") }
+        return found.stdoutText.trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
+    /// Servers not stopped yet, killed when the test process exits.
+    private static let running = Mutex<Set<pid_t>>([])
+
+    private static let installExitHandler: Void = {
+        atexit {
+            for pid in TLSTestServer.running.withLock({ $0 }) { kill(pid, SIGKILL) }
+        }
+    }()
+}

@@ -8,6 +8,7 @@ let package = Package(
         .library(name: "SecCrypto", targets: ["SecCrypto"]),
         .library(name: "SecEnvelope", targets: ["SecEnvelope"]),
         .library(name: "SecTLS", targets: ["SecTLS"]),
+        .library(name: "SecKeychain", targets: ["SecKeychain"]),
         .executable(name: "seccli", targets: ["seccli"]),
     ],
     dependencies: [
@@ -30,7 +31,9 @@ let package = Package(
         .target(name: "SecEnvelope", dependencies: ["SecCrypto"]),
         // X.509 certificates, fingerprints and SPKI pins (issue #5; TLS client to follow).
         .target(name: "SecTLS", dependencies: ["SecCrypto", "COpenSSL"]),
-        .target(name: "SecKit", dependencies: ["SecCrypto", "SecEnvelope", "SecTLS"]),
+        // Keychain-style credentials on the Secret Service (libsecret) or an encrypted file (issue #6).
+        .target(name: "SecKeychain", dependencies: ["SecCrypto", "CLibSecret"]),
+        .target(name: "SecKit", dependencies: ["SecCrypto", "SecEnvelope", "SecTLS", "SecKeychain"]),
         .executableTarget(
             name: "seccli",
             dependencies: [
@@ -51,6 +54,10 @@ let package = Package(
         .testTarget(
             name: "SecTLSTests",
             dependencies: ["SecTLS", "SecCrypto", "TestSupport"]
+        ),
+        .testTarget(
+            name: "SecKeychainTests",
+            dependencies: ["SecKeychain", "TestSupport"]
         ),
         .testTarget(
             name: "seccliTests",

@@ -2,3 +2,4 @@
 @_exported import SecCrypto
 @_exported import SecEnvelope
 @_exported import SecTLS
+@_exported import SecKeychain

@@ -1,0 +1,68 @@
+import SecCrypto
+
+/// Which items a search returns: every part that is set must match exactly; unset parts match
+/// anything (`SecItemCopyMatching`'s query dictionary).
+///
+/// ```swift
+/// var query = CredentialQuery(accessGroup: "ci-tools")
+/// query.service = "api.example.com"
+/// let items = try store.search(query, timeout: .seconds(5))   // attributes only, no secrets
+/// ```
+public struct CredentialQuery: Hashable, Sendable {
+    /// How many items a search returns.
+    public enum Limit: Hashable, Sendable {
+        /// The single matching identity: more than one throws `ambiguous`. (Copies of one identity
+        /// left by an interrupted writer count once; the most recently modified is returned.)
+        case one
+        /// Every matching item, most recently modified first.
+        case all
+    }
+
+    /// The item class an item must have.
+    public enum ItemClass: String, Hashable, Sendable, CaseIterable {
+        case genericPassword = "generic"
+        case internetPassword = "internet"
+    }
+
+    public var itemClass: ItemClass?
+    public var service: String?
+    public var account: String?
+    public var accessGroup: String?
+    public var server: String?
+    public var `protocol`: String?
+    public var port: Int?
+    public var path: String?
+    public var authenticationType: String?
+    public var limit: Limit
+    /// Whether returned items carry their secrets. Off by default: listing never loads secrets.
+    public var includeSecrets: Bool
+
+    public init(
+        itemClass: ItemClass? = nil, service: String? = nil, account: String? = nil, accessGroup: String? = nil,
+        server: String? = nil, protocol: String? = nil, port: Int? = nil, path: String? = nil,
+        authenticationType: String? = nil, limit: Limit = .all, includeSecrets: Bool = false
+    ) {
+        self.itemClass = itemClass
+        self.service = service
+        self.account = account
+        self.accessGroup = accessGroup
+        self.server = server
+        self.protocol = `protocol`
+        self.port = port
+        self.path = path
+        self.authenticationType = authenticationType
+        self.limit = limit
+        self.includeSecrets = includeSecrets
+    }
+
+    /// True when `identity` has every part this query sets.
+    public func matches(_ identity: CredentialIdentity) -> Bool {
+        func agrees<T: Equatable>(_ wanted: T?, _ actual: T?) -> Bool { wanted == nil || wanted == actual }
+        let location = identity.internetLocation
+        let actualClass: ItemClass = location == nil ? .genericPassword : .internetPassword
+        return agrees(itemClass, actualClass) && agrees(service, identity.service) && agrees(account, identity.account)
+            && agrees(accessGroup, identity.accessGroup) && agrees(server, location?.server)
+            && agrees(`protocol`, location?.protocol) && agrees(port, location?.port) && agrees(path, location?.path)
+            && agrees(authenticationType, location?.authenticationType)
+    }
+}

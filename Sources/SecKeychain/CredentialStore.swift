@@ -1,0 +1,93 @@
+import SecCrypto
+
+/// A keychain: credentials kept under an identity, with the operations of `SecItemAdd/Update`
+/// (`upsert`), `SecItemCopyMatching` (`item(for:)`, `search`) and `SecItemDelete` (`delete`).
+///
+/// Two implementations: `SecretServiceStore` (the user's desktop keyring over D-Bus) and
+/// `EncryptedFileStore` (one AES-256-GCM file for machines without a Secret Service). Both throw
+/// the same `KeychainError`s, and every call finishes or throws `timeout` within its `timeout`.
+///
+/// ```swift
+/// let store: any CredentialStore = SecretServiceStore()
+/// let id = CredentialIdentity.genericPassword(service: "api.example.com", account: "deploy")
+/// try store.upsert(id, string: token)
+/// let secret = try store.secret(for: id)          // SecureBytes, wiped when released
+/// ```
+public protocol CredentialStore: Sendable {
+    /// Stores `secret` under `identity`, replacing the secret and attributes of an existing item,
+    /// and leaves exactly one item with that identity (stray copies are removed). Concurrent
+    /// writers of the same store, in any process, are serialised. Secrets up to
+    /// `maximumSecretByteCount` bytes, any bytes (NUL included).
+    func upsert(_ identity: CredentialIdentity, secret: some ContiguousBytes, attributes: CredentialAttributes, timeout: Duration) throws(KeychainError)
+
+    /// The item with exactly this identity, with its secret when `includeSecret` is true.
+    /// Throws `notFound`, or `locked` when the keyring is locked and might hold it.
+    func item(for identity: CredentialIdentity, includeSecret: Bool, timeout: Duration) throws(KeychainError) -> CredentialItem
+
+    /// Deletes every item with exactly this identity. Throws `notFound` when there is none.
+    func delete(_ identity: CredentialIdentity, timeout: Duration) throws(KeychainError)
+
+    /// The items matching `query` (most recently modified first), with secrets only when
+    /// `query.includeSecrets` is set. An empty result is not an error, except for `limit: .one`,
+    /// which throws `notFound` (or `ambiguous` when several identities match).
+    func search(_ query: CredentialQuery, timeout: Duration) throws(KeychainError) -> [CredentialItem]
+}
+
+extension CredentialStore {
+    /// The timeout of calls that do not give one.
+    public static var defaultTimeout: Duration { .seconds(10) }
+
+    /// The largest secret a store accepts: 1 MiB.
+    public static var maximumSecretByteCount: Int { 1 << 20 }
+
+    /// Stores `secret` under `identity` within `defaultTimeout` (see `upsert(_:secret:attributes:timeout:)`).
+    public func upsert(
+        _ identity: CredentialIdentity, secret: some ContiguousBytes, attributes: CredentialAttributes = CredentialAttributes()
+    ) throws(KeychainError) {
+        try upsert(identity, secret: secret, attributes: attributes, timeout: Self.defaultTimeout)
+    }
+
+    /// Stores a UTF-8 string under `identity`.
+    public func upsert(
+        _ identity: CredentialIdentity, string: String, attributes: CredentialAttributes = CredentialAttributes(),
+        timeout: Duration = Self.defaultTimeout
+    ) throws(KeychainError) {
+        try upsert(identity, secret: SecureBytes(Array(string.utf8)), attributes: attributes, timeout: timeout)
+    }
+
+    /// The item with exactly this identity, without its secret.
+    public func item(for identity: CredentialIdentity, timeout: Duration = Self.defaultTimeout) throws(KeychainError) -> CredentialItem {
+        try item(for: identity, includeSecret: false, timeout: timeout)
+    }
+
+    /// The secret stored under exactly this identity.
+    public func secret(for identity: CredentialIdentity, timeout: Duration = Self.defaultTimeout) throws(KeychainError) -> SecureBytes {
+        guard let secret = try item(for: identity, includeSecret: true, timeout: timeout).secret else {
+            throw .backendFailure("the item's secret could not be loaded")
+        }
+        return secret
+    }
+
+    /// The secret stored under exactly this identity, as UTF-8 text (invalid sequences replaced).
+    public func string(for identity: CredentialIdentity, timeout: Duration = Self.defaultTimeout) throws(KeychainError) -> String {
+        try secret(for: identity, timeout: timeout).withUnsafeBytes { String(decoding: $0, as: UTF8.self) }
+    }
+
+    /// Deletes every item with exactly this identity. Throws `notFound` when there is none.
+    public func delete(_ identity: CredentialIdentity) throws(KeychainError) {
+        try delete(identity, timeout: Self.defaultTimeout)
+    }
+
+    /// The items matching `query`.
+    public func search(_ query: CredentialQuery) throws(KeychainError) -> [CredentialItem] {
+        try search(query, timeout: Self.defaultTimeout)
+    }
+}
+
+extension CredentialStore {
+    /// Refuses a secret over `maximumSecretByteCount`, and an identity or attributes no store can keep.
+    static func validate(_ identity: CredentialIdentity, _ attributes: CredentialAttributes, secret: some ContiguousBytes) throws(KeychainError) {
+        guard secret.withUnsafeBytes({ $0.count }) <= maximumSecretByteCount else { throw .secretTooLarge(limit: maximumSecretByteCount) }
+        try ItemAttributes.validate(identity, attributes)
+    }
+}

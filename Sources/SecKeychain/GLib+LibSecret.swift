@@ -1,0 +1,116 @@
+internal import CLibSecret
+import Dispatch
+import SecCrypto
+
+/// A strong reference to a GObject, released with the Swift value.
+final class GObjectReference: @unchecked Sendable {
+    // Set once in init; the object itself is thread-safe for the calls SecKeychain makes.
+    let pointer: UnsafeMutableRawPointer
+
+    /// Takes over a reference the caller owns (a `transfer full` return value).
+    init(adopting pointer: UnsafeMutableRawPointer) {
+        self.pointer = pointer
+    }
+
+    deinit { g_object_unref(pointer) }
+
+    func cast<T>(to type: T.Type) -> UnsafeMutablePointer<T> { pointer.assumingMemoryBound(to: type) }
+}
+
+/// A `GCancellable` cancelled by a timer when the operation's deadline passes, so that no libsecret
+/// call outlives its timeout.
+final class DeadlineCancellable: @unchecked Sendable {
+    private let reference: GObjectReference
+    private let timer: DispatchWorkItem
+
+    init(_ deadline: OperationDeadline) {
+        let reference = GObjectReference(adopting: UnsafeMutableRawPointer(g_cancellable_new()))
+        self.reference = reference
+        // The timer keeps its own reference, so cancelling after the operation returned is harmless.
+        timer = DispatchWorkItem { g_cancellable_cancel(reference.cast(to: GCancellable.self)) }
+        let delay = max(deadline.remaining, .zero)
+        DispatchQueue.global().asyncAfter(
+            deadline: .now() + .nanoseconds(Int(delay.components.seconds) * 1_000_000_000 + Int(delay.components.attoseconds / 1_000_000_000)),
+            execute: timer)
+    }
+
+    deinit { timer.cancel() }
+
+    var pointer: UnsafeMutablePointer<GCancellable> { reference.cast(to: GCancellable.self) }
+}
+
+/// String-to-string `GHashTable`s, the attribute form libsecret takes and returns.
+enum AttributeTable {
+    /// A new table owning copies of `pairs`; release it with `g_hash_table_unref`.
+    static func make(_ pairs: [String: String]) -> OpaquePointer {
+        let table = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, g_free)!
+        for (name, value) in pairs {
+            g_hash_table_insert(table, g_strdup(name), g_strdup(value))
+        }
+        return table
+    }
+
+    /// Runs `body` with a temporary table of `pairs`.
+    static func with<R>(_ pairs: [String: String], _ body: (OpaquePointer) throws(KeychainError) -> R) throws(KeychainError) -> R {
+        let table = make(pairs)
+        defer { g_hash_table_unref(table) }
+        return try body(table)
+    }
+
+    /// The pairs of a table of strings.
+    static func pairs(of table: OpaquePointer) -> [String: String] {
+        var pairs: [String: String] = [:]
+        var iterator = GHashTableIter()
+        g_hash_table_iter_init(&iterator, table)
+        var key: gpointer?
+        var value: gpointer?
+        while g_hash_table_iter_next(&iterator, &key, &value) != 0 {
+            guard let key, let value else { continue }
+            pairs[String(cString: key.assumingMemoryBound(to: CChar.self))] = String(cString: value.assumingMemoryBound(to: CChar.self))
+        }
+        return pairs
+    }
+}
+
+/// Calls a libsecret function that reports failure through a `GError**`, and turns the error into
+/// a `KeychainError`.
+func withGError<R>(_ deadline: OperationDeadline, _ call: (UnsafeMutablePointer<UnsafeMutablePointer<GError>?>) -> R) throws(KeychainError) -> R {
+    var error: UnsafeMutablePointer<GError>?
+    let result = call(&error)
+    if let error {
+        defer { g_error_free(error) }
+        throw KeychainError(error, deadline: deadline)
+    }
+    return result
+}
+
+extension KeychainError {
+    /// The error a `GError` from GIO or libsecret means to a user.
+    init(_ error: UnsafeMutablePointer<GError>, deadline: OperationDeadline) {
+        var message = error.pointee.message.map { String(cString: $0) } ?? "unknown error"
+        let remoteName = g_dbus_error_get_remote_error(error).map { name in
+            defer { g_free(name) }
+            return String(cString: name)
+        }
+        if let remoteName, message.hasPrefix("GDBus.Error:\(remoteName): ") {
+            message = String(message.dropFirst("GDBus.Error:\(remoteName): ".count))
+        }
+        switch (error.pointee.domain, error.pointee.code) {
+        case (g_io_error_quark(), Int32(G_IO_ERROR_CANCELLED.rawValue)), (g_io_error_quark(), Int32(G_IO_ERROR_TIMED_OUT.rawValue)):
+            self = deadline.error
+        case (secret_error_get_quark(), Int32(SECRET_ERROR_IS_LOCKED.rawValue)):
+            self = .locked
+        case (secret_error_get_quark(), Int32(SECRET_ERROR_NO_SUCH_OBJECT.rawValue)):
+            self = .notFound
+        default:
+            switch remoteName {
+            case "org.freedesktop.DBus.Error.ServiceUnknown", "org.freedesktop.DBus.Error.NameHasNoOwner":
+                self = .noSecretService(message)
+            case nil where message.contains("autolaunch") || message.contains("Could not connect") || message.contains("session bus"):
+                self = .noSessionBus(message)
+            default:
+                self = .backendFailure(message)
+            }
+        }
+    }
+}

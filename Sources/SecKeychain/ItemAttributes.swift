@@ -1,0 +1,161 @@
+import SecCrypto
+
+/// How an item's identity and attributes are written as Secret Service attributes (string pairs),
+/// and read back. The encrypted-file store keeps the same pairs, so both backends match alike.
+///
+/// Generic passwords: `service`, `account` and `username` (both the account: `secret-tool` users
+/// look up `account`, Python keyring `username`). Internet passwords use the names of libsecret's
+/// `org.gnome.keyring.NetworkPassword` schema: `server`, `user`, `protocol`, `port`, `object` (the
+/// path), `authtype`, plus `account`. Both: `access-group`, and `expires` (ISO 8601, whole seconds)
+/// and `comment` when set. An item with `server` is an internet password; otherwise one with
+/// `service` is a generic password; others are not credentials SecKit lists.
+enum ItemAttributes {
+    static let service = "service"
+    static let account = "account"
+    static let username = "username"
+    static let user = "user"
+    static let server = "server"
+    static let `protocol` = "protocol"
+    static let port = "port"
+    static let path = "object"
+    static let authenticationType = "authtype"
+    static let accessGroup = "access-group"
+    static let expires = "expires"
+    static let comment = "comment"
+
+    /// Every name SecKit writes (the libsecret schemas declare them).
+    static let genericNames = [service, account, username, accessGroup, expires, comment]
+    static let internetNames = [server, user, account, `protocol`, port, path, authenticationType, accessGroup, expires, comment]
+
+    /// The pairs of a stored item after an update to `new`: SecKit's names take their new values
+    /// (or go, when unset); other tools' attributes (Python keyring's `application`) stay.
+    static func updating(_ stored: [String: String], to new: [String: String]) -> [String: String] {
+        let managed = Set(genericNames + internetNames)
+        return stored.filter { !managed.contains($0.key) }.merging(new) { _, new in new }
+    }
+
+    /// The pairs stored for an item.
+    static func pairs(for identity: CredentialIdentity, _ attributes: CredentialAttributes) -> [String: String] {
+        var pairs = identityPairs(identity)
+        pairs[expires] = attributes.expiresAt.map(formatDate)
+        pairs[comment] = attributes.comment
+        return pairs
+    }
+
+    /// The pairs naming `identity` (what a store searches for before filtering exactly).
+    static func identityPairs(_ identity: CredentialIdentity) -> [String: String] {
+        var pairs: [String: String] = [account: identity.account]
+        switch identity.kind {
+        case .genericPassword(let serviceName):
+            pairs[service] = serviceName
+            pairs[username] = identity.account
+        case .internetPassword(let location):
+            pairs[server] = location.server
+            pairs[user] = identity.account
+            pairs[`protocol`] = location.protocol
+            pairs[port] = location.port.map(String.init)
+            pairs[path] = location.path
+            pairs[authenticationType] = location.authenticationType
+        }
+        pairs[accessGroup] = identity.accessGroup
+        return pairs
+    }
+
+    /// The label of an item stored without one, in Python keyring's words.
+    static func defaultLabel(for identity: CredentialIdentity) -> String {
+        switch identity.kind {
+        case .genericPassword(let service): "Password for '\(identity.account)' on '\(service)'"
+        case .internetPassword(let location): "Password for '\(identity.account)' on '\(location)'"
+        }
+    }
+
+    /// The identity of stored pairs, or nil when they do not describe a credential.
+    static func identity(from pairs: [String: String]) -> CredentialIdentity? {
+        if let serverName = pairs[server] {
+            guard let accountName = pairs[account] ?? pairs[user] else { return nil }
+            var portNumber: Int?
+            if let text = pairs[port] {
+                guard let number = Int(text) else { return nil }
+                portNumber = number
+            }
+            return .internetPassword(
+                server: serverName, account: accountName, protocol: pairs[`protocol`], port: portNumber, path: pairs[path],
+                authenticationType: pairs[authenticationType], accessGroup: pairs[accessGroup])
+        }
+        guard let serviceName = pairs[service], let accountName = pairs[account] ?? pairs[username] else { return nil }
+        return .genericPassword(service: serviceName, account: accountName, accessGroup: pairs[accessGroup])
+    }
+
+    /// The expiry stored in `pairs`, if any (an unreadable date counts as none).
+    static func expiry(from pairs: [String: String]) -> Date? {
+        pairs[expires].flatMap(parseDate)
+    }
+
+    /// The attribute sets a store searches for `query`; their union, filtered with
+    /// `query.matches`, is the answer. An account is looked up as `account` first, then under the
+    /// names other tools use (`username`, `user`), so items written by those tools are found too.
+    static func searches(for query: CredentialQuery) -> [[String: String]] {
+        var base: [String: String] = [:]
+        base[service] = query.service
+        base[server] = query.server
+        base[`protocol`] = query.protocol
+        base[port] = query.port.map(String.init)
+        base[path] = query.path
+        base[authenticationType] = query.authenticationType
+        base[accessGroup] = query.accessGroup
+        guard let accountName = query.account else { return [base] }
+        var names = [account]
+        if query.itemClass != .internetPassword { names.append(username) }
+        if query.itemClass != .genericPassword { names.append(user) }
+        return names.map { base.merging([$0: accountName]) { _, new in new } }
+    }
+
+    /// The query that finds `identity`'s items (a superset; filter with `==` on the identity).
+    static func query(for identity: CredentialIdentity, includeSecrets: Bool) -> CredentialQuery {
+        var query = CredentialQuery(account: identity.account, accessGroup: identity.accessGroup, includeSecrets: includeSecrets)
+        switch identity.kind {
+        case .genericPassword(let serviceName):
+            query.itemClass = .genericPassword
+            query.service = serviceName
+        case .internetPassword(let location):
+            query.itemClass = .internetPassword
+            query.server = location.server
+        }
+        return query
+    }
+
+    /// Refuses identities and attributes a store cannot represent.
+    static func validate(_ identity: CredentialIdentity, _ attributes: CredentialAttributes = CredentialAttributes()) throws(KeychainError) {
+        func text(_ name: String, _ value: String?, allowEmpty: Bool = false) throws(KeychainError) {
+            guard let value else { return }
+            if value.isEmpty && !allowEmpty { throw .invalidAttribute("\(name) must not be empty") }
+            if value.utf8.contains(0) { throw .invalidAttribute("\(name) must not contain NUL characters") }
+        }
+        try text("account", identity.account)
+        try text("access group", identity.accessGroup)
+        switch identity.kind {
+        case .genericPassword(let serviceName):
+            try text("service", serviceName)
+        case .internetPassword(let location):
+            try text("server", location.server)
+            try text("protocol", location.protocol)
+            try text("path", location.path)
+            try text("authentication type", location.authenticationType)
+            if let port = location.port, !(1...65535).contains(port) {
+                throw .invalidAttribute("port must be between 1 and 65535, got \(port)")
+            }
+        }
+        try text("label", attributes.label)
+        try text("comment", attributes.comment, allowEmpty: true)
+    }
+
+    // MARK: - Dates
+
+    static func formatDate(_ date: Date) -> String {
+        date.formatted(.iso8601)
+    }
+
+    static func parseDate(_ text: String) -> Date? {
+        try? Date(text, strategy: .iso8601)
+    }
+}

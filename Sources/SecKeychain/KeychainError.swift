@@ -1,0 +1,52 @@
+import SecCrypto
+
+/// Errors thrown by SecKeychain's stores. Messages are one readable line that says what to do;
+/// they never contain a secret.
+public enum KeychainError: Error, Equatable, Sendable, CustomStringConvertible {
+    /// No D-Bus session bus: `DBUS_SESSION_BUS_ADDRESS` is unset and `$XDG_RUNTIME_DIR/bus` does
+    /// not exist, or the bus cannot be reached (libsecret's "Cannot autolaunch D-Bus without X11
+    /// $DISPLAY"). The string is the detail.
+    case noSessionBus(String)
+    /// The session bus has no Secret Service provider (gnome-keyring, KeePassXC, KWallet) and none
+    /// can be started. The string is the detail.
+    case noSecretService(String)
+    /// The collection (keyring) is locked, so its items can be neither read nor written.
+    case locked
+    /// No item matches.
+    case notFound
+    /// A lookup that needs one item matched items of `count` different identities.
+    case ambiguous(count: Int)
+    /// The operation did not finish within its timeout.
+    case timeout(Duration)
+    /// The secret is larger than the store accepts.
+    case secretTooLarge(limit: Int)
+    /// An attribute value is not acceptable (empty, or not representable); the string says which.
+    case invalidAttribute(String)
+    /// The encrypted-file store's master password is not the one the file was written with.
+    case wrongStorePassword
+    /// The encrypted-file store is damaged or was altered; the string says what is wrong.
+    case corruptStore(String)
+    /// A file of the encrypted-file store could not be read or written.
+    case io(path: String, reason: String)
+    /// The Secret Service or libsecret reported an unexpected failure; the string is its message.
+    case backendFailure(String)
+
+    public var description: String {
+        switch self {
+        case .noSessionBus(let detail):
+            return "no D-Bus session bus (\(detail)): run inside a desktop session or `dbus-run-session`, or use the encrypted-file backend"
+        case .noSecretService(let detail):
+            return "no Secret Service on the session bus (\(detail)): start gnome-keyring-daemon, KeePassXC or KWallet, or use the encrypted-file backend"
+        case .locked: return "the keyring is locked: unlock it (log in to the desktop session, or unlock it in your keyring manager) and retry"
+        case .notFound: return "no matching item in the keychain"
+        case .ambiguous(let count): return "\(count) different items match: name the item more precisely (account, access group, server)"
+        case .timeout(let limit): return "the keychain did not answer within \(limit)"
+        case .secretTooLarge(let limit): return "the secret is larger than the \(limit)-byte limit"
+        case .invalidAttribute(let reason): return "invalid attribute: \(reason)"
+        case .wrongStorePassword: return "wrong master password for the encrypted keychain file"
+        case .corruptStore(let reason): return "the encrypted keychain file is damaged or was altered: \(reason)"
+        case .io(let path, let reason): return "\(path): \(reason)"
+        case .backendFailure(let reason): return "Secret Service: \(reason)"
+        }
+    }
+}

@@ -1,0 +1,115 @@
+import SecCrypto
+
+/// The user's keychain on the freedesktop Secret Service (gnome-keyring, KeePassXC, KWallet),
+/// reached over the D-Bus session bus through libsecret.
+///
+/// Items are found in every collection and created in the default one ("login"). Their
+/// attributes are the ones `secret-tool` and Python `keyring` use, so each finds the others' items
+/// (see docs/SecKeychain.md). Writers in every SecKit process of the user are serialised by an
+/// advisory lock in `$XDG_RUNTIME_DIR`; an update never leaves a moment without the item.
+///
+/// Every unlocked item is readable by every process of the same user: access groups organise
+/// items, they do not isolate them.
+public struct SecretServiceStore: CredentialStore {
+    private static let genericSchema = LibSecretSchema(name: "org.freedesktop.Secret.Generic", attributes: ItemAttributes.genericNames)
+    private static let internetSchema = LibSecretSchema(name: "org.gnome.keyring.NetworkPassword", attributes: ItemAttributes.internetNames)
+
+    public init() {}
+
+    public func upsert(
+        _ identity: CredentialIdentity, secret: some ContiguousBytes, attributes: CredentialAttributes, timeout: Duration
+    ) throws(KeychainError) {
+        try Self.validate(identity, attributes, secret: secret)
+        let session = try SecretServiceSession(deadline: OperationDeadline(timeout))
+        let pairs = ItemAttributes.pairs(for: identity, attributes)
+        let label = attributes.label ?? ItemAttributes.defaultLabel(for: identity)
+        try FileLock(path: SessionBus.writerLockPath).withExclusiveLock(until: session.deadline) { () throws(KeychainError) in
+            let existing = try items(of: identity, in: session, loadSecrets: false, firstHitOnly: false)
+            // Keep the oldest copy (its creation date stays) and update it in place; remove the others.
+            let kept = existing.min { ($0.created ?? .distantFuture) < ($1.created ?? .distantFuture) }
+            try secret.withUnsafeBytes { bytes in
+                Result { () throws(KeychainError) in
+                    if let kept {
+                        try session.update(kept, pairs: ItemAttributes.updating(kept.pairs, to: pairs), label: label, secret: bytes)
+                    } else {
+                        let schema = identity.service == nil ? Self.internetSchema : Self.genericSchema
+                        try session.create(pairs, label: label, secret: bytes, schema: schema)
+                    }
+                }
+            }.get()
+            for stray in existing where stray.path != kept?.path {
+                try session.delete(stray)
+            }
+        }
+    }
+
+    public func item(for identity: CredentialIdentity, includeSecret: Bool, timeout: Duration) throws(KeychainError) -> CredentialItem {
+        try ItemAttributes.validate(identity)
+        let session = try SecretServiceSession(deadline: OperationDeadline(timeout))
+        let found = try items(of: identity, in: session, loadSecrets: includeSecret, firstHitOnly: true)
+        guard let newest = found.first else { throw try missing(in: session) }
+        return Self.credentialItem(identity, newest)
+    }
+
+    public func delete(_ identity: CredentialIdentity, timeout: Duration) throws(KeychainError) {
+        try ItemAttributes.validate(identity)
+        let session = try SecretServiceSession(deadline: OperationDeadline(timeout))
+        try FileLock(path: SessionBus.writerLockPath).withExclusiveLock(until: session.deadline) { () throws(KeychainError) in
+            let found = try items(of: identity, in: session, loadSecrets: false, firstHitOnly: false)
+            guard !found.isEmpty else { throw try missing(in: session) }
+            for item in found { try session.delete(item) }
+        }
+    }
+
+    public func search(_ query: CredentialQuery, timeout: Duration) throws(KeychainError) -> [CredentialItem] {
+        let session = try SecretServiceSession(deadline: OperationDeadline(timeout))
+        let found = try items(matching: query, in: session, firstHitOnly: false)
+        let results = found.map { Self.credentialItem($0.identity, $0.item) }
+        guard query.limit == .one else { return results }
+        let identities = Set(results.map(\.identity))
+        guard let newest = results.first else { throw try missing(in: session) }
+        guard identities.count == 1 else { throw .ambiguous(count: identities.count) }
+        return [newest]
+    }
+
+    // MARK: - Matching
+
+    /// The items with exactly `identity`, most recently modified first.
+    private func items(of identity: CredentialIdentity, in session: SecretServiceSession, loadSecrets: Bool, firstHitOnly: Bool) throws(KeychainError) -> [ServiceItem] {
+        let query = ItemAttributes.query(for: identity, includeSecrets: loadSecrets)
+        return try items(matching: query, in: session, firstHitOnly: firstHitOnly, exactly: identity).map(\.item)
+    }
+
+    /// The items matching `query` (and `exactly` an identity, when given), most recently modified
+    /// first. Runs the query's searches in turn, and stops at the first that finds something when
+    /// `firstHitOnly`. A locked item among the results means the answer is unknown: `locked`.
+    private func items(
+        matching query: CredentialQuery, in session: SecretServiceSession, firstHitOnly: Bool, exactly identity: CredentialIdentity? = nil
+    ) throws(KeychainError) -> [(identity: CredentialIdentity, item: ServiceItem)] {
+        var seen: Set<String> = []
+        var found: [(identity: CredentialIdentity, item: ServiceItem)] = []
+        for pairs in ItemAttributes.searches(for: query) {
+            for item in try session.search(pairs, loadSecrets: query.includeSecrets) where seen.insert(item.path).inserted {
+                if item.isLocked { throw .locked }
+                guard let itemIdentity = ItemAttributes.identity(from: item.pairs), query.matches(itemIdentity),
+                    identity == nil || itemIdentity == identity
+                else { continue }
+                found.append((itemIdentity, item))
+            }
+            if firstHitOnly && !found.isEmpty { break }
+        }
+        return found.sorted { ($0.item.modified ?? .distantPast) > ($1.item.modified ?? .distantPast) }
+    }
+
+    /// `locked` when the default collection is locked (libsecret cannot see into it, so the item may
+    /// be there), `notFound` otherwise.
+    private func missing(in session: SecretServiceSession) throws(KeychainError) -> KeychainError {
+        try session.defaultCollectionIsLocked() ? .locked : .notFound
+    }
+
+    private static func credentialItem(_ identity: CredentialIdentity, _ item: ServiceItem) -> CredentialItem {
+        CredentialItem(
+            identity: identity, label: item.label, comment: item.pairs[ItemAttributes.comment],
+            expiresAt: ItemAttributes.expiry(from: item.pairs), created: item.created, modified: item.modified, secret: item.secret)
+    }
+}

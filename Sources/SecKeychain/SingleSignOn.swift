@@ -1,0 +1,76 @@
+import SecCrypto
+
+/// Single sign-on for a family of tools that share an access group (the enterprise-SSO pattern of
+/// iOS apps sharing a keychain group): one tool logs the user in, every tool of the group then
+/// finds the token, until it expires or a tool logs out.
+///
+/// Two generic-password items in the group, both with service `service`: account `user` holds the
+/// user name, account `token` holds the token and its expiry. Logging out deletes the token and
+/// keeps the user name, so the next login can suggest it.
+///
+/// The Secret Service lets every process of the same user read unlocked items: the group is a
+/// shared namespace, not an isolation boundary between tools.
+///
+/// ```swift
+/// let sso = SingleSignOn(group: "acme-tools")
+/// try sso.login(user: "alice", token: token, expiresAt: Date().addingTimeInterval(3600))
+/// // …in another tool of the group:
+/// if let token = try SingleSignOn(group: "acme-tools").currentToken() { use(token) }
+/// ```
+public struct SingleSignOn: Sendable {
+    /// The access group the tools share.
+    public let group: String
+    /// The service name of the two items.
+    public let service: String
+    /// The timeout of each store call.
+    public let timeout: Duration
+    private let store: any CredentialStore
+
+    /// The SSO state of `group` in `store` (the Secret Service unless another store is given).
+    public init(group: String, store: any CredentialStore = SecretServiceStore(), service: String = "seckit-sso", timeout: Duration = .seconds(10)) {
+        self.group = group
+        self.service = service
+        self.timeout = timeout
+        self.store = store
+    }
+
+    private var userIdentity: CredentialIdentity { .genericPassword(service: service, account: "user", accessGroup: group) }
+    private var tokenIdentity: CredentialIdentity { .genericPassword(service: service, account: "token", accessGroup: group) }
+
+    /// Stores the user name and the token (with its expiry) for every tool of the group.
+    public func login(user: String, token: some ContiguousBytes, expiresAt: Date?) throws(KeychainError) {
+        try ItemAttributes.validate(.genericPassword(service: service, account: user, accessGroup: group))
+        try store.upsert(userIdentity, string: user, attributes: CredentialAttributes(label: "SSO user of \(group)"), timeout: timeout)
+        let attributes = CredentialAttributes(label: "SSO token of \(user) for \(group)", expiresAt: expiresAt)
+        try store.upsert(tokenIdentity, secret: token, attributes: attributes, timeout: timeout)
+    }
+
+    /// The token, while there is one that has not expired at `now`; nil otherwise.
+    public func currentToken(now: Date = Date()) throws(KeychainError) -> SecureBytes? {
+        let item: CredentialItem
+        do {
+            item = try store.item(for: tokenIdentity, includeSecret: true, timeout: timeout)
+        } catch .notFound {
+            return nil
+        }
+        return item.isExpired(at: now) ? nil : item.secret
+    }
+
+    /// The user name of the last login, kept after logout; nil if nobody ever logged in.
+    public func currentUser() throws(KeychainError) -> String? {
+        do {
+            return try store.string(for: userIdentity, timeout: timeout)
+        } catch .notFound {
+            return nil
+        }
+    }
+
+    /// Deletes the token and keeps the user name. Logging out twice is not an error.
+    public func logout() throws(KeychainError) {
+        do {
+            try store.delete(tokenIdentity, timeout: timeout)
+        } catch .notFound {
+            return
+        }
+    }
+}

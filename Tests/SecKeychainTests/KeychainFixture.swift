@@ -1,0 +1,52 @@
+import Foundation
+import SecCrypto
+import SecKeychain
+import Testing
+import TestSupport
+
+/// The stores the shared tests run against, and helpers to reach the private Secret Service.
+enum Backend: String, CaseIterable, CustomTestStringConvertible, Sendable {
+    case secretService
+
+    var testDescription: String { rawValue }
+
+    /// The backends this run can test: the Secret Service only inside tools/with-secret-service,
+    /// so that a test run never writes into the user's own keyring.
+    static var available: [Backend] { KeychainFixture.hasPrivateSecretService ? allCases : [] }
+
+    func makeStore() throws -> any CredentialStore {
+        switch self {
+        case .secretService: SecretServiceStore()
+        }
+    }
+}
+
+enum KeychainFixture {
+    /// True inside tools/with-secret-service (a throwaway gnome-keyring on a private bus).
+    static let hasPrivateSecretService = ProcessInfo.processInfo.environment["SECKIT_PRIVATE_SECRET_SERVICE"] == "1"
+    static let privateSessionReason: Comment =
+        "needs the private Secret Service of tools/with-secret-service (SECKIT_PRIVATE_SECRET_SERVICE=1); never touches the user's own keyring"
+
+    /// A service name no other test uses.
+    static func uniqueService(_ purpose: String) -> String {
+        "seckit-test-\(purpose)-\(getpid())-\(UUID().uuidString.prefix(8).lowercased())"
+    }
+
+    static let temporaryDirectory: URL = {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("seckit-keychain-tests-\(getpid())")
+        try? FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        atexit { try? FileManager.default.removeItem(at: KeychainFixture.temporaryDirectory) }
+        return url
+    }()
+
+    /// A path for a new store file.
+    static func newStorePath() -> String {
+        temporaryDirectory.appendingPathComponent("store-\(UUID().uuidString).seckeychain").path
+    }
+
+    static func bytes(_ text: String) -> [UInt8] { Array(text.utf8) }
+}
+
+extension SecureBytes {
+    var bytes: [UInt8] { withUnsafeBytes { [UInt8]($0) } }
+}

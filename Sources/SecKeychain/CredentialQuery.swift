@@ -66,3 +66,16 @@ public struct CredentialQuery: Hashable, Sendable {
             && agrees(authenticationType, location?.authenticationType)
     }
 }
+
+extension CredentialQuery {
+    /// `found` sorted most recently modified first and cut to `limit`: for `.one`, the newest copy
+    /// of the single matching identity; none throws `missing()`, several identities `ambiguous`.
+    func applyingLimit(to found: [CredentialItem], missing: () throws(KeychainError) -> KeychainError) throws(KeychainError) -> [CredentialItem] {
+        let sorted = found.sorted { ($0.modified ?? .distantPast) > ($1.modified ?? .distantPast) }
+        guard limit == .one else { return sorted }
+        guard let newest = sorted.first else { throw try missing() }
+        let identities = Set(sorted.map(\.identity)).count
+        guard identities == 1 else { throw .ambiguous(count: identities) }
+        return [newest]
+    }
+}

@@ -64,12 +64,9 @@ public struct SecretServiceStore: CredentialStore {
     public func search(_ query: CredentialQuery, timeout: Duration) throws(KeychainError) -> [CredentialItem] {
         let session = try SecretServiceSession(deadline: OperationDeadline(timeout))
         let found = try items(matching: query, in: session, firstHitOnly: false)
-        let results = found.map { Self.credentialItem($0.identity, $0.item) }
-        guard query.limit == .one else { return results }
-        let identities = Set(results.map(\.identity))
-        guard let newest = results.first else { throw try missing(in: session) }
-        guard identities.count == 1 else { throw .ambiguous(count: identities.count) }
-        return [newest]
+        return try query.applyingLimit(to: found.map { Self.credentialItem($0.identity, $0.item) }) { () throws(KeychainError) in
+            try missing(in: session)
+        }
     }
 
     // MARK: - Matching

@@ -7,16 +7,18 @@ import TestSupport
 /// The stores the shared tests run against, and helpers to reach the private Secret Service.
 enum Backend: String, CaseIterable, CustomTestStringConvertible, Sendable {
     case secretService
+    case encryptedFile
 
     var testDescription: String { rawValue }
 
     /// The backends this run can test: the Secret Service only inside tools/with-secret-service,
     /// so that a test run never writes into the user's own keyring.
-    static var available: [Backend] { KeychainFixture.hasPrivateSecretService ? allCases : [] }
+    static var available: [Backend] { KeychainFixture.hasPrivateSecretService ? allCases : [.encryptedFile] }
 
     func makeStore() throws -> any CredentialStore {
         switch self {
         case .secretService: SecretServiceStore()
+        case .encryptedFile: try KeychainFixture.makeFileStore()
         }
     }
 }
@@ -42,6 +44,13 @@ enum KeychainFixture {
     /// A path for a new store file.
     static func newStorePath() -> String {
         temporaryDirectory.appendingPathComponent("store-\(UUID().uuidString).seckeychain").path
+    }
+
+    static let filePassword = SecureBytes(Array("correct horse battery staple".utf8))
+
+    /// An encrypted-file store in a new file.
+    static func makeFileStore(path: String = newStorePath()) throws -> EncryptedFileStore {
+        try EncryptedFileStore(path: path, password: filePassword)
     }
 
     static func bytes(_ text: String) -> [UInt8] { Array(text.utf8) }

@@ -1,0 +1,46 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+import SecCrypto
+
+/// Reading and atomically replacing the encrypted-file store's file.
+enum StoreFile {
+    /// The file's bytes, or nil when it does not exist.
+    static func read(_ path: String) throws(KeychainError) -> [UInt8]? {
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else {
+            if errno == ENOENT { return nil }
+            throw .io(path: path, reason: String(cString: strerror(errno)))
+        }
+        defer { close(descriptor) }
+        var bytes: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 64 * 1024)
+        while true {
+            let count = chunk.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress, $0.count) }
+            if count < 0 && errno == EINTR { continue }
+            guard count >= 0 else { throw .io(path: path, reason: String(cString: strerror(errno))) }
+            if count == 0 { return bytes }
+            bytes += chunk[0..<count]
+        }
+    }
+
+    /// Replaces the file with `bytes` (mode 0600): temporary file, `fsync`, `rename`, `fsync` of the folder.
+    static func replace(_ path: String, with bytes: [UInt8]) throws(KeychainError) {
+        do {
+            let output = try AtomicFileOutput(path: path, permissions: 0o600)
+            try bytes.withUnsafeBytes { buffer in Result { () throws(CryptoError) in try output.write(buffer) } }.get()
+            try output.finish()
+        } catch {
+            if case .io(let path, let reason) = error { throw .io(path: path, reason: reason) }
+            throw .backendFailure("\(error)")
+        }
+        let slash = path.lastIndex(of: "/")
+        let folder = slash.map { $0 == path.startIndex ? "/" : String(path[..<$0]) } ?? "."
+        let descriptor = open(folder, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard descriptor >= 0 else { return }
+        defer { close(descriptor) }
+        _ = fsync(descriptor)
+    }
+}

@@ -45,15 +45,33 @@ public struct SingleSignOn: Sendable {
         try store.upsert(tokenIdentity, secret: token, attributes: attributes, timeout: timeout)
     }
 
-    /// The token, while there is one that has not expired at `now`; nil otherwise.
-    public func currentToken(now: Date = Date()) throws(KeychainError) -> SecureBytes? {
+    /// Whether the group has a token, and whether it is still valid.
+    public enum TokenState: Sendable, Equatable {
+        /// Nobody is logged in (never, or logged out).
+        case absent
+        /// A token that expired at the given date.
+        case expired(Date)
+        /// A valid token, with its expiry if it has one.
+        case valid(SecureBytes, expiresAt: Date?)
+    }
+
+    /// The state of the group's token at `now`.
+    public func tokenState(now: Date = Date()) throws(KeychainError) -> TokenState {
         let item: CredentialItem
         do {
             item = try store.item(for: tokenIdentity, includeSecret: true, timeout: timeout)
         } catch .notFound {
-            return nil
+            return .absent
         }
-        return item.isExpired(at: now) ? nil : item.secret
+        if let expiresAt = item.expiresAt, item.isExpired(at: now) { return .expired(expiresAt) }
+        guard let secret = item.secret else { throw .backendFailure("the token's secret could not be loaded") }
+        return .valid(secret, expiresAt: item.expiresAt)
+    }
+
+    /// The token, while there is one that has not expired at `now`; nil otherwise.
+    public func currentToken(now: Date = Date()) throws(KeychainError) -> SecureBytes? {
+        guard case .valid(let token, _) = try tokenState(now: now) else { return nil }
+        return token
     }
 
     /// The user name of the last login, kept after logout; nil if nobody ever logged in.

@@ -17,7 +17,8 @@ public final class TLSConnection {
     /// The chain as the server sent it, depth 0 first. May hold certificates that prove nothing.
     public let peerChain: [Certificate]
     /// The chain verification built (`SSL_get0_verified_chain`): from the server's certificate to the
-    /// trusted CA; in pin-only mode, the chain linked by signatures up to the pinned certificate.
+    /// trusted CA; in pin-only mode, the part of the sent chain linked by signatures from the server's
+    /// certificate, which reaches a pinned certificate.
     /// Pins were checked against this chain.
     public let verifiedChain: [Certificate]
     /// The pin check (outcome `.notPinned` without a pin set for `serverName`), with its warnings.

@@ -1,0 +1,121 @@
+import Foundation
+import SecTLS
+import Testing
+
+/// Host patterns, pin-set selection, expiry, report-only and the backup-pin rule, on the fixture's
+/// real certificates (no network).
+@Suite struct PinPolicyTests {
+    let fixture = TLSFixture.shared
+
+    @Test func exactPatternsIgnoreCaseAndATrailingDot() throws {
+        let pattern = try HostPattern("Example.COM.")
+        #expect(pattern.description == "example.com")
+        for host in ["example.com", "EXAMPLE.com", "example.com."] { #expect(pattern.matches(host)) }
+        for host in ["www.example.com", "example.com.evil.net", "badexample.com", "example.co"] { #expect(!pattern.matches(host)) }
+        #expect(try HostPattern("127.0.0.1").matches("127.0.0.1"))
+        #expect(try HostPattern("::1").matches("[::1]"))
+    }
+
+    @Test func oneLabelWildcard() throws {
+        let pattern = try HostPattern("*.example.com")
+        for host in ["www.example.com", "API.Example.com.", "x.example.com"] { #expect(pattern.matches(host)) }
+        for host in ["example.com", "a.b.example.com", "www.example.com.evil.net", "wwwexample.com", ".example.com", "example.com.evil.net"] {
+            #expect(!pattern.matches(host), "\(host)")
+        }
+    }
+
+    @Test func anyDepthWildcard() throws {
+        let pattern = try HostPattern("**.example.com")
+        for host in ["example.com", "www.example.com", "a.b.c.example.com", "A.Example.COM."] { #expect(pattern.matches(host)) }
+        for host in ["example.com.evil.net", "evilexample.com", "www.example.com.evil.net", "com"] { #expect(!pattern.matches(host), "\(host)") }
+    }
+
+    @Test func malformedPatternsAreRefused() {
+        for text in ["", "*", "**", "*.", "www.*.com", "a..b", "*example.com", "ex ample.com", "*.*.example.com", "*.127.0.0.1:1", "exa*mple.com"] {
+            #expect(throws: TLSError.self, "\(text)") { try HostPattern(text) }
+        }
+    }
+
+    @Test func theMostSpecificPinSetApplies() throws {
+        let leaf = try fixture.pin("leaf-rsa"), ca = try fixture.pin("ca"), other = try fixture.pin("other")
+        let policy = PinPolicy([
+            try PinSet(host: "**.example.com", pins: [ca]),
+            try PinSet(host: "*.example.com", pins: [other]),
+            try PinSet(host: "api.example.com", pins: [leaf]),
+        ])
+        #expect(policy.pinSet(for: "api.example.com")?.pins == [leaf])
+        #expect(policy.pinSet(for: "www.example.com")?.pins == [other])
+        #expect(policy.pinSet(for: "a.b.example.com")?.pins == [ca])
+        #expect(policy.pinSet(for: "example.com")?.pins == [ca])
+        #expect(policy.pinSet(for: "example.com.evil.net") == nil)
+        #expect(throws: TLSError.invalidConfiguration("the pin set for example.com has no pins")) { try PinSet(host: "example.com", pins: []) }
+    }
+
+    @Test func evaluationSaysWhichPinMatchedAtWhichDepth() throws {
+        let chain = try ["leaf-rsa", "intermediate", "ca"].map(fixture.certificate)
+        let other = try fixture.pin("other")
+        for (depth, name) in ["leaf-rsa", "intermediate", "ca"].enumerated() {
+            let pin = try fixture.pin(name)
+            let evaluation = PinEvaluation.evaluate(chain, host: "localhost", policy: try PinPolicy(host: "localhost", pins: [other, pin]))
+            #expect(evaluation.outcome == .matched(pin: pin, depth: depth))
+            #expect(!evaluation.refusesConnection && evaluation.warnings.isEmpty)
+        }
+        // A whole-certificate fingerprint pin (SHA-1, as apps compare constants).
+        let sha1 = Pin.certificate(chain[0].fingerprint(.sha1))
+        let evaluation = PinEvaluation.evaluate(chain, host: "localhost", policy: try PinPolicy(host: "localhost", pins: [sha1, other]))
+        #expect(evaluation.outcome == .matched(pin: sha1, depth: 0))
+    }
+
+    @Test func aMismatchListsEveryChainPinAndEveryExpectedPin() throws {
+        let chain = try ["leaf-rsa", "intermediate", "ca"].map(fixture.certificate)
+        let expected = [try fixture.pin("other"), try fixture.pin("rogue-ca")]
+        let evaluation = PinEvaluation.evaluate(chain, host: "localhost", policy: try PinPolicy(host: "localhost", pins: expected))
+        #expect(evaluation.outcome == .mismatched && evaluation.refusesConnection)
+        #expect(evaluation.chainPins == chain.map(\.publicKeyPin))
+        #expect(evaluation.expectedPins == expected)
+        for pin in chain.map(\.publicKeyPin.description) + expected.map(\.description) { #expect(evaluation.description.contains(pin)) }
+        #expect(!evaluation.description.contains("\n"))
+    }
+
+    @Test func expiredAndReportOnlyPinSetsAreNotEnforced() throws {
+        let chain = try ["leaf-rsa", "intermediate", "ca"].map(fixture.certificate)
+        let wrong = [try fixture.pin("other")]
+        let yesterday = Date(timeIntervalSinceNow: -86400)
+        let expired = PinPolicy([try PinSet(host: "localhost", pins: wrong, expires: yesterday)])
+        let evaluation = PinEvaluation.evaluate(chain, host: "localhost", policy: expired)
+        #expect(evaluation.outcome == .mismatched && !evaluation.refusesConnection)
+        #expect(evaluation.warnings == [.pinSetExpired(yesterday)])
+        // Not expired yet: enforced.
+        let later = PinPolicy([try PinSet(host: "localhost", pins: wrong, expires: Date(timeIntervalSinceNow: 86400))])
+        #expect(PinEvaluation.evaluate(chain, host: "localhost", policy: later).refusesConnection)
+
+        let reportOnly = PinPolicy([try PinSet(host: "localhost", pins: wrong, mode: .reportOnly)])
+        let reported = PinEvaluation.evaluate(chain, host: "localhost", policy: reportOnly)
+        #expect(reported.outcome == .mismatched && !reported.refusesConnection && reported.warnings == [.reportOnlyMismatch])
+    }
+
+    @Test func backupPinRule() throws {
+        let chain = try ["leaf-rsa", "intermediate", "ca"].map(fixture.certificate)
+        let leaf = try fixture.pin("leaf-rsa"), ca = try fixture.pin("ca")
+        // Every pin is in the chain: no backup.
+        #expect(PinEvaluation.evaluate(chain, host: "localhost", policy: try PinPolicy(host: "localhost", pins: [leaf, ca])).warnings == [.noBackupPin])
+        // One pin outside the chain is a backup.
+        #expect(PinEvaluation.evaluate(chain, host: "localhost", policy: try PinPolicy(host: "localhost", pins: [leaf, try fixture.pin("other")])).warnings.isEmpty)
+    }
+
+    @Test func allowListChecksHostPortAndScheme() throws {
+        let list = EndpointAllowList([
+            try .init(host: "api.example.com", port: 443, scheme: "HTTPS"),
+            try .init(host: "**.internal.test", port: 8443),
+            try .init(host: "*.any.test"),
+        ])
+        #expect(list.permits(host: "API.example.com.", port: 443, scheme: "https"))
+        #expect(!list.permits(host: "api.example.com", port: 8443, scheme: "https"))
+        #expect(!list.permits(host: "api.example.com", port: 443, scheme: "imaps"))
+        #expect(!list.permits(host: "api.example.com.evil.net", port: 443, scheme: "https"))
+        #expect(list.permits(host: "a.b.internal.test", port: 8443, scheme: "tls"))
+        #expect(!list.permits(host: "a.b.internal.test", port: 443, scheme: "tls"))
+        #expect(list.permits(host: "x.any.test", port: 1, scheme: "anything"))
+        #expect(!list.permits(host: "any.test", port: 1, scheme: "anything"))
+    }
+}

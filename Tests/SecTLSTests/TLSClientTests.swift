@@ -1,0 +1,302 @@
+import Foundation
+import SecTLS
+import TestSupport
+import Testing
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The TLS client against real `openssl s_server` processes on 127.0.0.1: certificate verification,
+/// pins on the verified chain, pin-only trust, the allow-list and timeouts.
+@Suite struct TLSClientTests {
+    let fixture = TLSFixture.shared
+
+    /// Trusting the fixture's CA, with `pins` enforced for 127.0.0.1 when given.
+    func configuration(pins: [Pin]? = nil, trust: TrustRoots? = nil) throws -> TLSConfiguration {
+        var configuration = TLSConfiguration(trustRoots: trust ?? .caFile(fixture.url("ca.pem").path))
+        configuration.timeouts = .all(.seconds(10))
+        if let pins { configuration.pinPolicy = try PinPolicy(host: "127.0.0.1", pins: pins) }
+        return configuration
+    }
+
+    /// `GET /` over the connection: s_server -www answers with a status page. Closes the connection
+    /// (s_server serves one connection at a time).
+    func fetchStatusPage(_ connection: TLSConnection) throws -> String {
+        defer { connection.close() }
+        try connection.write(Array("GET / HTTP/1.0\r\n\r\n".utf8))
+        return String(decoding: try connection.readToEnd(), as: UTF8.self)
+    }
+
+    func connect(_ server: TLSTestServer, _ configuration: TLSConfiguration, host: String = "127.0.0.1") throws -> TLSConnection {
+        try TLSClient(configuration: configuration).connect(host: host, port: server.port)
+    }
+
+    @Test(arguments: [("-tls1_2", TLSVersion.tls12), ("-tls1_3", TLSVersion.tls13)])
+    func verifiesTheChainAndCarriesData(option: String, version: TLSVersion) throws {
+        let server = try fixture.server([option])
+        defer { server.stop() }
+        let connection = try connect(server, try configuration())
+        defer { connection.close() }
+        #expect(connection.protocolVersion == version)
+        #expect(!connection.cipher.isEmpty && connection.remoteAddress == "127.0.0.1")
+        #expect(connection.peerChain == (try ["leaf-rsa", "intermediate"].map(fixture.certificate)))
+        #expect(connection.verifiedChain == (try ["leaf-rsa", "intermediate", "ca"].map(fixture.certificate)))
+        #expect(connection.pinEvaluation.outcome == .notPinned)
+        let page = try fetchStatusPage(connection)
+        #expect(page.hasPrefix("HTTP/1.0 200 ok"))
+        #expect(page.contains(connection.cipher))
+    }
+
+    @Test func connectsByNameWithSNIAndHostnameVerification() throws {
+        // The right certificate only for SNI "localhost" (the intermediate is in the CA file).
+        let server = try fixture.server(
+            cert: "selfsigned.pem", key: "selfsigned.key", chain: nil,
+            ["-servername", "localhost", "-cert2", "leaf-rsa.pem", "-key2", "leaf-rsa.key"])
+        defer { server.stop() }
+        // localhost may resolve to ::1 first, where nothing listens: the client goes on to 127.0.0.1.
+        let connection = try connect(server, try configuration(trust: .caFile(fixture.url("ca-chain.pem").path)), host: "localhost")
+        defer { connection.close() }
+        #expect(connection.serverName == "localhost" && connection.remoteAddress == "127.0.0.1")
+        #expect(try fetchStatusPage(connection).hasPrefix("HTTP/1.0 200 ok"))
+    }
+
+    @Test func pinsMatchOnEveryDepthOfTheVerifiedChain() throws {
+        let server = try fixture.server()
+        defer { server.stop() }
+        let backup = try fixture.pin("other")
+        for (depth, name) in ["leaf-rsa", "intermediate", "ca"].enumerated() {
+            let pin = try fixture.pin(name)
+            let connection = try connect(server, try configuration(pins: [backup, pin]))
+            #expect(connection.pinEvaluation.outcome == .matched(pin: pin, depth: depth))
+            #expect(connection.pinEvaluation.warnings.isEmpty)
+            #expect(try fetchStatusPage(connection).hasPrefix("HTTP/1.0 200 ok"))
+        }
+        // The CA is not sent by the server: its pin matched on the verified chain only.
+        let fingerprint = Pin.certificate(try fixture.certificate("ca").fingerprint(.sha256))
+        #expect(try connect(server, try configuration(pins: [fingerprint, backup])).pinEvaluation.outcome == .matched(pin: fingerprint, depth: 2))
+    }
+
+    @Test func aMismatchIsRefusedWithBothPinLists() throws {
+        let server = try fixture.server(["-tls1_3"])
+        defer { server.stop() }
+        let expected = [try fixture.pin("other"), try fixture.pin("rogue-ca")]
+        let chainPins = try ["leaf-rsa", "intermediate", "ca"].map { try fixture.certificate($0).publicKeyPin }
+        #expect {
+            try connect(server, try configuration(pins: expected))
+        } throws: { error in
+            guard case TLSError.pinMismatch(let evaluation) = error else { return false }
+            return evaluation.outcome == .mismatched && evaluation.expectedPins == expected
+                && evaluation.chainPins == chainPins
+        }
+    }
+
+    @Test func anAppendedCertificateCannotSatisfyAPin() throws {
+        let server = try fixture.server(chain: "appended-chain.pem")
+        defer { server.stop() }
+        let other = try fixture.certificate("other")
+        let pin = Pin.publicKey(other.publicKeyPin)
+        // The server does send it...
+        let probe = try connect(server, try configuration())
+        #expect(probe.peerChain.contains(other) && !probe.verifiedChain.contains(other))
+        probe.close()
+        // ...but pins are checked on the verified chain: CA trust...
+        #expect {
+            try connect(server, try configuration(pins: [pin]))
+        } throws: { error in
+            guard case TLSError.pinMismatch(let evaluation) = error else { return false }
+            return !evaluation.chain.contains(other)
+        }
+        // ...and pin-only trust, where only certificates linked by signatures from the leaf count.
+        for pins in [[pin], [pin, .certificate(other.fingerprint(.sha256))]] {
+            #expect {
+                try connect(server, try configuration(pins: pins, trust: .pinsOnly))
+            } throws: { error in
+                guard case TLSError.pinMismatch(let evaluation) = error else { return false }
+                return evaluation.outcome == .mismatched && !evaluation.chain.contains(other)
+            }
+        }
+        // The leaf's own pin works in pin-only mode on the same server.
+        let leafPin = try fixture.pin("leaf-rsa")
+        let connection = try connect(server, try configuration(pins: [leafPin, pin], trust: .pinsOnly))
+        #expect(connection.pinEvaluation.outcome == .matched(pin: leafPin, depth: 0))
+        #expect(connection.verifiedChain.first == (try fixture.certificate("leaf-rsa")) && !connection.verifiedChain.contains(other))
+    }
+
+    @Test func pinOnlyTrustsASelfSignedServerOnlyWithItsPin() throws {
+        let server = try fixture.server(cert: "selfsigned.pem", key: "selfsigned.key", chain: nil, ["-tls1_3"])
+        defer { server.stop() }
+        let pin = try fixture.pin("selfsigned")
+        // Without the pin it is a self-signed certificate like any other.
+        #expect(throws: TLSError.self) { try connect(server, try configuration()) }
+        #expect(throws: TLSError.invalidConfiguration("pin-only trust needs an enforced pin set")) {
+            try TLSClient(configuration: TLSConfiguration(trustRoots: .pinsOnly))
+        }
+        let connection = try connect(server, try configuration(pins: [pin, try fixture.pin("other")], trust: .pinsOnly))
+        #expect(connection.pinEvaluation.outcome == .matched(pin: pin, depth: 0))
+        #expect(try fetchStatusPage(connection).hasPrefix("HTTP/1.0 200 ok"))
+        #expect {
+            try connect(server, try configuration(pins: [try fixture.pin("other")], trust: .pinsOnly))
+        } throws: { error in
+            guard case TLSError.pinMismatch(let evaluation) = error else { return false }
+            return evaluation.chainPins == [pin.publicKeyPinValue]
+        }
+        // Pins for another host give no trust for this one.
+        var elsewhere = try configuration(trust: .pinsOnly)
+        elsewhere.pinPolicy = try PinPolicy(host: "example.com", pins: [pin])
+        #expect(throws: TLSError.invalidConfiguration("pin-only trust needs an enforced pin set for 127.0.0.1")) {
+            try connect(server, elsewhere)
+        }
+    }
+
+    @Test func verificationFailuresCarryTheReason() throws {
+        func reason(_ server: TLSTestServer, serverName: String? = nil, trust: TrustRoots? = nil) throws -> CertificateVerificationFailure.Reason? {
+            var configuration = try configuration(trust: trust)
+            configuration.serverName = serverName
+            do {
+                _ = try connect(server, configuration)
+                return nil
+            } catch TLSError.certificateVerificationFailed(let failure) {
+                #expect(!failure.peerChain.isEmpty && !failure.message.isEmpty)
+                return failure.reason
+            }
+        }
+        let expired = try fixture.server(cert: "expired.pem", key: "expired.key")
+        defer { expired.stop() }
+        #expect(try reason(expired) == .expired)
+        let good = try fixture.server(["-tls1_2"])
+        defer { good.stop() }
+        #expect(try reason(good, serverName: "wrong.example") == .hostnameMismatch)
+        #expect(try reason(good, trust: .caFile(fixture.url("rogue-ca.pem").path)) == .unknownIssuer)
+        let rogue = try fixture.server(cert: "rogue-server.pem", key: "rogue-server.key", chain: nil, ["-tls1_3"])
+        defer { rogue.stop() }
+        #expect(try reason(rogue) == .unknownIssuer)
+        let selfSigned = try fixture.server(cert: "selfsigned.pem", key: "selfsigned.key", chain: nil)
+        defer { selfSigned.stop() }
+        #expect(try reason(selfSigned) == .selfSigned)
+        // A pinned but expired certificate fails in pin-only mode too.
+        let pinned = try configuration(pins: [try fixture.pin("expired")], trust: .pinsOnly)
+        #expect {
+            try connect(expired, pinned)
+        } throws: { error in
+            guard case TLSError.certificateVerificationFailed(let failure) = error else { return false }
+            return failure.reason == .expired && failure.depth == 0
+        }
+    }
+
+    @Test func reportOnlyExpiredAndBackupRulesOnALiveConnection() throws {
+        let server = try fixture.server()
+        defer { server.stop() }
+        let wrong = try fixture.pin("other")
+        var configuration = try configuration()
+        configuration.pinPolicy = PinPolicy([try PinSet(host: "127.0.0.1", pins: [wrong], mode: .reportOnly)])
+        #expect(try connect(server, configuration).pinEvaluation.warnings == [.reportOnlyMismatch])
+        let expiry = Date(timeIntervalSinceNow: -60)
+        configuration.pinPolicy = PinPolicy([try PinSet(host: "127.0.0.1", pins: [wrong], expires: expiry)])
+        #expect(try connect(server, configuration).pinEvaluation.warnings == [.pinSetExpired(expiry)])
+        let leaf = try fixture.pin("leaf-rsa")
+        configuration.pinPolicy = try PinPolicy(host: "127.0.0.1", pins: [leaf])
+        #expect(try connect(server, configuration).pinEvaluation.warnings == [.noBackupPin])
+        configuration.pinPolicy = try PinPolicy(host: "127.0.0.1", pins: [leaf], backupPinRule: .strict)
+        #expect(throws: TLSError.noBackupPin(host: "127.0.0.1")) { try connect(server, configuration) }
+        configuration.pinPolicy = try PinPolicy(host: "127.0.0.1", pins: [leaf, wrong], backupPinRule: .strict)
+        #expect(try connect(server, configuration).pinEvaluation.outcome == .matched(pin: leaf, depth: 0))
+        // A pin set for other hosts leaves this one unpinned.
+        configuration.pinPolicy = PinPolicy([try PinSet(host: "**.example.com", pins: [wrong])])
+        #expect(try connect(server, configuration).pinEvaluation.outcome == .notPinned)
+    }
+
+    @Test func theAllowListRefusesBeforeConnecting() throws {
+        let listener = try Listener()
+        var configuration = try configuration()
+        configuration.allowedEndpoints = EndpointAllowList([try .init(host: "127.0.0.1", port: listener.port + 1, scheme: "tls")])
+        #expect(throws: TLSError.endpointNotAllowed(host: "127.0.0.1", port: listener.port, scheme: "tls")) {
+            try TLSClient(configuration: configuration).connect(host: "127.0.0.1", port: listener.port)
+        }
+        #expect(!listener.hasPendingConnection())
+        // Not even resolved.
+        #expect(throws: TLSError.endpointNotAllowed(host: "no-such-host.invalid", port: 443, scheme: "https")) {
+            try TLSClient(configuration: configuration).connect(host: "no-such-host.invalid", port: 443, scheme: "HTTPS")
+        }
+        // The same endpoint with the right scheme is allowed (and then times out: nobody answers).
+        configuration.allowedEndpoints = EndpointAllowList([try .init(host: "127.0.0.1", port: listener.port, scheme: "tls")])
+        configuration.timeouts.handshake = .milliseconds(200)
+        #expect(throws: TLSError.timedOut(.handshake)) { try TLSClient(configuration: configuration).connect(host: "127.0.0.1", port: listener.port) }
+        #expect(listener.hasPendingConnection())
+    }
+
+    @Test func aServerThatNeverAnswersTimesOut() throws {
+        let listener = try Listener()
+        var configuration = try configuration()
+        configuration.timeouts.handshake = .milliseconds(300)
+        let start = ContinuousClock.now
+        #expect(throws: TLSError.timedOut(.handshake)) { try TLSClient(configuration: configuration).connect(host: "127.0.0.1", port: listener.port) }
+        #expect(ContinuousClock.now - start < .seconds(5))
+        // A read with nothing to read.
+        let server = try fixture.server(["-tls1_3"])
+        defer { server.stop() }
+        configuration.timeouts.read = .milliseconds(300)
+        let connection = try connect(server, configuration)
+        #expect(throws: TLSError.timedOut(.read)) { try connection.read() }
+    }
+
+    @Test func connectionFailuresAreTyped() throws {
+        let port = try TLSTestServer.freePort()  // nothing listens there
+        #expect {
+            try TLSClient(configuration: try configuration()).connect(host: "127.0.0.1", port: port)
+        } throws: { error in
+            guard case TLSError.connectionFailed(let reason) = error else { return false }
+            return reason.contains("refused")
+        }
+        #expect {
+            try TLSClient(configuration: try configuration()).connect(host: "no-such-host.invalid", port: 443)
+        } throws: { error in
+            if case TLSError.hostNotFound(host: "no-such-host.invalid", _) = error { return true }
+            return false
+        }
+        #expect(throws: TLSError.invalidConfiguration("cannot read the CA file /nonexistent/ca.pem")) {
+            try TLSClient(configuration: TLSConfiguration(trustRoots: .caFile("/nonexistent/ca.pem")))
+        }
+    }
+}
+
+extension Pin {
+    /// The public-key pin inside, for comparisons with `PinEvaluation.chainPins`.
+    var publicKeyPinValue: PublicKeyPin? {
+        if case .publicKey(let pin) = self { return pin }
+        return nil
+    }
+}
+
+/// A TCP socket listening on 127.0.0.1 that never accepts: connections complete in the kernel and
+/// then hear nothing.
+final class Listener {
+    let descriptor: Int32
+    let port: Int
+
+    init() throws {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue) | Int32(SOCK_NONBLOCK.rawValue), 0)
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let ok = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) == 0 && getsockname(fd, $0, &length) == 0 }
+        }
+        guard fd >= 0, ok, listen(fd, 8) == 0 else {
+            if fd >= 0 { close(fd) }
+            throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO)
+        }
+        descriptor = fd
+        port = Int(UInt16(bigEndian: address.sin_port))
+    }
+
+    /// True when a client connected (the connection is accepted and closed).
+    func hasPendingConnection() -> Bool {
+        let client = accept(descriptor, nil, nil)
+        guard client >= 0 else { return false }
+        close(client)
+        return true
+    }
+
+    deinit { close(descriptor) }
+}

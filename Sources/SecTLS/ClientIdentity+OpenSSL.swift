@@ -12,6 +12,10 @@ final class PrivateKeyHandle: @unchecked Sendable {
 
     /// The first private key of `pem` (blocks of other labels are skipped).
     convenience init(pem: [UInt8], passphrase: SecureBytes?) throws(TLSError) {
+        // `-----BEGIN PRIVATE KEY-----`, `… RSA PRIVATE KEY-----`, `… ENCRYPTED PRIVATE KEY-----`, `… EC PRIVATE KEY-----`.
+        guard String(decoding: pem, as: UTF8.self).contains(" PRIVATE KEY-----") else {
+            throw .invalidClientIdentity("no private key found in the PEM input")
+        }
         let prompt = PassphrasePrompt(passphrase)
         let key: OpaquePointer? = pem.withUnsafeBytes { bytes in
             guard let bio = BIO_new_mem_buf(bytes.baseAddress, Int32(bytes.count)) else { return nil }
@@ -24,9 +28,6 @@ final class PrivateKeyHandle: @unchecked Sendable {
             let reasons = drainOpenSSLErrors()
             if prompt.asked {
                 throw passphrase == nil ? .passphraseRequired("the private key") : .wrongPassphrase("the private key")
-            }
-            if reasons.contains(where: { $0.contains("no start line") }) {
-                throw .invalidClientIdentity("no private key found in the PEM input")
             }
             throw .invalidClientIdentity("unreadable private key" + (reasons.last.map { " (\(Self.shortReason($0)))" } ?? ""))
         }

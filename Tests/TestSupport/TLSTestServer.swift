@@ -13,9 +13,10 @@ import Glibc
 /// // connect to 127.0.0.1:\(server.port)
 /// ```
 ///
-/// `start` picks a free port, adds `-accept 127.0.0.1:PORT` (and `-naccept`-less operation, so the
-/// server serves any number of connections), and returns once the server prints `ACCEPT`, that is,
-/// listens; if the port was taken in between, it retries on another. Output goes to a log file
+/// `start` picks a free port, adds `-accept 127.0.0.1:PORT`, and returns once the server prints
+/// `ACCEPT`, that is, listens; if the port was taken in between, it retries on another. The server
+/// takes any number of connections, but ONE AT A TIME: close each connection (or let the server end
+/// it, as `-www` does after answering `GET /`) before the next one, or the next handshake hangs. Output goes to a log file
 /// (`log`), standard input is /dev/null, so use `-www` (answers `GET /`) or another mode that does
 /// not read the terminal. `stop()` (also run on release, and for every server still running when
 /// the test process exits) terminates the process and waits for it. Give relative file names with

@@ -7,53 +7,96 @@ extension SecCLI {
             commandName: "pin",
             abstract: "Print the certificates and public-key pins of a TLS server or a certificate file, and check expected pins.",
             discussion: """
-                For each certificate from depth 0: subject, issuer, notAfter, the SHA-256 and SHA-1 \
-                fingerprints as 'openssl x509 -fingerprint' prints them, and its RFC 7469 pin \
-                (sha256/<base64> of the public key); then pin lines ready to paste for curl \
-                (--pinnedpubkey) and OkHttp (CertificatePinner). With --expect, the pins are checked.
+                Connects to HOST (port 443 unless given; IPv6 as [::1]:8443), verifies the server's \
+                chain (system CAs, --ca, or with --pin-only the --expect pins alone) and host name, and \
+                prints for each certificate of the verified chain from depth 0: subject, issuer, notAfter, \
+                the SHA-256 and SHA-1 fingerprints as 'openssl x509 -fingerprint' prints them, and its \
+                RFC 7469 pin (sha256/<base64> of the public key); then pin lines ready to paste for curl \
+                (--pinnedpubkey) and OkHttp (CertificatePinner). --file does the same offline for the \
+                certificates of a PEM or DER file. With --expect, at least one given pin must match a \
+                certificate of the chain. Passphrases come from a source (env:VAR, file:PATH, fd:N, stdin), \
+                never from the command line.
 
                 Exit codes: 0 success (an expected pin matched, when --expect is given); 2 a file \
-                (certificate, key, PKCS#12) cannot be read or parsed; 3 no expected pin matches; \
-                64 usage error.
+                (certificate, CA, key, PKCS#12) cannot be read or parsed, or a wrong passphrase; 3 no \
+                expected pin matches (the chain is still printed); 4 the certificate did not verify \
+                (expired, unknown CA, host name mismatch: OpenSSL's reason is printed); 5 the server \
+                requires a client certificate, or refused the one given; 6 no connection (refused, \
+                unreachable, unknown host, handshake failure) or a timeout; 64 usage error.
                 """
         )
+
+        @Argument(help: ArgumentHelp("The server: HOST[:PORT], [IPV6]:PORT.", valueName: "host[:port]"))
+        var server: String?
 
         @Option(name: .customLong("file"), help: ArgumentHelp(
             "Read the certificates of this PEM (one or more) or DER file instead of connecting.", valueName: "file"))
         var file: String?
 
         @OptionGroup var expected: ExpectedPinOptions
-
-        @Option(help: ArgumentHelp(
-            "With --file: the host name in the OkHttp lines (default: the first certificate's first DNS name).",
-            valueName: "name"))
-        var servername: String?
+        @OptionGroup var connection: TLSClientOptions
+        @OptionGroup var identity: ClientIdentityOptions
 
         @Flag(help: "Print one JSON object (shape in docs/seccli.md).")
         var json = false
 
         func validate() throws {
-            guard file != nil else { throw ValidationError("give --file FILE") }
+            switch (server, file) {
+            case (nil, nil): throw ValidationError("give HOST[:PORT] to connect to, or --file FILE")
+            case (.some, .some): throw ValidationError("give HOST[:PORT] or --file FILE, not both")
+            case (.some(let server), nil): _ = try ServerAddress(parsing: server)
+            case (nil, .some):
+                let connectionOnly = connection.connectionOptionsGiven + identity.given
+                guard connectionOnly.isEmpty else {
+                    throw ValidationError("\(connectionOnly.joined(separator: ", ")) only apply when connecting, not with --file")
+                }
+            }
+            if connection.pinOnly && expected.texts.isEmpty { throw ValidationError("--pin-only needs at least one --expect PIN") }
         }
 
         func run() throws {
-            guard let file else { return }
+            if let file {
+                try inspect(file: file)
+            } else if let server {
+                try connect(to: ServerAddress(parsing: server))
+            }
+        }
+
+        /// `--file`: the file's certificates, checked against the expected pins for the OkHttp host.
+        private func inspect(file: String) throws {
             let certificates = try CertificateFile.load(file)
+            let host = connection.servername ?? Self.defaultHost(certificates[0])
             let pins = try expected.pins()
-            let report = PinReport(
-                certificates: certificates,
-                host: servername ?? Self.defaultHost(certificates[0]),
-                connection: nil,
-                check: pins.isEmpty ? nil : PinReport.Check(expected: pins, certificates: certificates))
-            try emit(report)
+            let evaluation = pins.isEmpty ? nil : PinEvaluation.evaluate(certificates, host: host, policy: try PinPolicy(host: host, pins: pins))
+            try emit(PinReport(certificates: certificates, host: host, connection: nil, evaluation: evaluation))
+        }
+
+        /// HOST: connect, verify, check the pins; the verified chain is printed.
+        private func connect(to address: ServerAddress) throws {
+            let configuration = try connection.configuration(host: address.host, pins: try expected.pins(), identity: try identity.identity())
+            let established: TLSConnection
+            do {
+                established = try TLSClient(configuration: configuration).connect(host: address.host, port: address.port)
+            } catch .pinMismatch(let evaluation) {
+                // The chain verified but no pin matched: show it, so the right pins can be seen.
+                try emit(PinReport(certificates: evaluation.chain, host: evaluation.host, connection: nil, evaluation: evaluation))
+                return
+            }
+            established.close()
+            let summary = PinReport.Connection(
+                host: established.host, port: established.port, address: established.remoteAddress, serverName: established.serverName,
+                protocolVersion: established.protocolVersion.description, cipher: established.cipher, trust: connection.trustName,
+                clientCertificateRequested: established.clientCertificateRequested)
+            let evaluation = established.pinEvaluation
+            try emit(PinReport(certificates: established.verifiedChain, host: established.serverName, connection: summary,
+                               evaluation: evaluation.outcome == .notPinned ? nil : evaluation))
         }
 
         /// Prints `report`; a failed `--expect` check then exits 3 with one line on standard error.
         private func emit(_ report: PinReport) throws {
             print(json ? try report.json() : report.text, terminator: "")
-            if let check = report.check, check.match == nil {
-                throw Failure(message: "pin mismatch: no expected pin (\(check.expected.count) given) matches any of the \(report.certificates.count) certificates",
-                              exitCode: .pinMismatch)
+            if let evaluation = report.evaluation, evaluation.outcome == .mismatched {
+                throw Failure(message: TLSError.pinMismatch(evaluation).description, exitCode: .pinMismatch)
             }
         }
 

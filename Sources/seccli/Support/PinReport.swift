@@ -11,28 +11,19 @@ struct PinReport {
     /// The connection the chain came from; nil for `--file`.
     var connection: Connection?
     /// The `--expect` check; nil when no pin was expected.
-    var check: Check?
+    var evaluation: PinEvaluation?
 
     struct Connection: Encodable {
         var host: String
         var port: Int
-        var serverName: String?
+        /// The IP address connected to.
+        var address: String
+        var serverName: String
         var protocolVersion: String
         var cipher: String
         /// `system`, `ca-file` or `pin-only`.
         var trust: String
-    }
-
-    /// The expected pins and the first one (in the order given) that a certificate satisfies.
-    struct Check {
-        var expected: [Pin]
-        var match: (pin: Pin, depth: Int)?
-
-        /// Tries every expected pin against `certificates` (depth 0 first).
-        init(expected: [Pin], certificates: [Certificate]) {
-            self.expected = expected
-            match = expected.lazy.compactMap { pin in certificates.firstIndex(where: pin.matches).map { (pin, $0) } }.first
-        }
+        var clientCertificateRequested: Bool
     }
 
     // MARK: - Text
@@ -40,8 +31,9 @@ struct PinReport {
     var text: String {
         var lines: [String] = []
         if let connection {
-            lines.append("connected to \(connection.host) port \(connection.port)\(connection.serverName.map { " (SNI \($0))" } ?? ""): "
-                + "\(connection.protocolVersion), \(connection.cipher), trust: \(connection.trust)")
+            lines.append("connected to \(connection.host) port \(connection.port) (\(connection.address)), server name \(connection.serverName): "
+                + "\(connection.protocolVersion), \(connection.cipher), trust: \(connection.trust)"
+                + (connection.clientCertificateRequested ? ", client certificate requested" : ""))
             lines.append("")
         }
         for (depth, certificate) in certificates.enumerated() {
@@ -60,13 +52,10 @@ struct PinReport {
         lines.append("--pinnedpubkey '\(curlPins)'")
         lines.append("# OkHttp CertificatePinner.Builder() (any certificate of the chain may match)")
         lines += okHttpPins.map { ".add(\"\(host)\", \"\($0)\")" }
-        if let check {
+        if let evaluation {
             lines.append("")
-            if let match = check.match {
-                lines.append("expected pin matched: \(match.pin) at depth \(match.depth)")
-            } else {
-                lines.append("expected pins not matched: \(check.expected.map(\.description).joined(separator: ", "))")
-            }
+            lines.append("pin check: \(evaluation)")
+            lines += evaluation.warnings.map { "pin warning: \($0)" }
         }
         return lines.joined(separator: "\n") + "\n"
     }
@@ -121,6 +110,7 @@ struct PinReport {
             var matched: Bool
             var matchedPin: String?
             var depth: Int?
+            var warnings: [String]
         }
         var connection: Connection?
         var certificates: [Entry]
@@ -139,9 +129,11 @@ struct PinReport {
             }
             curlPinnedPubkey = report.curlPins
             okHttp = OkHttp(host: report.host, pins: report.okHttpPins)
-            expected = report.check.map { check in
-                Expected(pins: check.expected.map(\.description), matched: check.match != nil,
-                         matchedPin: check.match?.pin.description, depth: check.match?.depth)
+            expected = report.evaluation.map { evaluation in
+                var match: (pin: Pin, depth: Int)?
+                if case .matched(let pin, let depth) = evaluation.outcome { match = (pin, depth) }
+                return Expected(pins: evaluation.expectedPins.map(\.description), matched: match != nil,
+                                matchedPin: match?.pin.description, depth: match?.depth, warnings: evaluation.warnings.map(\.description))
             }
         }
     }

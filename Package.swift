@@ -57,7 +57,8 @@ let package = Package(
         ),
         .testTarget(
             name: "SecKeychainTests",
-            dependencies: ["SecKeychain", "TestSupport"]
+            dependencies: ["SecKeychain", "TestSupport"],
+            exclude: ["Helpers"]
         ),
         .testTarget(
             name: "seccliTests",

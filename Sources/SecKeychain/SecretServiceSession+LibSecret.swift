@@ -54,7 +54,9 @@ struct SecretServiceSession {
         return items
     }
 
-    /// Creates an item in the default collection (replacing one with identical attributes).
+    /// Creates an item in the default collection. Never with `SECRET_ITEM_CREATE_REPLACE`:
+    /// gnome-keyring would replace any item whose attributes include the new ones (an item in an
+    /// access group, or with a port, when storing one without), not just the same identity.
     func create(_ pairs: [String: String], label: String, secret: UnsafeRawBufferPointer, schema: LibSecretSchema) throws(KeychainError) {
         let collection = try defaultCollection()
         defer { withExtendedLifetime(collection) {} }
@@ -64,7 +66,7 @@ struct SecretServiceSession {
         let item = try AttributeTable.with(pairs) { (table) throws(KeychainError) in
             try withGError(deadline) {
                 secret_item_create_sync(
-                    collection.cast(to: SecretCollection.self), schema.pointer, table, label, value, SECRET_ITEM_CREATE_REPLACE,
+                    collection.cast(to: SecretCollection.self), schema.pointer, table, label, value, SECRET_ITEM_CREATE_NONE,
                     cancellable.pointer, $0)
             }
         }

@@ -53,6 +53,35 @@ enum KeychainFixture {
         try EncryptedFileStore(path: path, password: filePassword)
     }
 
+    // MARK: - The tools people already use
+
+    /// Runs `secret-tool` on the private Secret Service.
+    static func secretTool(_ arguments: [String], stdin: [UInt8]? = nil) throws -> ProcessResult {
+        try ProcessRunner.run("secret-tool", arguments, stdin: stdin)
+    }
+
+    /// What `secret-tool search --all` prints for the items with these attributes (it writes the
+    /// label and secret to standard output, the attributes to standard error).
+    static func secretToolSearch(_ attributes: [String]) throws -> String {
+        let result = try secretTool(["search", "--all"] + attributes).requiringSuccess(of: "secret-tool search")
+        return result.stdoutText + result.stderr
+    }
+
+    /// Runs Python with the `keyring` library forced onto its Secret Service backend; `arguments`
+    /// are `sys.argv[1:]`.
+    static func pythonKeyring(_ code: String, _ arguments: [String]) throws -> ProcessResult {
+        try ProcessRunner.run(
+            "python3", ["-c", "import sys, keyring\n" + code] + arguments,
+            environment: ["PYTHON_KEYRING_BACKEND": "keyring.backends.SecretService.Keyring"]
+        ).requiringSuccess(of: "python3 keyring \(code)")
+    }
+
+    /// Runs Tests/SecKeychainTests/Helpers/locked_collection.py.
+    static func lockedCollection(_ arguments: [String]) throws -> ProcessResult {
+        let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Helpers/locked_collection.py").path
+        return try ProcessRunner.run("python3", [script] + arguments).requiringSuccess(of: "locked_collection.py \(arguments)")
+    }
+
     static func bytes(_ text: String) -> [UInt8] { Array(text.utf8) }
 }
 

@@ -1,0 +1,90 @@
+import Foundation
+import SecCrypto
+import SecKeychain
+import Testing
+import TestSupport
+
+/// The Secret Service backend against the tools people already use on the same keyring:
+/// `secret-tool` (libsecret's CLI) and Python's `keyring`, both ways.
+@Suite(.enabled(if: KeychainFixture.hasPrivateSecretService, KeychainFixture.privateSessionReason))
+struct SecretServiceInteropTests {
+    let store = SecretServiceStore()
+
+    @Test func secretToolAndPythonKeyringFindWhatSecKitStored() throws {
+        let service = KeychainFixture.uniqueService("to-tools")
+        try store.upsert(.genericPassword(service: service, account: "alice"), string: "pä55 word")
+        let looked = try KeychainFixture.secretTool(["lookup", "service", service, "account", "alice"]).requiringSuccess(of: "secret-tool lookup")
+        #expect(looked.stdoutText == "pä55 word")
+        let python = try KeychainFixture.pythonKeyring("print(keyring.get_password(sys.argv[1], sys.argv[2]), end='')", [service, "alice"])
+        #expect(python.stdoutText == "pä55 word")
+    }
+
+    @Test func secKitFindsWhatSecretToolStored() throws {
+        let service = KeychainFixture.uniqueService("from-secret-tool")
+        let secret: [UInt8] = [0x00, 0x01, 0xFF, 0x0A, 0x41, 0x00]
+        _ = try KeychainFixture.secretTool(["store", "--label=from secret-tool", "service", service, "account", "bob"], stdin: secret)
+            .requiringSuccess(of: "secret-tool store")
+        let item = try store.item(for: .genericPassword(service: service, account: "bob"), includeSecret: true, timeout: .seconds(5))
+        #expect(item.secret?.bytes == secret)
+        #expect(item.label == "from secret-tool")
+        // Updating it keeps one item, which secret-tool then reads.
+        try store.upsert(.genericPassword(service: service, account: "bob"), string: "replaced")
+        #expect(try store.search(CredentialQuery(service: service)).count == 1)
+        #expect(try KeychainFixture.secretTool(["lookup", "service", service, "account", "bob"]).stdoutText == "replaced")
+    }
+
+    @Test func secKitFindsAndReplacesWhatPythonKeyringStored() throws {
+        let service = KeychainFixture.uniqueService("from-keyring")
+        _ = try KeychainFixture.pythonKeyring("keyring.set_password(sys.argv[1], sys.argv[2], sys.argv[3])", [service, "carol", "from python"])
+        let id = CredentialIdentity.genericPassword(service: service, account: "carol")
+        #expect(try store.string(for: id) == "from python")
+        try store.upsert(id, string: "from seckit")
+        #expect(try store.search(CredentialQuery(service: service)).count == 1)
+        let python = try KeychainFixture.pythonKeyring("print(keyring.get_password(sys.argv[1], sys.argv[2]), end='')", [service, "carol"])
+        #expect(python.stdoutText == "from seckit")
+        // keyring's own attribute survives the update, so keyring still recognises its item.
+        #expect(try KeychainFixture.secretToolSearch(["service", service]).contains("attribute.application = Python keyring library\n"))
+        _ = try KeychainFixture.pythonKeyring("keyring.delete_password(sys.argv[1], sys.argv[2])", [service, "carol"])
+        #expect(throws: KeychainError.notFound) { try store.secret(for: id) }
+    }
+
+    @Test func attributesAreTheDocumentedOnes() throws {
+        let service = KeychainFixture.uniqueService("attributes")
+        let expiry = Date(timeIntervalSince1970: 1_900_000_000)
+        try store.upsert(
+            .genericPassword(service: service, account: "dave", accessGroup: "tools"), string: "x",
+            attributes: CredentialAttributes(comment: "note", expiresAt: expiry))
+        try store.upsert(.internetPassword(server: "git.\(service)", account: "erin", protocol: "https", port: 8443, path: "/api", authenticationType: "basic"), string: "y")
+        let generic = try KeychainFixture.secretToolSearch(["service", service])
+        for line in [
+            "label = Password for 'dave' on '\(service)'", "attribute.service = \(service)", "attribute.account = dave",
+            "attribute.username = dave", "attribute.access-group = tools", "attribute.expires = 2030-03-17T17:46:40Z", "attribute.comment = note",
+        ] {
+            #expect(generic.contains(line + "\n"), "\(line)")
+        }
+        let internet = try KeychainFixture.secretToolSearch(["server", "git.\(service)"])
+        for line in [
+            "attribute.server = git.\(service)", "attribute.user = erin", "attribute.account = erin", "attribute.protocol = https",
+            "attribute.port = 8443", "attribute.object = /api", "attribute.authtype = basic",
+        ] {
+            #expect(internet.contains(line + "\n"), "\(line)")
+        }
+        #expect(try KeychainFixture.secretTool(["lookup", "server", "git.\(service)", "user", "erin"]).stdoutText == "y")
+    }
+
+    /// Items in a locked collection are reported as `locked`, not as missing. The test locks a
+    /// collection of its own: the login collection stays unlocked for the tests running alongside.
+    @Test func lockedCollectionIsLockedNotNotFound() throws {
+        let service = KeychainFixture.uniqueService("locked")
+        let path = try KeychainFixture.lockedCollection(["create", service, "frank"]).stdoutText.trimmingCharacters(in: .whitespacesAndNewlines)
+        defer { _ = try? KeychainFixture.lockedCollection(["remove", path]) }
+        let id = CredentialIdentity.genericPassword(service: service, account: "frank")
+        #expect(throws: KeychainError.locked) { try store.secret(for: id) }
+        #expect(throws: KeychainError.locked) { try store.item(for: id) }
+        #expect(throws: KeychainError.locked) { try store.search(CredentialQuery(service: service)) }
+        #expect(throws: KeychainError.locked) { try store.upsert(id, string: "new") }
+        #expect(throws: KeychainError.locked) { try store.delete(id) }
+        // secret-tool cannot tell: it reports nothing found.
+        #expect(try KeychainFixture.secretTool(["lookup", "service", service, "account", "frank"]).stdout.isEmpty)
+    }
+}

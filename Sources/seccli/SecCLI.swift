@@ -14,10 +14,13 @@ struct SecCLI: ParsableCommand {
             decrypted) or a file could not be read or written; 2 bad data in the options (malformed \
             key or IV, wrong key size, unreadable secret); 64 usage error. seccli pin adds: 2 an \
             unreadable or malformed certificate, key or PKCS#12 file; 3 pin mismatch; 4 certificate \
-            verification failure; 5 client certificate required or refused; 6 connection failure or timeout.
+            verification failure; 5 client certificate required or refused; 6 connection failure or timeout. \
+            seccli cred and sso add: 10 not found; 11 expired; 12 keyring locked; 13 no session bus or no \
+            Secret Service; 14 timeout; 15 several items match.
             """,
         version: "0.1.0",
-        subcommands: [Hash.self, HMACCommand.self, Encrypt.self, Decrypt.self, KDFCommand.self, KeygenCommand.self, PinCommand.self]
+        subcommands: [Hash.self, HMACCommand.self, Encrypt.self, Decrypt.self, KDFCommand.self, KeygenCommand.self, PinCommand.self,
+                      CredCommand.self, SSOCommand.self]
     )
 
     static func main() {
@@ -29,6 +32,8 @@ struct SecCLI: ParsableCommand {
         } catch let error as CryptoError {
             Failure(message: error.description, exitCode: error.exitCode).report()
         } catch let error as TLSError {
+            Failure(message: error.description, exitCode: error.exitCode).report()
+        } catch let error as KeychainError {
             Failure(message: error.description, exitCode: error.exitCode).report()
         } catch let error as SecretSourceError {
             Failure(message: error.description, exitCode: .dataError).report()

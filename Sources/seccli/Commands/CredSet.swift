@@ -1,0 +1,42 @@
+import ArgumentParser
+import SecKit
+
+extension SecCLI.CredCommand {
+    struct CredSet: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "set",
+            abstract: "Store a secret, replacing the item with the same identity (exactly one is kept).",
+            discussion: """
+                The secret is read from standard input: every byte as it is when piped (NUL bytes and \
+                a final newline included, as 'secret-tool store'), or one line behind a prompt without \
+                echo on a terminal. --secret SOURCE reads it from env:VAR, file:PATH or fd:N (the \
+                first line) instead. Up to 1 MiB.
+                """
+        )
+
+        @OptionGroup var credential: CredentialOptions
+        @OptionGroup var attributes: CredentialAttributeOptions
+
+        @Option(help: ArgumentHelp("Where to read the secret: env:VAR, file:PATH, fd:N or stdin (first line). Default: all of standard input.", valueName: "source"))
+        var secret: String?
+
+        @OptionGroup var store: StoreOptions
+
+        func validate() throws {
+            _ = try credential.identity()
+            if try secretSourceOption()?.readsStandardInput ?? true, store.passwordReadsStandardInput {
+                throw ValidationError("the secret and --store-password cannot both come from standard input")
+            }
+        }
+
+        func run() throws {
+            let keychain = try store.open()
+            let bytes = try SecretInput.read(from: try secretSourceOption(), what: "Secret", limit: store.maximumSecretByteCount)
+            try keychain.upsert(try credential.identity(), secret: bytes, attributes: attributes.attributes, timeout: store.timeLimit)
+        }
+
+        private func secretSourceOption() throws -> SecretSource? {
+            try secret.map { try seccli.secretSource($0, option: "--secret") }
+        }
+    }
+}

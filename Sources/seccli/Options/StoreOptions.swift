@@ -1,0 +1,88 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import ArgumentParser
+import SecKit
+
+/// Where `cred` and `sso` keep credentials.
+enum StoreBackend: String, CaseIterable, ExpressibleByArgument {
+    /// The user's keyring over D-Bus (gnome-keyring, KeePassXC, KWallet).
+    case secretService = "secret-service"
+    /// One AES-256-GCM file under a master password, for machines without a Secret Service.
+    case file
+}
+
+/// `--backend`, `--store-file`, `--store-password` and `--timeout`, shared by `cred` and `sso`.
+/// The backend is never chosen silently: the Secret Service unless --backend or SECCLI_BACKEND
+/// says file.
+struct StoreOptions: ParsableArguments {
+    static let backendVariable = "SECCLI_BACKEND"
+    static let storeFileVariable = "SECCLI_STORE_FILE"
+
+    @Option(help: ArgumentHelp("secret-service or file. Default: $SECCLI_BACKEND, else secret-service.", valueName: "backend"))
+    var backend: StoreBackend?
+
+    @Option(help: ArgumentHelp(
+        "The file backend's file. Default: $SECCLI_STORE_FILE, else $XDG_DATA_HOME/seckit/credentials.store (~/.local/share/seckit/…).",
+        valueName: "path"))
+    var storeFile: String?
+
+    @Option(help: ArgumentHelp("The file backend's master password: env:VAR, file:PATH, fd:N or stdin.", valueName: "source"))
+    var storePassword: String = "env:SECCLI_STORE_PASSWORD"
+
+    @Option(help: ArgumentHelp("Give up after this many seconds (the store never hangs longer).", valueName: "seconds"))
+    var timeout: Double = 10
+
+    func validate() throws {
+        _ = try resolvedBackend()
+        _ = try passwordSource()
+        guard timeout > 0, timeout <= 3600 else { throw ValidationError("--timeout must be more than 0 and at most 3600 seconds") }
+    }
+
+    var timeLimit: Duration { .milliseconds(Int64((timeout * 1000).rounded(.up))) }
+
+    /// True when the file backend will read its master password from standard input.
+    var passwordReadsStandardInput: Bool {
+        (try? resolvedBackend()) == .file && (try? passwordSource())?.readsStandardInput == true
+    }
+
+    /// The largest secret the stores accept.
+    var maximumSecretByteCount: Int { SecretServiceStore.maximumSecretByteCount }
+
+    /// The store the options name; the file backend reads its master password here.
+    func open() throws -> any CredentialStore {
+        switch try resolvedBackend() {
+        case .secretService:
+            return SecretServiceStore()
+        case .file:
+            return try EncryptedFileStore(path: resolvedStoreFile(), password: try passwordSource().read())
+        }
+    }
+
+    private func resolvedBackend() throws -> StoreBackend {
+        if let backend { return backend }
+        guard let text = environment(Self.backendVariable), !text.isEmpty else { return .secretService }
+        guard let backend = StoreBackend(rawValue: text) else {
+            throw ValidationError("\(Self.backendVariable)=\(text): expected secret-service or file")
+        }
+        return backend
+    }
+
+    private func passwordSource() throws -> SecretSource {
+        try secretSource(storePassword, option: "--store-password")
+    }
+
+    private func resolvedStoreFile() throws -> String {
+        if let storeFile { return storeFile }
+        if let path = environment(Self.storeFileVariable), !path.isEmpty { return path }
+        if let data = environment("XDG_DATA_HOME"), data.hasPrefix("/") { return "\(data)/seckit/credentials.store" }
+        guard let home = environment("HOME"), !home.isEmpty else {
+            throw ValidationError("no --store-file, $SECCLI_STORE_FILE or $HOME: say where the credential file is")
+        }
+        return "\(home)/.local/share/seckit/credentials.store"
+    }
+
+    private func environment(_ name: String) -> String? {
+        getenv(name).map { String(cString: $0) }
+    }
+}

@@ -1,0 +1,185 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// `seccli cred set/get/delete/list` on one backend, each step a separate seccli process. The same
+/// scenarios run on the encrypted file (everywhere) and on the private Secret Service.
+enum CredScenarios {
+    static func setGetListDelete(_ env: [String: String]) throws {
+        let service = Keychain.uniqueName("svc"), secret = randomPrintable(40)
+        let item = ["--service", service, "--account", "alice"]
+        try Keychain.seccliSucceeding(
+            ["cred", "set"] + item + ["--label", "Deploy key", "--comment", "for CI", "--expires", "2099-12-31T23:59:59Z"],
+            stdin: Array(secret.utf8), environment: env)
+
+        let got = try Keychain.seccliSucceeding(["cred", "get"] + item, environment: env)
+        #expect(got.stdout == Array(secret.utf8), "get writes the secret byte for byte, no newline into a pipe")
+
+        let listing = try Keychain.seccliSucceeding(["cred", "list", "--service", service, "--json"], environment: env)
+        #expect(!listing.stdoutText.contains(secret), "list never prints secrets")
+        let entries = try #require(try JSONSerialization.jsonObject(with: Data(listing.stdout)) as? [[String: Any]])
+        #expect(entries.count == 1)
+        #expect(entries.first?["class"] as? String == "generic")
+        #expect(entries.first?["service"] as? String == service)
+        #expect(entries.first?["account"] as? String == "alice")
+        #expect(entries.first?["label"] as? String == "Deploy key")
+        #expect(entries.first?["comment"] as? String == "for CI")
+        #expect(entries.first?["expires"] as? String == "2099-12-31T23:59:59Z")
+        #expect(entries.first?["expired"] as? Bool == false)
+        let text = try Keychain.seccliSucceeding(["cred", "list", "--service", service], environment: env)
+        #expect(text.stdoutText == "service \(service), account alice: label \"Deploy key\", expires 2099-12-31T23:59:59Z\n")
+
+        try Keychain.seccliSucceeding(["cred", "delete"] + item, environment: env)
+        expectOneLineError(try Keychain.seccli(["cred", "get"] + item, environment: env), status: 10)
+        expectOneLineError(try Keychain.seccli(["cred", "delete"] + item, environment: env), status: 10)
+        let empty = try Keychain.seccliSucceeding(["cred", "list", "--service", service, "--json"], environment: env)
+        #expect((try JSONSerialization.jsonObject(with: Data(empty.stdout)) as? [Any])?.isEmpty == true)
+    }
+
+    /// Every byte value, NULs and a final newline included, comes back exactly.
+    static func binarySecret(_ env: [String: String]) throws {
+        let item = ["--service", Keychain.uniqueName("bin"), "--account", "alice"]
+        let secret = [0, 0, 10] + (0...255).map(UInt8.init) + randomBytes(4000) + [0, 10]
+        try Keychain.seccliSucceeding(["cred", "set"] + item, stdin: secret, environment: env)
+        #expect(try Keychain.seccliSucceeding(["cred", "get"] + item, environment: env).stdout == secret)
+    }
+
+    /// A second set replaces the secret and attributes: one item, the new secret.
+    static func setReplaces(_ env: [String: String]) throws {
+        let service = Keychain.uniqueName("upd")
+        let item = ["--service", service, "--account", "alice"]
+        try Keychain.seccliSucceeding(["cred", "set"] + item + ["--label", "old"], stdin: Array("first".utf8), environment: env)
+        try Keychain.seccliSucceeding(["cred", "set"] + item + ["--label", "new"], stdin: Array("second".utf8), environment: env)
+        #expect(try Keychain.seccliSucceeding(["cred", "get"] + item, environment: env).stdoutText == "second")
+        let listing = try Keychain.seccliSucceeding(["cred", "list", "--service", service, "--json"], environment: env)
+        let entries = try #require(try JSONSerialization.jsonObject(with: Data(listing.stdout)) as? [[String: Any]])
+        #expect(entries.count == 1)
+        #expect(entries.first?["label"] as? String == "new")
+    }
+
+    /// --secret reads env:, file: (first line) and fd: sources.
+    static func secretSources(_ env: [String: String]) throws {
+        try withScratch { scratch in
+            let item = ["--service", Keychain.uniqueName("src"), "--account", "alice"]
+            try Keychain.seccliSucceeding(["cred", "set"] + item + ["--secret", "env:CRED_TEST_SECRET"],
+                                          environment: env.merging(["CRED_TEST_SECRET": "from env"]) { $1 })
+            #expect(try Keychain.seccliSucceeding(["cred", "get"] + item, environment: env).stdoutText == "from env")
+            let file = try scratch.write("secret.txt", "from file\nsecond line\n")
+            try Keychain.seccliSucceeding(["cred", "set"] + item + ["--secret", "file:\(file)"], environment: env)
+            #expect(try Keychain.seccliSucceeding(["cred", "get"] + item, environment: env).stdoutText == "from file")
+        }
+    }
+
+    /// Internet passwords are named by server, protocol, port, path and authentication type.
+    static func internetPassword(_ env: [String: String]) throws {
+        let server = Keychain.uniqueName("host") + ".example.com"
+        let item = ["--server", server, "--account", "bob", "--protocol", "https", "--port", "8443", "--path", "/api", "--auth-type", "basic"]
+        try Keychain.seccliSucceeding(["cred", "set"] + item, stdin: Array("web secret".utf8), environment: env)
+        #expect(try Keychain.seccliSucceeding(["cred", "get"] + item, environment: env).stdoutText == "web secret")
+        let otherPort = ["--server", server, "--account", "bob", "--protocol", "https", "--port", "443", "--path", "/api", "--auth-type", "basic"]
+        expectOneLineError(try Keychain.seccli(["cred", "get"] + otherPort, environment: env), status: 10)
+        let listing = try Keychain.seccliSucceeding(["cred", "list", "--server", server, "--json"], environment: env)
+        let entries = try #require(try JSONSerialization.jsonObject(with: Data(listing.stdout)) as? [[String: Any]])
+        #expect(entries.count == 1)
+        let entry = try #require(entries.first)
+        #expect(entry["class"] as? String == "internet")
+        #expect(entry["server"] as? String == server)
+        #expect(entry["protocol"] as? String == "https")
+        #expect(entry["port"] as? Int == 8443)
+        #expect(entry["path"] as? String == "/api")
+        #expect(entry["authType"] as? String == "basic")
+        #expect(entry["account"] as? String == "bob")
+    }
+
+    /// The same service and account in two access groups are two items; list --group shows one group.
+    static func accessGroups(_ env: [String: String]) throws {
+        let service = Keychain.uniqueName("grp"), red = Keychain.uniqueName("red"), blue = Keychain.uniqueName("blue")
+        let item = ["--service", service, "--account", "alice"]
+        try Keychain.seccliSucceeding(["cred", "set"] + item + ["--group", red], stdin: Array("red secret".utf8), environment: env)
+        try Keychain.seccliSucceeding(["cred", "set"] + item + ["--group", blue], stdin: Array("blue secret".utf8), environment: env)
+        #expect(try Keychain.seccliSucceeding(["cred", "get"] + item + ["--group", red], environment: env).stdoutText == "red secret")
+        #expect(try Keychain.seccliSucceeding(["cred", "get"] + item + ["--group", blue], environment: env).stdoutText == "blue secret")
+        let listing = try Keychain.seccliSucceeding(["cred", "list", "--group", red, "--json"], environment: env)
+        let entries = try #require(try JSONSerialization.jsonObject(with: Data(listing.stdout)) as? [[String: Any]])
+        #expect(entries.map { $0["group"] as? String } == [red])
+        let both = try Keychain.seccliSucceeding(["cred", "list", "--service", service, "--json"], environment: env)
+        #expect((try JSONSerialization.jsonObject(with: Data(both.stdout)) as? [[String: Any]])?.count == 2)
+    }
+
+    /// 1 MiB is stored; one byte more is refused with exit 2 and stores nothing.
+    static func sizeLimit(_ env: [String: String]) throws {
+        let item = ["--service", Keychain.uniqueName("big"), "--account", "alice"]
+        let secret = randomBytes(1 << 20)
+        try Keychain.seccliSucceeding(["cred", "set"] + item, stdin: secret, environment: env)
+        #expect(try Keychain.seccliSucceeding(["cred", "get"] + item, environment: env).stdout == secret)
+        let other = ["--service", Keychain.uniqueName("big"), "--account", "alice"]
+        let tooLarge = try Keychain.seccli(["cred", "set"] + other, stdin: randomBytes((1 << 20) + 1), environment: env)
+        expectOneLineError(tooLarge, status: 2)
+        #expect(tooLarge.stderr.contains("larger than 1048576 bytes"))
+        expectOneLineError(try Keychain.seccli(["cred", "get"] + other, environment: env), status: 10)
+    }
+
+    /// An item past --expires exits 11 from get (the secret is not printed) unless --ignore-expiry.
+    static func expiredItem(_ env: [String: String]) throws {
+        let item = ["--service", Keychain.uniqueName("exp"), "--account", "alice"]
+        try Keychain.seccliSucceeding(["cred", "set"] + item + ["--expires", "2001-02-03"], stdin: Array("stale".utf8), environment: env)
+        let expired = try Keychain.seccli(["cred", "get"] + item, environment: env)
+        expectOneLineError(expired, status: 11)
+        #expect(expired.stderr.contains("expired at 2001-02-03T00:00:00Z"))
+        #expect(try Keychain.seccliSucceeding(["cred", "get", "--ignore-expiry"] + item, environment: env).stdoutText == "stale")
+    }
+}
+
+@Suite("seccli cred, encrypted-file backend")
+struct CredFileBackendTests {
+    @Test func setGetListDelete() throws { try Backend.file.withEnvironment(CredScenarios.setGetListDelete) }
+    @Test func binarySecretWithNULs() throws { try Backend.file.withEnvironment(CredScenarios.binarySecret) }
+    @Test func setReplacesTheItem() throws { try Backend.file.withEnvironment(CredScenarios.setReplaces) }
+    @Test func secretSources() throws { try Backend.file.withEnvironment(CredScenarios.secretSources) }
+    @Test func internetPassword() throws { try Backend.file.withEnvironment(CredScenarios.internetPassword) }
+    @Test func accessGroups() throws { try Backend.file.withEnvironment(CredScenarios.accessGroups) }
+    @Test func sizeLimit() throws { try Backend.file.withEnvironment(CredScenarios.sizeLimit) }
+    @Test func expiredItem() throws { try Backend.file.withEnvironment(CredScenarios.expiredItem) }
+
+    @Test("wrong --store-password: exit 2, one line, the file untouched")
+    func wrongStorePassword() throws {
+        try withScratch { scratch in
+            let env = Keychain.fileBackend(scratch)
+            let item = ["--service", "svc", "--account", "alice"]
+            try Keychain.seccliSucceeding(["cred", "set"] + item, stdin: Array("s3cret".utf8), environment: env)
+            let before = try scratch.read("credentials.store")
+            let wrong = env.merging(["SECCLI_STORE_PASSWORD": "not the password"]) { $1 }
+            let get = try Keychain.seccli(["cred", "get"] + item, environment: wrong)
+            expectOneLineError(get, status: 2)
+            #expect(get.stderr.contains("wrong master password"))
+            expectOneLineError(try Keychain.seccli(["cred", "set"] + item, stdin: Array("x".utf8), environment: wrong), status: 2)
+            #expect(try scratch.read("credentials.store") == before)
+        }
+    }
+
+    @Test("the store file is mode 0600 and holds no plaintext")
+    func storeFileIsPrivate() throws {
+        try withScratch { scratch in
+            let env = Keychain.fileBackend(scratch)
+            let secret = randomPrintable(32)
+            try Keychain.seccliSucceeding(["cred", "set", "--service", "plain-check", "--account", "alice"], stdin: Array(secret.utf8), environment: env)
+            let attributes = try FileManager.default.attributesOfItem(atPath: scratch.path("credentials.store"))
+            #expect((attributes[.posixPermissions] as? NSNumber)?.intValue == 0o600)
+            let bytes = try scratch.read("credentials.store")
+            #expect(!String(decoding: bytes, as: UTF8.self).contains(secret))
+            #expect(!String(decoding: bytes, as: UTF8.self).contains("plain-check"))
+        }
+    }
+}
+
+@Suite("seccli cred, Secret Service backend", .enabled(if: Keychain.hasPrivateSecretService, Keychain.privateSessionOnly))
+struct CredSecretServiceTests {
+    @Test func setGetListDelete() throws { try Backend.secretService.withEnvironment(CredScenarios.setGetListDelete) }
+    @Test func binarySecretWithNULs() throws { try Backend.secretService.withEnvironment(CredScenarios.binarySecret) }
+    @Test func setReplacesTheItem() throws { try Backend.secretService.withEnvironment(CredScenarios.setReplaces) }
+    @Test func secretSources() throws { try Backend.secretService.withEnvironment(CredScenarios.secretSources) }
+    @Test func internetPassword() throws { try Backend.secretService.withEnvironment(CredScenarios.internetPassword) }
+    @Test func accessGroups() throws { try Backend.secretService.withEnvironment(CredScenarios.accessGroups) }
+    @Test func sizeLimit() throws { try Backend.secretService.withEnvironment(CredScenarios.sizeLimit) }
+    @Test func expiredItem() throws { try Backend.secretService.withEnvironment(CredScenarios.expiredItem) }
+}

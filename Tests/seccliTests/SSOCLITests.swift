@@ -1,0 +1,62 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// `seccli sso`: one seccli process logs in, others (the other tools of the group) read the token,
+/// log out, and still know the user. Every step is a separate process.
+enum SSOScenarios {
+    static func loginTokenLogout(_ env: [String: String]) throws {
+        let group = ["--group", Keychain.uniqueName("tools")]
+        let token = randomBytes(64) + [0, 10]
+        try Keychain.seccliSucceeding(["sso", "login", "--user", "alice"] + group + ["--expires", "2099-01-01T00:00:00Z"],
+                                      stdin: token, environment: env)
+        #expect(try Keychain.seccliSucceeding(["sso", "token"] + group, environment: env).stdout == token,
+                "another process finds the token, byte for byte")
+        #expect(try Keychain.seccliSucceeding(["sso", "user"] + group, environment: env).stdoutText == "alice\n")
+
+        try Keychain.seccliSucceeding(["sso", "logout"] + group, environment: env)
+        let afterLogout = try Keychain.seccli(["sso", "token"] + group, environment: env)
+        expectOneLineError(afterLogout, status: 10)
+        #expect(afterLogout.stderr.contains("no SSO token"))
+        #expect(try Keychain.seccliSucceeding(["sso", "user"] + group, environment: env).stdoutText == "alice\n",
+                "logout keeps the user name")
+        try Keychain.seccliSucceeding(["sso", "logout"] + group, environment: env)  // twice is fine
+
+        // Another group never sees this one's state.
+        expectOneLineError(try Keychain.seccli(["sso", "user", "--group", Keychain.uniqueName("other")], environment: env), status: 10)
+    }
+
+    static func expiredToken(_ env: [String: String]) throws {
+        let group = ["--group", Keychain.uniqueName("tools")]
+        try Keychain.seccliSucceeding(["sso", "login", "--user", "bob", "--expires", "2001-01-01T00:00:00Z", "--token", "env:SSO_TOKEN"] + group,
+                                      environment: env.merging(["SSO_TOKEN": "stale-token"]) { $1 })
+        let result = try Keychain.seccli(["sso", "token"] + group, environment: env)
+        expectOneLineError(result, status: 11)
+        #expect(result.stderr.contains("expired"))
+        #expect(!result.stderr.contains("stale-token"))
+
+        // A new login replaces the expired token.
+        try Keychain.seccliSucceeding(["sso", "login", "--user", "bob"] + group, stdin: Array("fresh-token".utf8), environment: env)
+        #expect(try Keychain.seccliSucceeding(["sso", "token"] + group, environment: env).stdoutText == "fresh-token")
+    }
+}
+
+@Suite("seccli sso, encrypted-file backend")
+struct SSOFileBackendTests {
+    @Test func loginTokenLogoutAcrossProcesses() throws { try Backend.file.withEnvironment(SSOScenarios.loginTokenLogout) }
+    @Test func expiredToken() throws { try Backend.file.withEnvironment(SSOScenarios.expiredToken) }
+}
+
+@Suite("seccli sso, Secret Service backend", .enabled(if: Keychain.hasPrivateSecretService, Keychain.privateSessionOnly))
+struct SSOSecretServiceTests {
+    @Test func loginTokenLogoutAcrossProcesses() throws { try Backend.secretService.withEnvironment(SSOScenarios.loginTokenLogout) }
+    @Test func expiredToken() throws { try Backend.secretService.withEnvironment(SSOScenarios.expiredToken) }
+
+    @Test("a token logged in with seccli is the item secret-tool finds in the group")
+    func tokenVisibleToSecretTool() throws {
+        let group = Keychain.uniqueName("tools")
+        try Keychain.seccliSucceeding(["sso", "login", "--user", "carol", "--group", group], stdin: Array("shared-token".utf8))
+        let found = try Keychain.secretTool(["lookup", "access-group", group, "account", "token"])
+        #expect(found.stdoutText == "shared-token")
+    }
+}

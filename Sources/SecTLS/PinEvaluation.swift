@@ -1,4 +1,5 @@
 import Foundation
+import SecCrypto
 
 /// A remark of a pin evaluation that did not refuse the connection.
 public enum PinWarning: Hashable, Sendable, CustomStringConvertible {
@@ -79,7 +80,14 @@ public struct PinEvaluation: Hashable, Sendable, CustomStringConvertible {
         case .notPinned:
             return "\(host): no pins configured"
         case .mismatched:
-            let seen = chain.enumerated().map { "depth \($0.offset) \($0.element.publicKeyPin)" }.joined(separator: ", ")
+            // Certificate pins are compared with the chain's fingerprints of the same algorithm: list those too.
+            let algorithms = Set(expectedPins.compactMap { pin -> HashAlgorithm? in
+                if case .certificate(let fingerprint) = pin { return fingerprint.algorithm }
+                return nil
+            }).sorted { $0.byteCount < $1.byteCount }
+            let seen = chain.enumerated().map { depth, certificate in
+                (["depth \(depth) \(certificate.publicKeyPin)"] + algorithms.map { certificate.fingerprint($0).description }).joined(separator: " ")
+            }.joined(separator: ", ")
             let expected = expectedPins.map(\.description).joined(separator: ", ")
             return "\(host): no pin matched; chain: [\(seen)]; expected one of: [\(expected)]"
         }

@@ -206,12 +206,13 @@ final class SSLSession {
             codes.append(code)
             ERR_get_error()
         }
+        let reasons = codes.map { ERR_GET_REASON($0) }
+        // (In pin-only mode OpenSSL records a verification result too, but does not fail on it.)
         let verifyResult = SSL_get_verify_result(ssl)
-        if phase == .handshake, verifyResult != CLong(X509_V_OK) {
+        if reasons.contains(SSL_R_CERTIFICATE_VERIFY_FAILED), verifyResult != CLong(X509_V_OK) {
             return .certificateVerificationFailed(Self.verificationFailure(
                 code: Int32(verifyResult), depth: state.failedDepth, peerChain: certificates(SSL_get_peer_cert_chain(ssl))))
         }
-        let reasons = codes.map { ERR_GET_REASON($0) }
         if let alert = reasons.first(where: { (SSL_AD_REASON_OFFSET..<SSL_AD_REASON_OFFSET + 256).contains($0) }).map({ $0 - SSL_AD_REASON_OFFSET }) {
             let name = SSL_alert_desc_string_long(alert).map { String(cString: $0) } ?? "alert \(alert)"
             if alert == SSL_AD_CERTIFICATE_REQUIRED { return .clientCertificateRequired }

@@ -68,12 +68,15 @@ import Testing
 
     @Test func aMismatchListsEveryChainPinAndEveryExpectedPin() throws {
         let chain = try ["leaf-rsa", "intermediate", "ca"].map(fixture.certificate)
-        let expected = [try fixture.pin("other"), try fixture.pin("rogue-ca")]
+        let expected = [try fixture.pin("other"), try fixture.pin("rogue-ca"), .certificate(try fixture.certificate("other").fingerprint(.sha1))]
         let evaluation = PinEvaluation.evaluate(chain, host: "localhost", policy: try PinPolicy(host: "localhost", pins: expected))
         #expect(evaluation.outcome == .mismatched && evaluation.refusesConnection)
         #expect(evaluation.chainPins == chain.map(\.publicKeyPin))
         #expect(evaluation.expectedPins == expected)
-        for pin in chain.map(\.publicKeyPin.description) + expected.map(\.description) { #expect(evaluation.description.contains(pin)) }
+        // With a certificate pin expected, the chain's fingerprints of its algorithm are listed too.
+        let listed = chain.map(\.publicKeyPin.description) + chain.map { $0.fingerprint(.sha1).description } + expected.map(\.description)
+        for text in listed { #expect(evaluation.description.contains(text)) }
+        #expect(!evaluation.description.contains(chain[0].fingerprint(.sha256).colonHexString))
         #expect(!evaluation.description.contains("\n"))
     }
 

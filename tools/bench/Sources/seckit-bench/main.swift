@@ -382,6 +382,8 @@ let benchmarks: [Benchmark] = [
     pbkdf2SHA256(iterations: 600_000, outputByteCount: 32),
     jweRoundTrip(payloadBytes: 1024),
     fernetRoundTrip(payloadBytes: 1024),
+    tlsHandshake(pinned: false),
+    tlsHandshake(pinned: true),
 ]
 
 // MARK: - Timing

@@ -1,0 +1,61 @@
+import SecTLS
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+// MARK: TLS
+
+/// `tls-handshake` and `tls-handshake-pinned`: one operation is a full TLS handshake with a local
+/// server (TCP connect to 127.0.0.1, handshake with SNI `localhost`, chain verification against a CA
+/// file and host name check, then close), through one `TLSClient` whose OpenSSL context is made once.
+/// The pinned variant also checks a `PinPolicy` for `localhost` (one pin, matched by the last
+/// certificate of the verified chain, so every certificate's pin is computed). The server is
+/// tools/bench/run's `openssl s_server`; it is named by the environment:
+///
+///   SECKIT_BENCH_TLS_PORT   its port on 127.0.0.1
+///   SECKIT_BENCH_TLS_CA     the CA file its chain verifies against
+///   SECKIT_BENCH_TLS_PIN    (pinned only) the pin to expect
+///
+/// `result=` is the negotiated protocol and cipher (`TLSv1.3/TLS_AES_128_GCM_SHA256`), so the run can
+/// check that the handshakes compared with `openssl s_time` were the same.
+func tlsHandshake(pinned: Bool) -> Benchmark {
+    let name = pinned ? "tls-handshake-pinned" : "tls-handshake"
+    return Benchmark(
+        name: name,
+        summary: "TLSClient.connect + close to 127.0.0.1:$SECKIT_BENCH_TLS_PORT (CA $SECKIT_BENCH_TLS_CA, SNI localhost)"
+            + (pinned ? ", pin $SECKIT_BENCH_TLS_PIN checked" : ", no pins")
+    ) {
+        func setting(_ variable: String) -> String {
+            guard let value = getenv(variable).map({ String(cString: $0) }), !value.isEmpty else { fail("\(name): \(variable) is not set") }
+            return value
+        }
+        guard let port = Int(setting("SECKIT_BENCH_TLS_PORT")) else { fail("\(name): SECKIT_BENCH_TLS_PORT is not a number") }
+        let client: TLSClient
+        do {
+            var configuration = TLSConfiguration(trustRoots: .caFile(setting("SECKIT_BENCH_TLS_CA")), serverName: "localhost")
+            if pinned { configuration.pinPolicy = try PinPolicy(host: "localhost", pins: [Pin(parsing: setting("SECKIT_BENCH_TLS_PIN"))]) }
+            client = try TLSClient(configuration: configuration)
+        } catch {
+            fail("\(name): \(error)")
+        }
+        func handshake() -> TLSConnection {
+            do {
+                let connection = try client.connect(host: "127.0.0.1", port: port)
+                connection.close()
+                return connection
+            } catch {
+                fail("\(name): \(error)")
+            }
+        }
+        let first = handshake()
+        switch first.pinEvaluation.outcome {
+        case .matched(_, let depth) where pinned && depth == first.verifiedChain.count - 1: break
+        case .notPinned where !pinned: break
+        default: fail("\(name): unexpected pin evaluation: \(first.pinEvaluation)")
+        }
+        return Prepared(
+            operation: { UInt8(truncatingIfNeeded: handshake().verifiedChain.count) },
+            result: "\(first.protocolVersion)/\(first.cipher)")
+    }
+}

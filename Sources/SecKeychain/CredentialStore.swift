@@ -24,6 +24,10 @@ public protocol CredentialStore: Sendable {
     /// Throws `notFound`, or `locked` when the keyring is locked and might hold it.
     func item(for identity: CredentialIdentity, includeSecret: Bool, timeout: Duration) throws(KeychainError) -> CredentialItem
 
+    /// The secret stored under exactly this identity (what `item(for:includeSecret: true…)` holds,
+    /// found with as few round trips as the backend allows).
+    func secret(for identity: CredentialIdentity, timeout: Duration) throws(KeychainError) -> SecureBytes
+
     /// Deletes every item with exactly this identity. Throws `notFound` when there is none.
     func delete(_ identity: CredentialIdentity, timeout: Duration) throws(KeychainError)
 
@@ -60,12 +64,17 @@ extension CredentialStore {
         try item(for: identity, includeSecret: false, timeout: timeout)
     }
 
-    /// The secret stored under exactly this identity.
-    public func secret(for identity: CredentialIdentity, timeout: Duration = Self.defaultTimeout) throws(KeychainError) -> SecureBytes {
+    /// The secret of `item(for: identity, includeSecret: true, timeout:)`.
+    public func secret(for identity: CredentialIdentity, timeout: Duration) throws(KeychainError) -> SecureBytes {
         guard let secret = try item(for: identity, includeSecret: true, timeout: timeout).secret else {
             throw .backendFailure("the item's secret could not be loaded")
         }
         return secret
+    }
+
+    /// The secret stored under exactly this identity, within `defaultTimeout`.
+    public func secret(for identity: CredentialIdentity) throws(KeychainError) -> SecureBytes {
+        try secret(for: identity, timeout: Self.defaultTimeout)
     }
 
     /// The secret stored under exactly this identity, as UTF-8 text (invalid sequences replaced).

@@ -2,11 +2,22 @@ import SecCrypto
 
 /// One item as the encrypted-file store keeps it: the same attribute pairs the Secret Service gets.
 struct FileItem {
-    var pairs: [String: String]
-    var label: String
-    var created: Date
-    var modified: Date
-    var secret: SecureBytes
+    let pairs: [String: String]
+    let label: String
+    let created: Date
+    let modified: Date
+    let secret: SecureBytes
+    /// The identity the pairs describe (nil for pairs that describe none).
+    let identity: CredentialIdentity?
+
+    init(pairs: [String: String], label: String, created: Date, modified: Date, secret: SecureBytes) {
+        self.pairs = pairs
+        self.label = label
+        self.created = created
+        self.modified = modified
+        self.secret = secret
+        identity = ItemAttributes.identity(from: pairs)
+    }
 }
 
 /// The layout of an encrypted keychain file (all integers big-endian):

@@ -7,8 +7,9 @@ import SecCrypto
 /// look up `account`, Python keyring `username`). Internet passwords use the names of libsecret's
 /// `org.gnome.keyring.NetworkPassword` schema: `server`, `user`, `protocol`, `port`, `object` (the
 /// path), `authtype`, plus `account`. Both: `access-group`, and `expires` (ISO 8601, whole seconds)
-/// and `comment` when set. An item with `server` is an internet password; otherwise one with
-/// `service` is a generic password; others are not credentials SecKit lists.
+/// and `comment` when set, and `seckit-id` (a digest of the identity, for one-call lookups). An
+/// item with `server` is an internet password; otherwise one with `service` is a generic password;
+/// others are not credentials SecKit lists.
 enum ItemAttributes {
     static let service = "service"
     static let account = "account"
@@ -22,10 +23,12 @@ enum ItemAttributes {
     static let accessGroup = "access-group"
     static let expires = "expires"
     static let comment = "comment"
+    /// A digest of the identity, so that one `SearchItems` call finds exactly an identity's items.
+    static let fingerprint = "seckit-id"
 
     /// Every name SecKit writes (the libsecret schemas declare them).
-    static let genericNames = [service, account, username, accessGroup, expires, comment]
-    static let internetNames = [server, user, account, `protocol`, port, path, authenticationType, accessGroup, expires, comment]
+    static let genericNames = [service, account, username, accessGroup, expires, comment, fingerprint]
+    static let internetNames = [server, user, account, `protocol`, port, path, authenticationType, accessGroup, expires, comment, fingerprint]
 
     /// The pairs of a stored item after an update to `new`: SecKit's names take their new values
     /// (or go, when unset); other tools' attributes (Python keyring's `application`) stay.
@@ -36,15 +39,7 @@ enum ItemAttributes {
 
     /// The pairs stored for an item.
     static func pairs(for identity: CredentialIdentity, _ attributes: CredentialAttributes) -> [String: String] {
-        var pairs = identityPairs(identity)
-        pairs[expires] = attributes.expiresAt.map(formatDate)
-        pairs[comment] = attributes.comment
-        return pairs
-    }
-
-    /// The pairs naming `identity` (what a store searches for before filtering exactly).
-    static func identityPairs(_ identity: CredentialIdentity) -> [String: String] {
-        var pairs: [String: String] = [account: identity.account]
+        var pairs: [String: String] = [account: identity.account, fingerprint: fingerprint(of: identity)]
         switch identity.kind {
         case .genericPassword(let serviceName):
             pairs[service] = serviceName
@@ -58,7 +53,21 @@ enum ItemAttributes {
             pairs[authenticationType] = location.authenticationType
         }
         pairs[accessGroup] = identity.accessGroup
+        pairs[expires] = attributes.expiresAt.map(formatDate)
+        pairs[comment] = attributes.comment
         return pairs
+    }
+
+    /// The fingerprint of `identity`: the first 16 bytes of SHA-256 over its class and parts
+    /// (absent ones empty, which no present part can be) joined by NUL, in hex.
+    static func fingerprint(of identity: CredentialIdentity) -> String {
+        let location = identity.internetLocation
+        let parts = [
+            location == nil ? "generic" : "internet", identity.service ?? location?.server ?? "", identity.account,
+            location?.protocol ?? "", location?.port.map(String.init) ?? "", location?.path ?? "", location?.authenticationType ?? "",
+            identity.accessGroup ?? "",
+        ]
+        return Hex.encode(SHA256.hash(string: parts.joined(separator: "\u{0}")).bytes.prefix(16))
     }
 
     /// The label of an item stored without one, in Python keyring's words.

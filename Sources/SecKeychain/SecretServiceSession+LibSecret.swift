@@ -54,6 +54,34 @@ struct SecretServiceSession {
         return items
     }
 
+    /// The object paths of the items whose attributes include all of `pairs`, unlocked and locked,
+    /// without making item objects (one `SearchItems` call).
+    func searchPaths(_ pairs: [String: String]) throws(KeychainError) -> (unlocked: [String], locked: [String]) {
+        var unlocked: UnsafeMutablePointer<UnsafeMutablePointer<gchar>?>?
+        var locked: UnsafeMutablePointer<UnsafeMutablePointer<gchar>?>?
+        defer {
+            g_strfreev(unlocked)
+            g_strfreev(locked)
+        }
+        _ = try AttributeTable.with(pairs) { (table) throws(KeychainError) in
+            try withGError(deadline) {
+                secret_service_search_for_dbus_paths_sync(
+                    service.cast(to: SecretService.self), nil, table, cancellable.pointer, &unlocked, &locked, $0)
+            }
+        }
+        return (Self.strings(unlocked), Self.strings(locked))
+    }
+
+    /// The secret of the item at `path` (one `GetSecrets` call), or nil when the service gave none.
+    func secret(at path: String) throws(KeychainError) -> SecureBytes? {
+        let value = try withGError(deadline) {
+            secret_service_get_secret_for_dbus_path_sync(service.cast(to: SecretService.self), path, cancellable.pointer, $0)
+        }
+        guard let value else { return nil }
+        defer { secret_value_unref(UnsafeMutableRawPointer(value)) }
+        return Self.bytes(of: value)
+    }
+
     /// Creates an item in the default collection. Never with `SECRET_ITEM_CREATE_REPLACE`:
     /// gnome-keyring would replace any item whose attributes include the new ones (an item in an
     /// access group, or with a port, when storing one without), not just the same identity.
@@ -143,9 +171,24 @@ struct SecretServiceSession {
     private static func secret(of item: UnsafeMutablePointer<SecretItem>) -> SecureBytes? {
         guard let value = secret_item_get_secret(item) else { return nil }
         defer { secret_value_unref(UnsafeMutableRawPointer(value)) }
+        return bytes(of: value)
+    }
+
+    private static func bytes(of value: OpaquePointer) -> SecureBytes? {
         var length = 0
         guard let bytes = secret_value_get(value, &length) else { return nil }
         return SecureBytes(UnsafeRawBufferPointer(start: bytes, count: length))
+    }
+
+    /// The strings of a NULL-terminated `gchar**`.
+    private static func strings(_ vector: UnsafeMutablePointer<UnsafeMutablePointer<gchar>?>?) -> [String] {
+        var strings: [String] = []
+        var cursor = vector
+        while let element = cursor?.pointee {
+            strings.append(String(cString: element))
+            cursor = cursor?.advanced(by: 1)
+        }
+        return strings
     }
 }
 

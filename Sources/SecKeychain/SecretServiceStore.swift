@@ -51,6 +51,21 @@ public struct SecretServiceStore: CredentialStore {
         return Self.credentialItem(identity, newest)
     }
 
+    /// One `SearchItems` by the identity's `seckit-id` and one `GetSecrets` when SecKit wrote the
+    /// item; items of other tools, copies and locked items take the path of `item(for:)`.
+    public func secret(for identity: CredentialIdentity, timeout: Duration) throws(KeychainError) -> SecureBytes {
+        try ItemAttributes.validate(identity)
+        let session = try SecretServiceSession(deadline: OperationDeadline(timeout))
+        let paths = try session.searchPaths([ItemAttributes.fingerprint: ItemAttributes.fingerprint(of: identity)])
+        if paths.locked.isEmpty, paths.unlocked.count == 1, let secret = try session.secret(at: paths.unlocked[0]) {
+            return secret
+        }
+        let found = try items(of: identity, in: session, loadSecrets: true, firstHitOnly: true)
+        guard let newest = found.first else { throw try missing(in: session) }
+        guard let secret = newest.secret else { throw .backendFailure("the item's secret could not be loaded") }
+        return secret
+    }
+
     public func delete(_ identity: CredentialIdentity, timeout: Duration) throws(KeychainError) {
         try ItemAttributes.validate(identity)
         let session = try SecretServiceSession(deadline: OperationDeadline(timeout))

@@ -45,6 +45,11 @@ public struct SingleSignOn: Sendable {
         try store.upsert(tokenIdentity, secret: token, attributes: attributes, timeout: timeout)
     }
 
+    /// Stores the user name and a UTF-8 token.
+    public func login(user: String, token: String, expiresAt: Date?) throws(KeychainError) {
+        try login(user: user, token: SecureBytes(Array(token.utf8)), expiresAt: expiresAt)
+    }
+
     /// Whether the group has a token, and whether it is still valid.
     public enum TokenState: Sendable, Equatable {
         /// Nobody is logged in (never, or logged out).

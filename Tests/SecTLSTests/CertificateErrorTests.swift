@@ -1,10 +1,11 @@
 import Foundation
 import SecCrypto
 import SecTLS
+import TestSupport
 import Testing
 
 @Suite struct CertificateErrorTests {
-    let fixture = OpenSSLFixture.shared
+    let fixture = TestPKI.shared
 
     @Test func malformedPEMIsRefused() throws {
         let pem = try fixture.pem("leaf-ec")
@@ -40,7 +41,7 @@ import Testing
     @Test func inputWithoutCertificatesIsRefused() throws {
         #expect(throws: TLSError.noCertificates) { try Certificate.load(pem: "") }
         #expect(throws: TLSError.noCertificates) { try Certificate.load(pem: "just some text\n") }
-        let key = try String(contentsOf: fixture.url("leaf-ec.key"), encoding: .utf8)
+        let key = try String(contentsOfFile: fixture.path("leaf-ec.key"), encoding: .utf8)
         #expect(throws: TLSError.noCertificates) { try Certificate.load(pem: key) }
     }
 

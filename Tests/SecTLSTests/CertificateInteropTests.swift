@@ -1,11 +1,12 @@
 import Foundation
 import SecCrypto
 import SecTLS
+import TestSupport
 import Testing
 
 /// Every field of our `Certificate` against what the `openssl` CLI prints for the same file.
 @Suite struct CertificateInteropTests {
-    let fixture = OpenSSLFixture.shared
+    let fixture = TestPKI.shared
 
     func load(_ name: String) throws -> Certificate {
         let certificates = try Certificate.load(pem: try fixture.pem(name))
@@ -23,7 +24,7 @@ import Testing
         return result
     }
 
-    @Test(arguments: OpenSSLFixture.names)
+    @Test(arguments: TestPKI.names)
     func fingerprintsEqualOpenSSL(name: String) throws {
         let certificate = try load(name)
         let sha256 = try fixture.openssl(["x509", "-in", "\(name).pem", "-noout", "-fingerprint", "-sha256"])
@@ -31,28 +32,28 @@ import Testing
         #expect(certificate.fingerprint(.sha256).description + "\n" == sha256)
         #expect(certificate.fingerprint(.sha1).description + "\n" == sha1)
         // The fingerprint is the digest of the DER file.
-        let derDigest = try fixture.shell("openssl dgst -sha256 -r \(name).der | cut -d' ' -f1")
+        let derDigest = try fixture.shell("openssl dgst -sha256 -r \(name).der | cut -d' ' -f1").stdoutText
         #expect(certificate.fingerprint(.sha256).hexString + "\n" == derDigest)
         // And it parses back from what openssl printed.
         #expect(try CertificateFingerprint(parsing: sha256) == certificate.fingerprint(.sha256))
         #expect(try CertificateFingerprint(parsing: sha1) == certificate.fingerprint(.sha1))
     }
 
-    @Test(arguments: OpenSSLFixture.names)
+    @Test(arguments: TestPKI.names)
     func publicKeyPinEqualsOpenSSLPipeline(name: String) throws {
         let certificate = try load(name)
         let expected = try fixture.shell(
             "openssl x509 -in \(name).pem -pubkey -noout | openssl pkey -pubin -outform der | openssl dgst -sha256 -binary | base64"
-        )
+        ).stdoutText
         #expect(certificate.publicKeyPin.base64 + "\n" == expected)
         #expect(certificate.publicKeyPin.description == "sha256/" + expected.dropLast())
         #expect(certificate.publicKeyPin.curlForm == "sha256//" + expected.dropLast())
         // spkiDER is the DER public key openssl writes.
-        let spki = try run("/bin/sh", ["-c", "openssl x509 -in \(name).pem -pubkey -noout | openssl pkey -pubin -outform der"], in: fixture.directory)
-        #expect(certificate.spkiDER == [UInt8](spki))
+        let spki = try fixture.shell("openssl x509 -in \(name).pem -pubkey -noout | openssl pkey -pubin -outform der").stdout
+        #expect(certificate.spkiDER == spki)
     }
 
-    @Test(arguments: OpenSSLFixture.names)
+    @Test(arguments: TestPKI.names)
     func namesSerialAndDatesEqualOpenSSL(name: String) throws {
         let certificate = try load(name)
         let printed = try fields(name, ["-subject", "-issuer", "-serial", "-startdate", "-enddate", "-nameopt", "RFC2253,-esc_msb,utf8"])
@@ -80,7 +81,7 @@ import Testing
         #expect(try load("ed25519").subject == "CN=ed25519.test,O=Ünïcode Org")
     }
 
-    @Test(arguments: OpenSSLFixture.names)
+    @Test(arguments: TestPKI.names)
     func subjectAlternativeNamesEqualOpenSSL(name: String) throws {
         let certificate = try load(name)
         let text = try fixture.openssl(["x509", "-in", "\(name).pem", "-noout", "-ext", "subjectAltName"])
@@ -111,7 +112,7 @@ import Testing
     }
 
     @Test func derRoundTrip() throws {
-        for name in OpenSSLFixture.names {
+        for name in TestPKI.names {
             let der = try fixture.der(name)
             let fromDER = try Certificate(der: der)
             let fromPEM = try load(name)
@@ -125,11 +126,11 @@ import Testing
     }
 
     @Test func multiCertificatePEMLoadsAllInOrder() throws {
-        let names = ["leaf-rsa", "intermediate", "ca"]
+        let names = TestPKI.serverChain
         // With explanatory text before each block, as CA bundles carry, and a private key skipped.
         var bundle = ""
         for name in names { bundle += "# \(name)\n" + (try fixture.pem(name)) + "\n" }
-        bundle += try String(contentsOf: fixture.url("leaf-rsa.key"), encoding: .utf8)
+        bundle += try String(contentsOfFile: fixture.path("leaf-rsa.key"), encoding: .utf8)
         let chain = try Certificate.load(pem: bundle)
         #expect(chain.map(\.derRepresentation) == (try names.map { [UInt8](try fixture.der($0)) }))
         #expect(chain[0].issuer == chain[1].subject && chain[1].issuer == chain[2].subject)

@@ -7,10 +7,10 @@ import Testing
 /// Client identities in every form `openssl` writes them, and mutual TLS against `openssl s_server
 /// -Verify 1` (TLS 1.2 and 1.3) on 127.0.0.1.
 @Suite struct ClientIdentityTests {
-    let fixture = TLSFixture.shared
+    let fixture = TestPKI.shared
 
-    var keyPassphrase: SecureBytes { SecureBytes(Array(TLSFixture.encryptedKeyPassphrase.utf8)) }
-    var p12Passphrase: SecureBytes { SecureBytes(Array(TLSFixture.pkcs12Passphrase.utf8)) }
+    var keyPassphrase: SecureBytes { SecureBytes(Array(TestPKI.keyPassphrase.utf8)) }
+    var p12Passphrase: SecureBytes { SecureBytes(Array(TestPKI.p12Passphrase.utf8)) }
 
     /// Every form of the RSA client identity, by name.
     func identities() throws -> [(String, ClientIdentity)] {
@@ -21,10 +21,10 @@ import Testing
             ("encrypted PKCS#8", try ClientIdentity(certificateChainPEM: certificate, privateKeyPEM: try fixture.bytes("client-encrypted.key"), passphrase: keyPassphrase)),
             ("encrypted PKCS#1", try ClientIdentity(certificateChainPEM: certificate, privateKeyPEM: try fixture.bytes("client-pkcs1-encrypted.key"), passphrase: keyPassphrase)),
             ("combined PEM", try ClientIdentity(combinedPEM: try fixture.bytes("client-combined.pem"))),
-            ("files", try ClientIdentity(certificateFile: fixture.url("client.pem").path, keyFile: fixture.url("client.key").path)),
+            ("files", try ClientIdentity(certificateFile: fixture.path("client.pem"), keyFile: fixture.path("client.key"))),
             ("PKCS#12", try ClientIdentity(pkcs12: try fixture.bytes("client.p12"), passphrase: p12Passphrase)),
             ("PKCS#12, empty passphrase", try ClientIdentity(pkcs12: try fixture.bytes("client-empty.p12"), passphrase: SecureBytes([UInt8]()))),
-            ("EC, SEC1 key", try ClientIdentity(certificateFile: fixture.url("client-ec.pem").path, keyFile: fixture.url("client-ec.key").path)),
+            ("EC, SEC1 key", try ClientIdentity(certificateFile: fixture.path("client-ec.pem"), keyFile: fixture.path("client-ec.key"))),
         ]
     }
 
@@ -60,7 +60,7 @@ import Testing
         }
         #expect(throws: TLSError.wrongPassphrase("the PKCS#12 file")) { try ClientIdentity(pkcs12: try fixture.bytes("client-empty.p12"), passphrase: wrong) }
         for error in [TLSError.wrongPassphrase("the PKCS#12 file"), .passphraseRequired("the private key")] {
-            #expect(!error.description.contains(TLSFixture.pkcs12Passphrase) && !error.description.contains("not it"))
+            #expect(!error.description.contains(TestPKI.p12Passphrase) && !error.description.contains("not it"))
         }
     }
 
@@ -69,7 +69,7 @@ import Testing
             try ClientIdentity(certificateChainPEM: try fixture.bytes("client.pem"), privateKeyPEM: try fixture.bytes("other.key"))
         }
         #expect(throws: TLSError.keyMismatch) {
-            try ClientIdentity(certificateFile: fixture.url("client-ec.pem").path, keyFile: fixture.url("client.key").path)
+            try ClientIdentity(certificateFile: fixture.path("client-ec.pem"), keyFile: fixture.path("client.key"))
         }
     }
 
@@ -96,7 +96,7 @@ import Testing
     }
 
     func configuration(_ identity: ClientIdentity?) -> TLSConfiguration {
-        var configuration = TLSConfiguration(trustRoots: .caFile(fixture.url("ca.pem").path), clientIdentity: identity)
+        var configuration = TLSConfiguration(trustRoots: .caFile(fixture.path("ca.pem")), clientIdentity: identity)
         configuration.timeouts = .all(.seconds(10))
         return configuration
     }
@@ -130,7 +130,7 @@ import Testing
     func aRejectedClientCertificateIsReportedAtConnect(version: String) throws {
         let server = try mutualTLSServer(version)
         defer { server.stop() }
-        let rogue = try ClientIdentity(certificateFile: fixture.url("rogue-client.pem").path, keyFile: fixture.url("rogue-client.key").path)
+        let rogue = try ClientIdentity(certificateFile: fixture.path("rogue-client.pem"), keyFile: fixture.path("rogue-client.key"))
         #expect {
             try TLSClient(configuration: configuration(rogue)).connect(host: "127.0.0.1", port: server.port)
         } throws: { error in

@@ -1,11 +1,12 @@
 import Foundation
 import SecTLS
+import TestSupport
 import Testing
 
 /// Host patterns, pin-set selection, expiry, report-only and the backup-pin rule, on the fixture's
 /// real certificates (no network).
 @Suite struct PinPolicyTests {
-    let fixture = TLSFixture.shared
+    let fixture = TestPKI.shared
 
     @Test func exactPatternsIgnoreCaseAndATrailingDot() throws {
         let pattern = try HostPattern("Example.COM.")
@@ -52,9 +53,9 @@ import Testing
     }
 
     @Test func evaluationSaysWhichPinMatchedAtWhichDepth() throws {
-        let chain = try ["leaf-rsa", "intermediate", "ca"].map(fixture.certificate)
+        let chain = try TestPKI.serverChain.map(fixture.certificate)
         let other = try fixture.pin("other")
-        for (depth, name) in ["leaf-rsa", "intermediate", "ca"].enumerated() {
+        for (depth, name) in TestPKI.serverChain.enumerated() {
             let pin = try fixture.pin(name)
             let evaluation = PinEvaluation.evaluate(chain, host: "localhost", policy: try PinPolicy(host: "localhost", pins: [other, pin]))
             #expect(evaluation.outcome == .matched(pin: pin, depth: depth))
@@ -67,7 +68,7 @@ import Testing
     }
 
     @Test func aMismatchListsEveryChainPinAndEveryExpectedPin() throws {
-        let chain = try ["leaf-rsa", "intermediate", "ca"].map(fixture.certificate)
+        let chain = try TestPKI.serverChain.map(fixture.certificate)
         let expected = [try fixture.pin("other"), try fixture.pin("rogue-ca"), .certificate(try fixture.certificate("other").fingerprint(.sha1))]
         let evaluation = PinEvaluation.evaluate(chain, host: "localhost", policy: try PinPolicy(host: "localhost", pins: expected))
         #expect(evaluation.outcome == .mismatched && evaluation.refusesConnection)
@@ -81,7 +82,7 @@ import Testing
     }
 
     @Test func expiredAndReportOnlyPinSetsAreNotEnforced() throws {
-        let chain = try ["leaf-rsa", "intermediate", "ca"].map(fixture.certificate)
+        let chain = try TestPKI.serverChain.map(fixture.certificate)
         let wrong = [try fixture.pin("other")]
         let yesterday = Date(timeIntervalSinceNow: -86400)
         let expired = PinPolicy([try PinSet(host: "localhost", pins: wrong, expires: yesterday)])
@@ -98,7 +99,7 @@ import Testing
     }
 
     @Test func backupPinRule() throws {
-        let chain = try ["leaf-rsa", "intermediate", "ca"].map(fixture.certificate)
+        let chain = try TestPKI.serverChain.map(fixture.certificate)
         let leaf = try fixture.pin("leaf-rsa"), ca = try fixture.pin("ca")
         // Every pin is in the chain: no backup.
         #expect(PinEvaluation.evaluate(chain, host: "localhost", policy: try PinPolicy(host: "localhost", pins: [leaf, ca])).warnings == [.noBackupPin])

@@ -1,12 +1,13 @@
 import Foundation
 import SecCrypto
 import SecTLS
+import TestSupport
 import Testing
 
 @Suite struct PinTests {
-    let fixture = OpenSSLFixture.shared
+    let fixture = TestPKI.shared
 
-    @Test(arguments: OpenSSLFixture.names)
+    @Test(arguments: TestPKI.names)
     func everyPublicKeyPinFormParsesToTheSamePin(name: String) throws {
         let certificate = try Certificate(der: try fixture.der(name))
         let pin = certificate.publicKeyPin
@@ -35,7 +36,7 @@ import Testing
     }
 
     @Test func curlListsParseInOrder() throws {
-        let pins = try OpenSSLFixture.names.map { try Certificate(der: try fixture.der($0)).publicKeyPin }
+        let pins = try TestPKI.names.map { try Certificate(der: try fixture.der($0)).publicKeyPin }
         let list = pins.map(\.curlForm).joined(separator: ";")
         #expect(try PublicKeyPin.parseList(list) == pins)
         #expect(try PublicKeyPin.parseList(list + ";") == pins)
@@ -48,7 +49,7 @@ import Testing
         #expect(throws: TLSError.self) { try PublicKeyPin.parseList("") }
     }
 
-    @Test(arguments: OpenSSLFixture.names)
+    @Test(arguments: TestPKI.names)
     func everyFingerprintFormParsesToTheSameCertificatePin(name: String) throws {
         let certificate = try Certificate(der: try fixture.der(name))
         for algorithm in [HashAlgorithm.sha1, .sha256] {

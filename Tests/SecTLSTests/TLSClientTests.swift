@@ -9,11 +9,11 @@ import Glibc
 /// The TLS client against real `openssl s_server` processes on 127.0.0.1: certificate verification,
 /// pins on the verified chain, pin-only trust, the allow-list and timeouts.
 @Suite struct TLSClientTests {
-    let fixture = TLSFixture.shared
+    let fixture = TestPKI.shared
 
     /// Trusting the fixture's CA, with `pins` enforced for 127.0.0.1 when given.
     func configuration(pins: [Pin]? = nil, trust: TrustRoots? = nil) throws -> TLSConfiguration {
-        var configuration = TLSConfiguration(trustRoots: trust ?? .caFile(fixture.url("ca.pem").path))
+        var configuration = TLSConfiguration(trustRoots: trust ?? .caFile(fixture.path("ca.pem")))
         configuration.timeouts = .all(.seconds(10))
         if let pins { configuration.pinPolicy = try PinPolicy(host: "127.0.0.1", pins: pins) }
         return configuration
@@ -40,7 +40,7 @@ import Glibc
         #expect(connection.protocolVersion == version)
         #expect(!connection.cipher.isEmpty && connection.remoteAddress == "127.0.0.1")
         #expect(connection.peerChain == (try ["leaf-rsa", "intermediate"].map(fixture.certificate)))
-        #expect(connection.verifiedChain == (try ["leaf-rsa", "intermediate", "ca"].map(fixture.certificate)))
+        #expect(connection.verifiedChain == (try TestPKI.serverChain.map(fixture.certificate)))
         #expect(connection.pinEvaluation.outcome == .notPinned)
         let page = try fetchStatusPage(connection)
         #expect(page.hasPrefix("HTTP/1.0 200 ok"))
@@ -50,11 +50,11 @@ import Glibc
     @Test func connectsByNameWithSNIAndHostnameVerification() throws {
         // The right certificate only for SNI "localhost" (the intermediate is in the CA file).
         let server = try fixture.server(
-            cert: "selfsigned.pem", key: "selfsigned.key", chain: nil,
+            cert: "selfsigned", chain: nil,
             ["-servername", "localhost", "-cert2", "leaf-rsa.pem", "-key2", "leaf-rsa.key"])
         defer { server.stop() }
         // localhost may resolve to ::1 first, where nothing listens: the client goes on to 127.0.0.1.
-        let connection = try connect(server, try configuration(trust: .caFile(fixture.url("ca-chain.pem").path)), host: "localhost")
+        let connection = try connect(server, try configuration(trust: .caFile(fixture.path("ca-chain.pem"))), host: "localhost")
         defer { connection.close() }
         #expect(connection.serverName == "localhost" && connection.remoteAddress == "127.0.0.1")
         #expect(try fetchStatusPage(connection).hasPrefix("HTTP/1.0 200 ok"))
@@ -64,7 +64,7 @@ import Glibc
         let server = try fixture.server()
         defer { server.stop() }
         let backup = try fixture.pin("other")
-        for (depth, name) in ["leaf-rsa", "intermediate", "ca"].enumerated() {
+        for (depth, name) in TestPKI.serverChain.enumerated() {
             let pin = try fixture.pin(name)
             let connection = try connect(server, try configuration(pins: [backup, pin]))
             #expect(connection.pinEvaluation.outcome == .matched(pin: pin, depth: depth))
@@ -80,7 +80,7 @@ import Glibc
         let server = try fixture.server(["-tls1_3"])
         defer { server.stop() }
         let expected = [try fixture.pin("other"), try fixture.pin("rogue-ca")]
-        let chainPins = try ["leaf-rsa", "intermediate", "ca"].map { try fixture.certificate($0).publicKeyPin }
+        let chainPins = try TestPKI.serverChain.map { try fixture.certificate($0).publicKeyPin }
         #expect {
             try connect(server, try configuration(pins: expected))
         } throws: { error in
@@ -123,7 +123,7 @@ import Glibc
     }
 
     @Test func pinOnlyTrustsASelfSignedServerOnlyWithItsPin() throws {
-        let server = try fixture.server(cert: "selfsigned.pem", key: "selfsigned.key", chain: nil, ["-tls1_3"])
+        let server = try fixture.server(cert: "selfsigned", chain: nil, ["-tls1_3"])
         defer { server.stop() }
         let pin = try fixture.pin("selfsigned")
         // Without the pin it is a self-signed certificate like any other.
@@ -160,17 +160,17 @@ import Glibc
                 return failure.reason
             }
         }
-        let expired = try fixture.server(cert: "expired.pem", key: "expired.key")
+        let expired = try fixture.server(cert: "expired")
         defer { expired.stop() }
         #expect(try reason(expired) == .expired)
         let good = try fixture.server(["-tls1_2"])
         defer { good.stop() }
         #expect(try reason(good, serverName: "wrong.example") == .hostnameMismatch)
-        #expect(try reason(good, trust: .caFile(fixture.url("rogue-ca.pem").path)) == .unknownIssuer)
-        let rogue = try fixture.server(cert: "rogue-server.pem", key: "rogue-server.key", chain: nil, ["-tls1_3"])
+        #expect(try reason(good, trust: .caFile(fixture.path("rogue-ca.pem"))) == .unknownIssuer)
+        let rogue = try fixture.server(cert: "rogue-server", chain: nil, ["-tls1_3"])
         defer { rogue.stop() }
         #expect(try reason(rogue) == .unknownIssuer)
-        let selfSigned = try fixture.server(cert: "selfsigned.pem", key: "selfsigned.key", chain: nil)
+        let selfSigned = try fixture.server(cert: "selfsigned", chain: nil)
         defer { selfSigned.stop() }
         #expect(try reason(selfSigned) == .selfSigned)
         // A pinned but expired certificate fails in pin-only mode too.

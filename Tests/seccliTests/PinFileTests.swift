@@ -7,7 +7,7 @@ import TestSupport
 /// and the exit codes of bad files and arguments.
 @Suite("seccli pin --file")
 struct PinFileTests {
-    static let pki = PinTestPKI.shared
+    static let pki = TestPKI.shared
 
     /// What `openssl` says about one certificate, in the lines `seccli pin` prints for it.
     struct Reference {
@@ -43,7 +43,7 @@ struct PinFileTests {
 
     @Test("a PEM chain: per certificate the lines of openssl x509, the RFC 7469 pin, then curl and OkHttp lines")
     func pemChain() throws {
-        let references = try PinTestPKI.chain.map(Reference.init)
+        let references = try TestPKI.serverChain.map(Reference.init)
         let result = try Self.pin(["--file", "chain.pem"])
         #expect(result.status == 0 && result.stderr.isEmpty, "\(result.status): \(result.stderr)")
         let expected = references.enumerated().flatMap { $1.block(depth: $0) } + [
@@ -75,7 +75,7 @@ struct PinFileTests {
 
     @Test("--expect in each notation matches the certificate it names, at its depth", arguments: [0, 1, 2])
     func expectMatches(depth: Int) throws {
-        let reference = try Reference(PinTestPKI.chain[depth])
+        let reference = try Reference(TestPKI.serverChain[depth])
         for notation in Self.notations(reference) {
             let wrong = "sha256/\(Data(repeating: 7, count: 32).base64EncodedString())"
             let result = try Self.pin(["--file", "chain.pem", "--expect", wrong, "--expect", notation])
@@ -89,7 +89,7 @@ struct PinFileTests {
     @Test("--expect with no matching pin: the report on stdout, one line on stderr, exit 3")
     func expectMismatch() throws {
         let unrelated = "sha256/\(Data(repeating: 1, count: 32).base64EncodedString())"
-        let serverOnly = try Reference("server")
+        let serverOnly = try Reference("leaf-rsa")
         // The server's fingerprint does not match the intermediate, the only certificate of intermediate.der.
         for (file, pin) in [("chain.pem", unrelated), ("intermediate.der", serverOnly.sha256)] {
             let result = try Self.pin(["--file", file, "--expect", pin])
@@ -102,7 +102,7 @@ struct PinFileTests {
 
     @Test("--json: certificates with openssl's values, the curl and OkHttp pins, the --expect outcome")
     func json() throws {
-        let references = try PinTestPKI.chain.map(Reference.init)
+        let references = try TestPKI.serverChain.map(Reference.init)
         let result = try Self.pin(["--file", "chain.pem", "--json", "--expect", references[1].sha1])
         #expect(result.status == 0, "\(result.stderr)")
         let object = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout)) as? [String: Any], "\(result.stdoutText)")
@@ -116,7 +116,7 @@ struct PinFileTests {
             #expect("sha256 Fingerprint=\(entry["sha256Fingerprint"] as? String ?? "")" == reference.sha256)
             #expect("sha1 Fingerprint=\(entry["sha1Fingerprint"] as? String ?? "")" == reference.sha1)
             #expect(entry["pin"] as? String == "sha256/\(reference.pin)")
-            let name = PinTestPKI.chain[depth]
+            let name = TestPKI.serverChain[depth]
             let serial = try Self.pki.openssl(["x509", "-in", "\(name).pem", "-noout", "-serial"]).trimmingCharacters(in: .newlines)
             #expect("serial=\(entry["serialNumber"] as? String ?? "")" == serial)
             let notAfter = try #require(ISO8601DateFormatter().date(from: entry["notAfter"] as? String ?? ""), "\(entry)")
@@ -142,7 +142,7 @@ struct PinFileTests {
             let cases: [([String], Int32, String)] = [
                 (["--file", "/nonexistent-seccli/cert.pem"], 2, "No such file or directory"),
                 (["--file", "/"], 2, "Is a directory"),
-                (["--file", Self.pki.path("server.key")], 2, "no certificate"),
+                (["--file", Self.pki.path("leaf-rsa.key")], 2, "no certificate"),
                 (["--file", dir.path("garbage.der")], 2, "not a DER X.509 certificate"),
                 (["--file", dir.path("empty.pem")], 2, "certificate"),
                 (["--file", Self.pki.path("chain.pem"), "--expect", "sha256/tooShort"], 64, "--expect"),

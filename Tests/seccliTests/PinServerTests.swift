@@ -11,7 +11,7 @@ import Glibc
 /// passphrase in any output.
 @Suite("seccli pin HOST")
 struct PinServerTests {
-    static let pki = PinTestPKI.shared
+    static let pki = TestPKI.shared
 
     static func pin(_ arguments: [String], environment: [String: String] = [:], extraInput: ProcessRunner.ExtraInput? = nil,
                     sourceLocation: SourceLocation = #_sourceLocation) throws -> ProcessResult {
@@ -35,7 +35,7 @@ struct PinServerTests {
         let first = result.stdoutLines.first ?? ""
         #expect(first.hasPrefix("connected to localhost port \(server.port) (127.0.0.1), server name localhost: \(protocolName), "), "\(first)")
         #expect(first.hasSuffix(", trust: ca-file"), "\(first)")
-        let references = try PinTestPKI.chain.map(PinFileTests.Reference.init)
+        let references = try TestPKI.serverChain.map(PinFileTests.Reference.init)
         let blocks = references.enumerated().flatMap { $1.block(depth: $0) }
         #expect(Array(result.stdoutLines.dropFirst(2).prefix(blocks.count)) == blocks)
         #expect(result.stdoutLines.contains("--pinnedpubkey 'sha256//\(references[0].pin)'"))
@@ -46,7 +46,7 @@ struct PinServerTests {
     func expectMatches() throws {
         let server = try Self.pki.server()
         defer { server.stop() }
-        let references = try PinTestPKI.chain.map(PinFileTests.Reference.init)
+        let references = try TestPKI.serverChain.map(PinFileTests.Reference.init)
         for (depth, expected) in ["sha256//\(references[0].pin)", references[1].sha1, "pin-sha256=\"\(references[2].pin)\""].enumerated() {
             let result = try Self.pin(["localhost:\(server.port)", "--ca", "ca.pem", "--expect", expected])
             Self.expectSuccess(result)
@@ -58,7 +58,7 @@ struct PinServerTests {
     func mismatch() throws {
         let server = try Self.pki.server()
         defer { server.stop() }
-        let unrelated = try PinFileTests.Reference("unrelated")
+        let unrelated = try PinFileTests.Reference("other")
         let result = try Self.pin(["localhost:\(server.port)", "--ca", "ca.pem", "--expect", "sha256/\(unrelated.pin)"])
         #expect(result.status == 3)
         expectOneLine(result.stderr)
@@ -70,11 +70,11 @@ struct PinServerTests {
     func appendedCertificate() throws {
         let server = try Self.pki.server(chain: "appended-chain.pem")
         defer { server.stop() }
-        let unrelated = try PinFileTests.Reference("unrelated")
+        let unrelated = try PinFileTests.Reference("other")
         let refused = try Self.pin(["localhost:\(server.port)", "--ca", "ca.pem", "--expect", "sha256/\(unrelated.pin)"])
         #expect(refused.status == 3, "\(refused.stderr)")
         expectOneLine(refused.stderr)
-        #expect(!refused.stdoutText.contains("CN=unrelated"), "the appended certificate is not part of the verified chain")
+        #expect(!refused.stdoutText.contains("CN=Unrelated Test Certificate"), "the appended certificate is not part of the verified chain")
         let intermediate = try PinFileTests.Reference("intermediate")
         Self.expectSuccess(try Self.pin(["localhost:\(server.port)", "--ca", "ca.pem", "--expect", "sha256/\(intermediate.pin)"]))
     }
@@ -87,7 +87,7 @@ struct PinServerTests {
         defer { expired.stop() }
         let cases: [([String], String)] = [
             (["localhost:\(server.port)"], "unable to get local issuer certificate"),  // not in the system store
-            (["localhost:\(server.port)", "--ca", "stranger.pem"], "unable to get local issuer certificate"),  // unknown CA
+            (["localhost:\(server.port)", "--ca", "rogue-ca.pem"], "unable to get local issuer certificate"),  // unknown CA
             (["localhost:\(expired.port)", "--ca", "ca.pem"], "certificate has expired"),
             (["127.0.0.1:\(server.port)", "--ca", "ca.pem", "--servername", "other.example"], "hostname mismatch"),
         ]
@@ -107,7 +107,7 @@ struct PinServerTests {
         Self.expectSuccess(accepted)
         #expect(accepted.stdoutLines.first?.hasSuffix("trust: pin-only") == true, "\(accepted.stdoutText)")
         #expect(PinFileTests.pinCheck(accepted).contains("matched the certificate at depth 0"))
-        let unrelated = try PinFileTests.Reference("unrelated")
+        let unrelated = try PinFileTests.Reference("other")
         let refused = try Self.pin(["localhost:\(server.port)", "--pin-only", "--expect", "sha256/\(unrelated.pin)"])
         #expect(refused.status == 3, "\(refused.stderr)")
         expectOneLine(refused.stderr)
@@ -132,14 +132,14 @@ struct PinServerTests {
         Identity(testDescription: "PEM certificate chain and key", arguments: ["--cert", "client-chain.pem", "--key", "client.key"]),
         Identity(testDescription: "encrypted PEM key, passphrase from env:", arguments: ["--cert", "client-chain.pem", "--key", "client-encrypted.key",
                                                                                         "--key-password", "env:SECCLI_TEST_KEY_PASS"],
-                 environment: ["SECCLI_TEST_KEY_PASS": PinTestPKI.keyPassphrase]),
+                 environment: ["SECCLI_TEST_KEY_PASS": TestPKI.keyPassphrase]),
         Identity(testDescription: "PKCS#12, passphrase from fd:3", arguments: ["--p12", "client.p12", "--p12-password", "fd:3"],
-                 extraInput: .init(descriptor: 3, bytes: Array("\(PinTestPKI.p12Passphrase)\n".utf8))),
+                 extraInput: .init(descriptor: 3, bytes: Array("\(TestPKI.p12Passphrase)\n".utf8))),
     ]
 
     /// True when neither passphrase appears in the output.
     static func expectNoSecret(_ result: ProcessResult, sourceLocation: SourceLocation = #_sourceLocation) {
-        for secret in [PinTestPKI.keyPassphrase, PinTestPKI.p12Passphrase] {
+        for secret in [TestPKI.keyPassphrase, TestPKI.p12Passphrase] {
             #expect(!result.stdoutText.contains(secret) && !result.stderr.contains(secret), "a passphrase was printed", sourceLocation: sourceLocation)
         }
     }
@@ -162,7 +162,7 @@ struct PinServerTests {
         let server = try Self.pki.server(["-Verify", "1", "-verify_return_error", "-CAfile", "ca.pem", version])
         defer { server.stop() }
         for (arguments, mentions) in [([], "requires a client certificate"),
-                                      (["--cert", "stranger.pem", "--key", "stranger.key"], "rejected the client certificate")] {
+                                      (["--cert", "rogue-client.pem", "--key", "rogue-client.key"], "rejected the client certificate")] {
             let result = try Self.pin(["localhost:\(server.port)", "--ca", "ca.pem"] + arguments)
             expectOneLineError(result, status: 5)
             #expect(result.stderr.contains(mentions), "\(version) \(arguments): \(result.stderr)")
@@ -171,13 +171,13 @@ struct PinServerTests {
 
     @Test("identities that cannot be loaded: wrong or missing passphrase, mismatched key, unreadable file exit 2; never the passphrase")
     func unusableIdentities() throws {
-        let wrongPassphrase = "wrong \(PinTestPKI.keyPassphrase)"
+        let wrongPassphrase = "wrong \(TestPKI.keyPassphrase)"
         let environment = ["SECCLI_TEST_KEY_PASS": wrongPassphrase]
         let cases: [([String], String)] = [
             (["--cert", "client-chain.pem", "--key", "client-encrypted.key", "--key-password", "env:SECCLI_TEST_KEY_PASS"], "passphrase"),
             (["--p12", "client.p12", "--p12-password", "env:SECCLI_TEST_KEY_PASS"], "passphrase"),
             (["--cert", "client-chain.pem", "--key", "client-encrypted.key"], "passphrase"),
-            (["--cert", "client.pem", "--key", "server.key"], "does not match"),
+            (["--cert", "client.pem", "--key", "leaf-rsa.key"], "does not match"),
             (["--cert", "client.pem", "--key", "/nonexistent-seccli/client.key"], "/nonexistent-seccli/client.key"),
             (["--p12", "client.pem", "--p12-password", "env:SECCLI_TEST_KEY_PASS"], "PKCS#12"),
         ]
@@ -189,7 +189,7 @@ struct PinServerTests {
             Self.expectNoSecret(result)
             #expect(!result.stderr.contains(wrongPassphrase), "the wrong passphrase was printed")
         }
-        let literal = try Self.pin(["localhost:1", "--p12", "client.p12", "--p12-password", PinTestPKI.p12Passphrase])
+        let literal = try Self.pin(["localhost:1", "--p12", "client.p12", "--p12-password", TestPKI.p12Passphrase])
         expectOneLineError(literal, status: 64)
         Self.expectNoSecret(literal)
     }
@@ -218,7 +218,7 @@ struct PinServerTests {
     func json() throws {
         let server = try Self.pki.server(["-tls1_2"])
         defer { server.stop() }
-        let references = try PinTestPKI.chain.map(PinFileTests.Reference.init)
+        let references = try TestPKI.serverChain.map(PinFileTests.Reference.init)
         let result = try Self.pin(["127.0.0.1:\(server.port)", "--ca", "ca.pem", "--servername", "localhost", "--json",
                                    "--expect", "sha256/\(references[1].pin)"])
         Self.expectSuccess(result)

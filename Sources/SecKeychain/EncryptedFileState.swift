@@ -8,7 +8,7 @@ struct FileSnapshot: Sendable {
     let items: [FileItem]
     /// The position in `items` of each identity's item.
     let positions: [CredentialIdentity: Int]
-    /// The header and nonce of this version: every write draws a fresh random nonce.
+    /// The file's bytes (ciphertext): any change to the file is a new version.
     let version: [UInt8]
 
     init(header: EncryptedFileHeader?, items: [FileItem], version: [UInt8]) {
@@ -36,8 +36,7 @@ final class EncryptedFileState: Sendable {
     /// when the file changed.
     func snapshot(of path: String) throws(KeychainError) -> FileSnapshot {
         guard let file = try StoreFile.read(path) else { return FileSnapshot(header: nil, items: [], version: []) }
-        let version = Array(file.prefix(EncryptedFileHeader.byteCount + AES.GCM.Nonce.defaultByteCount))
-        if let snapshot = cached.withLock({ $0 }), snapshot.version == version { return snapshot }
+        if let snapshot = cached.withLock({ $0 }), snapshot.version == file { return snapshot }
         let header = try EncryptedFileHeader(parsing: file)
         let key = try key(salt: header.salt, iterations: header.iterations)
         guard constantTimeEquals(EncryptedFileHeader.check(for: key), header.check) else { throw .wrongStorePassword }
@@ -52,7 +51,7 @@ final class EncryptedFileState: Sendable {
         let items = try plaintext.withUnsafeBytes { buffer in
             Result { () throws(KeychainError) in try EncryptedFilePayload.decode(buffer) }
         }.get()
-        let snapshot = FileSnapshot(header: header, items: items, version: version)
+        let snapshot = FileSnapshot(header: header, items: items, version: file)
         cached.withLock { $0 = snapshot }
         return snapshot
     }
@@ -62,16 +61,16 @@ final class EncryptedFileState: Sendable {
         let key = try key(salt: header.salt, iterations: header.iterations)
         var plaintext = EncryptedFilePayload.encode(items)
         defer { plaintext.withUnsafeMutableBytes { secureZero($0) } }
-        let nonce = AES.GCM.Nonce()
         let sealed: Data?
         do {
-            sealed = try AES.GCM.seal(plaintext, using: key, nonce: nonce, authenticating: header.bytes).combined
+            sealed = try AES.GCM.seal(plaintext, using: key, authenticating: header.bytes).combined
         } catch {
             throw .backendFailure("\(error)")
         }
         guard let sealed else { throw .backendFailure("AES-GCM produced no combined box") }
-        try StoreFile.replace(path, with: header.bytes + sealed)
-        cached.withLock { $0 = FileSnapshot(header: header, items: items, version: header.bytes + nonce.withUnsafeBytes { Array($0) }) }
+        let file = header.bytes + sealed
+        try StoreFile.replace(path, with: file)
+        cached.withLock { $0 = FileSnapshot(header: header, items: items, version: file) }
     }
 
     /// The header of a new file: a random salt and the key derived for it.

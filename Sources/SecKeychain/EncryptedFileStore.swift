@@ -8,8 +8,8 @@ import SecCrypto
 /// with mode 0600, under an advisory lock on `<path>.lock` held across read-modify-write, so
 /// concurrent processes never lose an update. Reads take no lock. The key is derived once per
 /// store value (PBKDF2 is slow on purpose; the first call pays for it, outside its timeout), and
-/// the decrypted items are kept until the file changes (lookups then cost a read of the file's
-/// header, not a decryption).
+/// the decrypted items are kept until the file changes (lookups then cost a read and a comparison
+/// of the file, not a decryption).
 ///
 /// ```swift
 /// let store = try EncryptedFileStore(path: "/var/lib/app/credentials.store", password: try SecretSource.environment("STORE_PASSWORD").read())

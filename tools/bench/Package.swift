@@ -15,6 +15,7 @@ let package = Package(
             dependencies: [
                 .product(name: "SecCrypto", package: "SecKit"),
                 .product(name: "SecEnvelope", package: "SecKit"),
+                .product(name: "SecKeychain", package: "SecKit"),
                 .product(name: "SecTLS", package: "SecKit"),
             ]
         ),

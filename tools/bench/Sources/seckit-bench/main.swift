@@ -382,6 +382,7 @@ let benchmarks: [Benchmark] = [
     pbkdf2SHA256(iterations: 600_000, outputByteCount: 32),
     jweRoundTrip(payloadBytes: 1024),
     fernetRoundTrip(payloadBytes: 1024),
+    keychainLookup(itemCount: 1000),
     tlsHandshake(pinned: false),
     tlsHandshake(pinned: true),
 ]

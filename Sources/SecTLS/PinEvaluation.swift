@@ -58,9 +58,10 @@ public struct PinEvaluation: Hashable, Sendable, CustomStringConvertible {
         guard let pinSet = policy.pinSet(for: host) else {
             return PinEvaluation(host: host, pinSet: nil, chain: chain, outcome: .notPinned, warnings: [])
         }
+        let digests = PinDigests.of(chain, for: pinSet.pins)
         var outcome = Outcome.mismatched
-        search: for (depth, certificate) in chain.enumerated() {
-            for pin in pinSet.pins where pin.matches(certificate) {
+        search: for (depth, certificate) in digests.enumerated() {
+            for pin in pinSet.pins where certificate.matches(pin) {
                 outcome = .matched(pin: pin, depth: depth)
                 break search
             }
@@ -68,7 +69,7 @@ public struct PinEvaluation: Hashable, Sendable, CustomStringConvertible {
         var warnings: [PinWarning] = []
         if let expires = pinSet.expires, pinSet.isExpired(at: now) { warnings.append(.pinSetExpired(expires)) }
         if outcome == .mismatched && pinSet.mode == .reportOnly { warnings.append(.reportOnlyMismatch) }
-        if pinSet.pins.allSatisfy({ pin in chain.contains { pin.matches($0) } }) { warnings.append(.noBackupPin) }
+        if pinSet.pins.allSatisfy({ pin in digests.contains { $0.matches(pin) } }) { warnings.append(.noBackupPin) }
         return PinEvaluation(host: host, pinSet: pinSet, chain: chain, outcome: outcome, warnings: warnings)
     }
 

@@ -11,6 +11,8 @@ final class SSLSession {
     private let ssl: OpaquePointer
     private let descriptor: Int32
     private let state = HandshakeState()
+    /// The chain the server sent, once built (see `peerChain(reusing:)`).
+    private var sentChain: [Certificate]?
     private var established = false
     private var closed = false
 
@@ -56,13 +58,12 @@ final class SSLSession {
 
         try perform(.handshake, deadline: deadline) { SSL_connect(ssl) }
 
-        let peerChain = certificates(SSL_get_peer_cert_chain(ssl))
         var pinEvaluation: PinEvaluation
         let verifiedChain: [Certificate]
         if pinsOnly {
             // connect() checked that an enforced pin set applies.
             let pinSet = policy.pinSet(for: serverName)!
-            let linked = try linkedChain(peerChain, anchoredAt: pinSet)
+            let linked = try linkedChain(peerChain(reusing: []), anchoredAt: pinSet)
             verifiedChain = linked.chain
             pinEvaluation = PinEvaluation.evaluate(linked.chain, host: serverName, policy: policy)
             if !linked.anchored {
@@ -87,7 +88,7 @@ final class SSLSession {
         established = true
         return EstablishedSession(
             protocolVersion: version, cipher: SSL_CIPHER_get_name(SSL_get_current_cipher(ssl)).map { String(cString: $0) } ?? "",
-            peerChain: peerChain, verifiedChain: verifiedChain, pinEvaluation: pinEvaluation,
+            verifiedChain: verifiedChain, pinEvaluation: pinEvaluation,
             clientCertificateRequested: state.certificateRequested)
     }
 
@@ -119,7 +120,8 @@ final class SSLSession {
         guard let leaf = peerChain.first else { throw .handshakeFailed("the server sent no certificate") }
         guard let store = X509_STORE_new() else { throw .openSSL("X509_STORE_new") }
         defer { X509_STORE_free(store) }
-        for certificate in peerChain where pinSet.pins.contains(where: { $0.matches(certificate) }) {
+        for (certificate, digests) in zip(peerChain, PinDigests.of(peerChain, for: pinSet.pins))
+        where pinSet.pins.contains(where: digests.matches) {
             if X509_STORE_add_cert(store, certificate.handle.pointer) != 1 { _ = drainOpenSSLErrors() }
         }
         X509_STORE_set_flags(store, UInt(X509_V_FLAG_PARTIAL_CHAIN))
@@ -129,7 +131,7 @@ final class SSLSession {
               X509_STORE_CTX_set_default(context, "ssl_server") == 1
         else { throw .openSSL("X509_STORE_CTX_init") }
         let verified = X509_verify_cert(context) == 1
-        let built = certificates(X509_STORE_CTX_get0_chain(context))
+        let built = certificates(X509_STORE_CTX_get0_chain(context), reusing: peerChain)
         let chain = built.isEmpty ? [leaf] : built
         _ = drainOpenSSLErrors()
         if verified { return (chain, true) }
@@ -142,6 +144,15 @@ final class SSLSession {
             throw .certificateVerificationFailed(
                 Self.verificationFailure(code: code, depth: Int(X509_STORE_CTX_get_error_depth(context)), peerChain: peerChain))
         }
+    }
+
+    /// The chain the server sent, built on first use (most callers never look at it); certificates
+    /// that are also in `known` (the same OpenSSL objects, as in the verified chain) are shared.
+    func peerChain(reusing known: [Certificate]) -> [Certificate] {
+        if let sentChain { return sentChain }
+        let chain = certificates(SSL_get_peer_cert_chain(ssl), reusing: known)
+        sentChain = chain
+        return chain
     }
 
     // MARK: - I/O
@@ -273,15 +284,18 @@ private let verifyCallback: @convention(c) (Int32, OpaquePointer?) -> Int32 = { 
     return preverifyOK
 }
 
-/// The certificates of a `STACK_OF(X509)`, each keeping its own reference.
-func certificates(_ stack: OpaquePointer?) -> [Certificate] {
+/// The certificates of a `STACK_OF(X509)`, each keeping its own reference; an object that one of
+/// `known` already wraps is not parsed again.
+func certificates(_ stack: OpaquePointer?, reusing known: [Certificate] = []) -> [Certificate] {
     guard let stack else { return [] }
     var result: [Certificate] = []
     for index in 0..<OPENSSL_sk_num(stack) {
-        guard let x509 = OPENSSL_sk_value(stack, index),
-              let certificate = try? Certificate(handle: X509Handle(retaining: OpaquePointer(x509)))
-        else { continue }
-        result.append(certificate)
+        guard let x509 = OPENSSL_sk_value(stack, index).map(OpaquePointer.init) else { continue }
+        if let shared = known.first(where: { $0.handle.pointer == x509 }) {
+            result.append(shared)
+        } else if let certificate = try? Certificate(handle: X509Handle(retaining: x509)) {
+            result.append(certificate)
+        }
     }
     return result
 }

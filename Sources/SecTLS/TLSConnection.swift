@@ -14,8 +14,9 @@ public final class TLSConnection {
     public let protocolVersion: TLSVersion
     /// The negotiated cipher suite, by OpenSSL's name (`TLS_AES_256_GCM_SHA384`, `ECDHE-RSA-AES256-GCM-SHA384`).
     public let cipher: String
-    /// The chain as the server sent it, depth 0 first. May hold certificates that prove nothing.
-    public let peerChain: [Certificate]
+    /// The chain as the server sent it, depth 0 first (built on first use). May hold certificates
+    /// that prove nothing.
+    public var peerChain: [Certificate] { session.peerChain(reusing: verifiedChain) }
     /// The chain verification built (`SSL_get0_verified_chain`): from the server's certificate to the
     /// trusted CA; in pin-only mode, the part of the sent chain linked by signatures from the server's
     /// certificate, which reaches a pinned certificate.
@@ -43,7 +44,6 @@ public final class TLSConnection {
         self.remoteAddress = socket.address
         self.protocolVersion = established.protocolVersion
         self.cipher = established.cipher
-        self.peerChain = established.peerChain
         self.verifiedChain = established.verifiedChain
         self.pinEvaluation = established.pinEvaluation
         self.clientCertificateRequested = established.clientCertificateRequested
@@ -79,7 +79,6 @@ public final class TLSConnection {
 struct EstablishedSession {
     var protocolVersion: TLSVersion
     var cipher: String
-    var peerChain: [Certificate]
     var verifiedChain: [Certificate]
     var pinEvaluation: PinEvaluation
     var clientCertificateRequested: Bool

@@ -60,6 +60,31 @@ import Glibc
         #expect(try fetchStatusPage(connection).hasPrefix("HTTP/1.0 200 ok"))
     }
 
+    @Test(.enabled(if: TLSTestServer.ipv6LoopbackAvailable, "IPv6 is off here: no socket can be bound to ::1"),
+          arguments: ["-tls1_2", "-tls1_3"])
+    func connectsOverIPv6(option: String) throws {
+        let server = try fixture.server([option], address: "::1")
+        defer { server.stop() }
+        // An address is verified against the certificate's IP SANs (leaf-rsa has IP:::1), and pinned.
+        let leaf = try fixture.pin("leaf-rsa")
+        var configuration = try configuration()
+        configuration.pinPolicy = try PinPolicy(host: "::1", pins: [leaf])
+        let connection = try connect(server, configuration, host: "::1")
+        #expect(connection.remoteAddress == "::1" && connection.serverName == "::1")
+        #expect(connection.verifiedChain == (try TestPKI.serverChain.map(fixture.certificate)))
+        #expect(connection.pinEvaluation.outcome == .matched(pin: leaf, depth: 0))
+        #expect(try fetchStatusPage(connection).hasPrefix("HTTP/1.0 200 ok"))
+        // A certificate without IP:::1 does not verify for ::1.
+        let selfSigned = try fixture.server(cert: "selfsigned", chain: nil, [option], address: "::1")
+        defer { selfSigned.stop() }
+        #expect {
+            try connect(selfSigned, try self.configuration(trust: .caFile(fixture.path("selfsigned.pem"))), host: "::1")
+        } throws: { error in
+            guard case TLSError.certificateVerificationFailed(let failure) = error else { return false }
+            return failure.reason == .hostnameMismatch
+        }
+    }
+
     @Test func pinsMatchOnEveryDepthOfTheVerifiedChain() throws {
         let server = try fixture.server()
         defer { server.stop() }

@@ -4,8 +4,8 @@ import Synchronization
 import Glibc
 #endif
 
-/// An `openssl s_server` listening on 127.0.0.1 on a free port, for tests of TLS clients (the SecTLS
-/// library tests and the `seccli pin` tests).
+/// An `openssl s_server` listening on 127.0.0.1 (or ::1) on a free port, for tests of TLS clients (the
+/// SecTLS library tests and the `seccli pin` tests).
 ///
 /// ```swift
 /// let server = try TLSTestServer.start(["-cert", "server.pem", "-key", "server.key", "-www", "-tls1_3"], in: directory)
@@ -13,7 +13,7 @@ import Glibc
 /// // connect to 127.0.0.1:\(server.port)
 /// ```
 ///
-/// `start` picks a free port, adds `-accept 127.0.0.1:PORT`, and returns once the server prints
+/// `start` picks a free port, adds `-accept 127.0.0.1:PORT` (`[::1]:PORT`), and returns once the server prints
 /// `ACCEPT`, that is, listens; if the port was taken in between, it retries on another. The server
 /// takes any number of connections, but ONE AT A TIME: close each connection (or let the server end
 /// it, as `-www` does after answering `GET /`) before the next one, or the next handshake hangs. Output goes to a log file
@@ -35,13 +35,16 @@ public final class TLSTestServer: @unchecked Sendable {
         self.logURL = logURL
     }
 
-    /// Starts `openssl s_server` with `arguments` (without `-accept`) in `directory`, and waits up to
-    /// `timeout` until it listens. Throws with the server's output when it exits or does not listen.
-    public static func start(_ arguments: [String], in directory: URL, timeout: Duration = .seconds(15)) throws -> TLSTestServer {
+    /// Starts `openssl s_server` with `arguments` (without `-accept`) in `directory` on the loopback
+    /// `address` (`127.0.0.1` or `::1`), and waits up to `timeout` until it listens. Throws with the
+    /// server's output when it exits or does not listen.
+    public static func start(_ arguments: [String], in directory: URL, address: String = "127.0.0.1",
+                             timeout: Duration = .seconds(15)) throws -> TLSTestServer {
         var lastError: Error = ProcessRunnerError(description: "s_server did not start")
         for _ in 0..<5 {
             do {
-                return try startOnce(arguments, in: directory, port: try freePort(), timeout: timeout)
+                // A port free on 127.0.0.1 is nearly always free on ::1 too; if not, the next try takes another.
+                return try startOnce(arguments, in: directory, address: address, port: try freePort(), timeout: timeout)
             } catch let error as PortTaken {
                 lastError = error
             }
@@ -77,14 +80,15 @@ public final class TLSTestServer: @unchecked Sendable {
         let description: String
     }
 
-    private static func startOnce(_ arguments: [String], in directory: URL, port: Int, timeout: Duration) throws -> TLSTestServer {
+    private static func startOnce(_ arguments: [String], in directory: URL, address: String, port: Int, timeout: Duration) throws -> TLSTestServer {
         let logURL = FileManager.default.temporaryDirectory.appendingPathComponent("s_server-\(UUID().uuidString).log")
         _ = FileManager.default.createFile(atPath: logURL.path, contents: nil)
         let log = try FileHandle(forWritingTo: logURL)
         defer { try? log.close() }
         let process = Process()
         process.executableURL = URL(fileURLWithPath: try opensslPath.get())
-        process.arguments = ["s_server", "-accept", "127.0.0.1:\(port)"] + arguments
+        let accept = address.contains(":") ? "[\(address)]:\(port)" : "\(address):\(port)"
+        process.arguments = ["s_server", "-accept", accept] + arguments
         process.currentDirectoryURL = directory
         process.standardInput = FileHandle.nullDevice
         process.standardOutput = log
@@ -131,6 +135,19 @@ public final class TLSTestServer: @unchecked Sendable {
         guard bound else { throw ProcessRunnerError(description: "bind 127.0.0.1:0: \(String(cString: strerror(errno)))") }
         return Int(UInt16(bigEndian: address.sin_port))
     }
+
+    /// True when a socket can be bound to ::1 (IPv6 may be disabled in a container).
+    public static let ipv6LoopbackAvailable: Bool = {
+        let fd = socket(AF_INET6, Int32(SOCK_STREAM.rawValue), 0)
+        guard fd >= 0 else { return false }
+        defer { close(fd) }
+        var address = sockaddr_in6()
+        address.sin6_family = sa_family_t(AF_INET6)
+        address.sin6_addr = in6addr_loopback
+        return withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in6>.size)) == 0 }
+        }
+    }()
 
     /// `openssl` on PATH, resolved once.
     private static let opensslPath = Result { () throws -> String in

@@ -74,11 +74,12 @@ public final class TestPKI: Sendable {
         try ProcessRunner.run("/bin/sh", ["-c", script], currentDirectory: directory).requiringSuccess(of: script)
     }
 
-    /// An `openssl s_server -www` on 127.0.0.1 with `<cert>.pem`/`<cert>.key`, sending `chain`, with
-    /// `options` (`-tls1_3`, `-Verify 1`, …).
-    public func server(cert: String = "leaf-rsa", chain: String? = "intermediate.pem", _ options: [String] = []) throws -> TLSTestServer {
+    /// An `openssl s_server -www` on `address` (127.0.0.1 or ::1) with `<cert>.pem`/`<cert>.key`,
+    /// sending `chain`, with `options` (`-tls1_3`, `-Verify 1`, …).
+    public func server(cert: String = "leaf-rsa", chain: String? = "intermediate.pem", _ options: [String] = [],
+                       address: String = "127.0.0.1") throws -> TLSTestServer {
         try TLSTestServer.start(["-cert", "\(cert).pem", "-key", "\(cert).key"] + (chain.map { ["-cert_chain", $0] } ?? []) + ["-www"] + options,
-                                in: URL(fileURLWithPath: directory))
+                                in: URL(fileURLWithPath: directory), address: address)
     }
 
     // MARK: - Making the files

@@ -83,8 +83,13 @@ public struct HostPattern: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// Lower-case, surrounding white space and one trailing dot removed; `[::1]` brackets removed.
+    /// (Runs on every connection and pin lookup: plain Swift, not Foundation's `trimmingCharacters`,
+    /// which bridges through NSString.)
     static func normalize(_ text: String) -> String {
-        var name = text.trimmingCharacters(in: .whitespacesAndNewlines).lowercased()
+        var trimmed = Substring(text)
+        while trimmed.first?.isWhitespace == true { trimmed.removeFirst() }
+        while trimmed.last?.isWhitespace == true { trimmed.removeLast() }
+        var name = trimmed.lowercased()
         if name.hasSuffix(".") { name.removeLast() }
         if name.hasPrefix("["), name.hasSuffix("]") { name = String(name.dropFirst().dropLast()) }
         return name

@@ -8,10 +8,11 @@ import Testing
 @Suite struct PinPolicyTests {
     let fixture = TestPKI.shared
 
-    @Test func exactPatternsIgnoreCaseAndATrailingDot() throws {
-        let pattern = try HostPattern("Example.COM.")
+    @Test func exactPatternsIgnoreCaseSurroundingWhiteSpaceAndATrailingDot() throws {
+        let pattern = try HostPattern(" Example.COM.\n")
         #expect(pattern.description == "example.com")
-        for host in ["example.com", "EXAMPLE.com", "example.com."] { #expect(pattern.matches(host)) }
+        for host in ["example.com", "EXAMPLE.com", "example.com.", "\texample.com \r\n"] { #expect(pattern.matches(host)) }
+        #expect(!pattern.matches("exa mple.com"))
         for host in ["www.example.com", "example.com.evil.net", "badexample.com", "example.co"] { #expect(!pattern.matches(host)) }
         #expect(try HostPattern("127.0.0.1").matches("127.0.0.1"))
         #expect(try HostPattern("::1").matches("[::1]"))

@@ -56,7 +56,7 @@ extension CredentialStore {
         _ identity: CredentialIdentity, string: String, attributes: CredentialAttributes = CredentialAttributes(),
         timeout: Duration = Self.defaultTimeout
     ) throws(KeychainError) {
-        try upsert(identity, secret: SecureBytes(Array(string.utf8)), attributes: attributes, timeout: timeout)
+        try upsert(identity, secret: SecureBytes(utf8: string), attributes: attributes, timeout: timeout)
     }
 
     /// The item with exactly this identity, without its secret.
@@ -98,5 +98,13 @@ extension CredentialStore {
     static func validate(_ identity: CredentialIdentity, _ attributes: CredentialAttributes, secret: some ContiguousBytes) throws(KeychainError) {
         guard secret.withUnsafeBytes({ $0.count }) <= maximumSecretByteCount else { throw .secretTooLarge(limit: maximumSecretByteCount) }
         try ItemAttributes.validate(identity, attributes)
+    }
+}
+
+extension SecureBytes {
+    /// The UTF-8 bytes of `text`, copied once into wiped-on-release memory (no intermediate array).
+    init(utf8 text: String) {
+        var text = text
+        self = text.withUTF8 { SecureBytes(UnsafeRawBufferPointer($0)) }
     }
 }

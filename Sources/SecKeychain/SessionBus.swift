@@ -20,9 +20,12 @@ enum SessionBus {
     }
 
     /// The lock file serialising this user's writers of the Secret Service: in `$XDG_RUNTIME_DIR`
-    /// (private to the user), else in `/tmp` named by the user id.
+    /// (private to the user) when that folder exists, else in `/tmp` named by the user id.
     static var writerLockPath: String {
-        if let runtime = environment("XDG_RUNTIME_DIR"), !runtime.isEmpty { return "\(runtime)/seckit-keychain.lock" }
+        var info = stat()
+        if let runtime = environment("XDG_RUNTIME_DIR"), !runtime.isEmpty, stat(runtime, &info) == 0, info.st_mode & S_IFMT == S_IFDIR {
+            return "\(runtime)/seckit-keychain.lock"
+        }
         return "/tmp/seckit-keychain-\(getuid()).lock"
     }
 

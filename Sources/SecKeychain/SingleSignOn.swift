@@ -47,7 +47,7 @@ public struct SingleSignOn: Sendable {
 
     /// Stores the user name and a UTF-8 token.
     public func login(user: String, token: String, expiresAt: Date?) throws(KeychainError) {
-        try login(user: user, token: SecureBytes(Array(token.utf8)), expiresAt: expiresAt)
+        try login(user: user, token: SecureBytes(utf8: token), expiresAt: expiresAt)
     }
 
     /// Whether the group has a token, and whether it is still valid.

@@ -46,9 +46,7 @@ public struct SecretServiceStore: CredentialStore {
     public func item(for identity: CredentialIdentity, includeSecret: Bool, timeout: Duration) throws(KeychainError) -> CredentialItem {
         try ItemAttributes.validate(identity)
         let session = try SecretServiceSession(deadline: OperationDeadline(timeout))
-        let found = try items(of: identity, in: session, loadSecrets: includeSecret, firstHitOnly: true)
-        guard let newest = found.first else { throw try missing(in: session) }
-        return Self.credentialItem(identity, newest)
+        return Self.credentialItem(identity, try newestItem(of: identity, in: session, loadSecret: includeSecret))
     }
 
     /// One `SearchItems` by the identity's `seckit-id` and one `GetSecrets` when SecKit wrote the
@@ -60,9 +58,9 @@ public struct SecretServiceStore: CredentialStore {
         if paths.locked.isEmpty, paths.unlocked.count == 1, let secret = try session.secret(at: paths.unlocked[0]) {
             return secret
         }
-        let found = try items(of: identity, in: session, loadSecrets: true, firstHitOnly: true)
-        guard let newest = found.first else { throw try missing(in: session) }
-        guard let secret = newest.secret else { throw .backendFailure("the item's secret could not be loaded") }
+        guard let secret = try newestItem(of: identity, in: session, loadSecret: true).secret else {
+            throw .backendFailure("the item's secret could not be loaded")
+        }
         return secret
     }
 
@@ -85,6 +83,14 @@ public struct SecretServiceStore: CredentialStore {
     }
 
     // MARK: - Matching
+
+    /// The most recently modified item with exactly `identity`, found by the first search that finds any.
+    private func newestItem(of identity: CredentialIdentity, in session: SecretServiceSession, loadSecret: Bool) throws(KeychainError) -> ServiceItem {
+        guard let newest = try items(of: identity, in: session, loadSecrets: loadSecret, firstHitOnly: true).first else {
+            throw try missing(in: session)
+        }
+        return newest
+    }
 
     /// The items with exactly `identity`, most recently modified first.
     private func items(of identity: CredentialIdentity, in session: SecretServiceSession, loadSecrets: Bool, firstHitOnly: Bool) throws(KeychainError) -> [ServiceItem] {

@@ -48,6 +48,33 @@ struct SecretServiceInteropTests {
         #expect(throws: KeychainError.notFound) { try store.secret(for: id) }
     }
 
+    /// `secret-tool store` replaces a SecKit item in place: its attributes are a subset of SecKit's.
+    @Test func secretToolStoreReplacesASecKitItem() throws {
+        let service = KeychainFixture.uniqueService("secret-tool-replaces")
+        let id = CredentialIdentity.genericPassword(service: service, account: "hank")
+        try store.upsert(id, string: "from seckit")
+        _ = try KeychainFixture.secretTool(["store", "--label=x", "service", service, "account", "hank"], stdin: KeychainFixture.bytes("from secret-tool"))
+            .requiringSuccess(of: "secret-tool store")
+        #expect(try store.search(CredentialQuery(service: service)).count == 1)
+        #expect(try store.string(for: id) == "from secret-tool")
+    }
+
+    /// Python keyring's `set_password` does not replace a SecKit item (gnome-keyring replaces only
+    /// items that have all of keyring's attributes, `application` included): it adds a copy. SecKit
+    /// keeps reading its own item; its next upsert leaves one item, which keyring then reads.
+    @Test func copyAddedByPythonKeyringIsFoldedByTheNextUpsert() throws {
+        let service = KeychainFixture.uniqueService("copy")
+        let id = CredentialIdentity.genericPassword(service: service, account: "gina")
+        try store.upsert(id, string: "first")
+        _ = try KeychainFixture.pythonKeyring("keyring.set_password(sys.argv[1], sys.argv[2], sys.argv[3])", [service, "gina", "second"])
+        #expect(try store.search(CredentialQuery(service: service)).count == 2)
+        #expect(try store.string(for: id) == "first")
+        try store.upsert(id, string: "third")
+        #expect(try store.search(CredentialQuery(service: service)).count == 1)
+        let python = try KeychainFixture.pythonKeyring("print(keyring.get_password(sys.argv[1], sys.argv[2]), end='')", [service, "gina"])
+        #expect(python.stdoutText == "third")
+    }
+
     @Test func attributesAreTheDocumentedOnes() throws {
         let service = KeychainFixture.uniqueService("attributes")
         let expiry = Date(timeIntervalSince1970: 1_900_000_000)

@@ -1,9 +1,8 @@
 internal import CLibSecret
 import SecCrypto
 
-/// An item as the Secret Service returned it.
+/// An item as the Secret Service describes it (its D-Bus properties), and its secret when loaded.
 struct ServiceItem {
-    let object: GObjectReference
     let path: String
     let pairs: [String: String]
     let label: String?
@@ -14,7 +13,9 @@ struct ServiceItem {
 }
 
 /// One operation's access to the Secret Service through libsecret: every call shares the
-/// operation's deadline (a `GCancellable` cancelled by a timer).
+/// operation's deadline (a `GCancellable` cancelled by a timer). Items are handled by their D-Bus
+/// object paths: reading one costs a `GetAll` of its properties, and no item proxy (whose set-up
+/// costs several more messages) is made except to update an item.
 struct SecretServiceSession {
     let deadline: OperationDeadline
     private let cancellable: DeadlineCancellable
@@ -31,31 +32,21 @@ struct SecretServiceSession {
         self.service = GObjectReference(adopting: UnsafeMutableRawPointer(service))
     }
 
-    /// Items whose attributes include all of `pairs`, in every collection, locked ones too.
+    private var servicePointer: UnsafeMutablePointer<SecretService> { service.cast(to: SecretService.self) }
+
+    /// Items whose attributes include all of `pairs`, in every collection, locked ones too; with
+    /// the secrets of the unlocked ones when `loadSecrets` (one `GetSecrets` for all).
     func search(_ pairs: [String: String], loadSecrets: Bool) throws(KeychainError) -> [ServiceItem] {
-        var flags = SECRET_SEARCH_ALL.rawValue
-        if loadSecrets { flags |= SECRET_SEARCH_LOAD_SECRETS.rawValue }
-        let list = try AttributeTable.with(pairs) { (table) throws(KeychainError) in
-            try withGError(deadline) {
-                secret_service_search_sync(
-                    service.cast(to: SecretService.self), nil, table, SecretSearchFlags(rawValue: flags), cancellable.pointer, $0)
-            }
-        }
-        defer { g_list_free_full(list, g_object_unref) }
+        let paths = try searchPaths(pairs)
+        let secrets = loadSecrets && !paths.unlocked.isEmpty ? try self.secrets(at: paths.unlocked) : [:]
         var items: [ServiceItem] = []
-        var node = list
-        while let current = node {
-            if let object = current.pointee.data {
-                g_object_ref(object)
-                items.append(Self.describe(GObjectReference(adopting: object)))
-            }
-            node = current.pointee.next
-        }
+        for path in paths.unlocked { items.append(try item(at: path, isLocked: false, secret: secrets[path])) }
+        for path in paths.locked { items.append(try item(at: path, isLocked: true, secret: nil)) }
         return items
     }
 
-    /// The object paths of the items whose attributes include all of `pairs`, unlocked and locked,
-    /// without making item objects (one `SearchItems` call).
+    /// The object paths of the items whose attributes include all of `pairs`, unlocked and locked
+    /// (one `SearchItems` call).
     func searchPaths(_ pairs: [String: String]) throws(KeychainError) -> (unlocked: [String], locked: [String]) {
         var unlocked: UnsafeMutablePointer<UnsafeMutablePointer<gchar>?>?
         var locked: UnsafeMutablePointer<UnsafeMutablePointer<gchar>?>?
@@ -65,37 +56,69 @@ struct SecretServiceSession {
         }
         _ = try AttributeTable.with(pairs) { (table) throws(KeychainError) in
             try withGError(deadline) {
-                secret_service_search_for_dbus_paths_sync(
-                    service.cast(to: SecretService.self), nil, table, cancellable.pointer, &unlocked, &locked, $0)
+                secret_service_search_for_dbus_paths_sync(servicePointer, nil, table, cancellable.pointer, &unlocked, &locked, $0)
             }
         }
         return (Self.strings(unlocked), Self.strings(locked))
     }
 
+    /// The item at `path`, described by its properties (one `GetAll` call).
+    func item(at path: String, isLocked: Bool, secret: SecureBytes?) throws(KeychainError) -> ServiceItem {
+        let properties = try PropertyDictionary(try withGError(deadline) {
+            g_dbus_connection_call_sync(
+                g_dbus_proxy_get_connection(service.cast(to: GDBusProxy.self)), g_dbus_proxy_get_name(service.cast(to: GDBusProxy.self)),
+                path, "org.freedesktop.DBus.Properties", "GetAll", PropertyDictionary.getAllArguments("org.freedesktop.Secret.Item"),
+                nil, G_DBUS_CALL_FLAGS_NONE, -1, cancellable.pointer, $0)
+        })
+        return ServiceItem(
+            path: path, pairs: properties.stringPairs("Attributes"), label: properties.string("Label"),
+            created: properties.date("Created"), modified: properties.date("Modified"),
+            isLocked: isLocked || properties.boolean("Locked") == true, secret: secret)
+    }
+
     /// The secret of the item at `path` (one `GetSecrets` call), or nil when the service gave none.
     func secret(at path: String) throws(KeychainError) -> SecureBytes? {
-        let value = try withGError(deadline) {
-            secret_service_get_secret_for_dbus_path_sync(service.cast(to: SecretService.self), path, cancellable.pointer, $0)
-        }
+        let value = try withGError(deadline) { secret_service_get_secret_for_dbus_path_sync(servicePointer, path, cancellable.pointer, $0) }
         guard let value else { return nil }
         defer { secret_value_unref(UnsafeMutableRawPointer(value)) }
         return Self.bytes(of: value)
+    }
+
+    /// The secrets of the items at `paths` (one `GetSecrets` call), by path.
+    private func secrets(at paths: [String]) throws(KeychainError) -> [String: SecureBytes] {
+        let copies = paths.map { strdup($0) }
+        defer { copies.forEach { free($0) } }
+        var vector = copies.map { UnsafePointer($0) } + [nil]
+        let table = try vector.withUnsafeMutableBufferPointer { vector in
+            Result { () throws(KeychainError) in
+                try withGError(deadline) { secret_service_get_secrets_for_dbus_paths_sync(servicePointer, vector.baseAddress, cancellable.pointer, $0) }
+            }
+        }.get()
+        guard let table else { return [:] }
+        defer { g_hash_table_unref(table) }
+        var secrets: [String: SecureBytes] = [:]
+        for path in paths {
+            guard let value = g_hash_table_lookup(table, path) else { continue }
+            secrets[path] = Self.bytes(of: OpaquePointer(value))
+        }
+        return secrets
     }
 
     /// Creates an item in the default collection. Never with `SECRET_ITEM_CREATE_REPLACE`:
     /// gnome-keyring would replace any item whose attributes include the new ones (an item in an
     /// access group, or with a port, when storing one without), not just the same identity.
     func create(_ pairs: [String: String], label: String, secret: UnsafeRawBufferPointer, schema: LibSecretSchema) throws(KeychainError) {
-        let collection = try defaultCollection()
-        defer { withExtendedLifetime(collection) {} }
-        guard secret_collection_get_locked(collection.cast(to: SecretCollection.self)) == 0 else { throw .locked }
+        guard try !defaultCollectionIsLocked() else { throw .locked }
+        let collection = try withGError(deadline) {
+            secret_collection_for_alias_sync(servicePointer, SECRET_COLLECTION_DEFAULT, SECRET_COLLECTION_NONE, cancellable.pointer, $0)
+        }
+        guard let collection else { throw .backendFailure("the Secret Service has no default collection") }
+        defer { g_object_unref(collection) }
         let value = Self.value(secret)
         defer { secret_value_unref(UnsafeMutableRawPointer(value)) }
         let item = try AttributeTable.with(pairs) { (table) throws(KeychainError) in
             try withGError(deadline) {
-                secret_item_create_sync(
-                    collection.cast(to: SecretCollection.self), schema.pointer, table, label, value, SECRET_ITEM_CREATE_NONE,
-                    cancellable.pointer, $0)
+                secret_item_create_sync(collection, schema.pointer, table, label, value, SECRET_ITEM_CREATE_NONE, cancellable.pointer, $0)
             }
         }
         guard let item else { throw .backendFailure("the Secret Service created no item") }
@@ -104,37 +127,39 @@ struct SecretServiceSession {
 
     /// Replaces the secret of an existing item, then its attributes and label when they differ.
     func update(_ item: ServiceItem, pairs: [String: String], label: String, secret: UnsafeRawBufferPointer) throws(KeychainError) {
-        let pointer = item.object.cast(to: SecretItem.self)
+        let proxy = try withGError(deadline) { secret_item_new_for_dbus_path_sync(servicePointer, item.path, SECRET_ITEM_NONE, cancellable.pointer, $0) }
+        guard let proxy else { throw .notFound }
+        defer { g_object_unref(proxy) }
         let value = Self.value(secret)
         defer { secret_value_unref(UnsafeMutableRawPointer(value)) }
-        _ = try withGError(deadline) { secret_item_set_secret_sync(pointer, value, cancellable.pointer, $0) }
+        _ = try withGError(deadline) { secret_item_set_secret_sync(proxy, value, cancellable.pointer, $0) }
         if pairs != item.pairs {
             _ = try AttributeTable.with(pairs) { (table) throws(KeychainError) in
-                try withGError(deadline) { secret_item_set_attributes_sync(pointer, nil, table, cancellable.pointer, $0) }
+                try withGError(deadline) { secret_item_set_attributes_sync(proxy, nil, table, cancellable.pointer, $0) }
             }
         }
         if label != item.label {
-            _ = try withGError(deadline) { secret_item_set_label_sync(pointer, label, cancellable.pointer, $0) }
+            _ = try withGError(deadline) { secret_item_set_label_sync(proxy, label, cancellable.pointer, $0) }
         }
     }
 
     func delete(_ item: ServiceItem) throws(KeychainError) {
-        _ = try withGError(deadline) { secret_item_delete_sync(item.object.cast(to: SecretItem.self), cancellable.pointer, $0) }
+        _ = try withGError(deadline) { secret_service_delete_item_dbus_path_sync(servicePointer, item.path, cancellable.pointer, $0) }
     }
 
-    /// Whether the default collection (where new items go) is locked, read fresh from the service.
+    /// Whether the default collection (where new items go) is locked, read fresh from the service
+    /// (`ReadAlias` and its `Locked` property).
     func defaultCollectionIsLocked() throws(KeychainError) -> Bool {
-        let collection = try defaultCollection()
-        return withExtendedLifetime(collection) { secret_collection_get_locked(collection.cast(to: SecretCollection.self)) != 0 }
-    }
-
-    private func defaultCollection() throws(KeychainError) -> GObjectReference {
-        let collection = try withGError(deadline) {
-            secret_collection_for_alias_sync(
-                service.cast(to: SecretService.self), SECRET_COLLECTION_DEFAULT, SECRET_COLLECTION_NONE, cancellable.pointer, $0)
-        }
-        guard let collection else { throw .backendFailure("the Secret Service has no default collection") }
-        return GObjectReference(adopting: UnsafeMutableRawPointer(collection))
+        let path = try withGError(deadline) { secret_service_read_alias_dbus_path_sync(servicePointer, SECRET_COLLECTION_DEFAULT, cancellable.pointer, $0) }
+        guard let path else { throw .backendFailure("the Secret Service has no default collection") }
+        defer { g_free(path) }
+        let properties = try PropertyDictionary(try withGError(deadline) {
+            g_dbus_connection_call_sync(
+                g_dbus_proxy_get_connection(service.cast(to: GDBusProxy.self)), g_dbus_proxy_get_name(service.cast(to: GDBusProxy.self)),
+                path, "org.freedesktop.DBus.Properties", "GetAll", PropertyDictionary.getAllArguments("org.freedesktop.Secret.Collection"),
+                nil, G_DBUS_CALL_FLAGS_NONE, -1, cancellable.pointer, $0)
+        })
+        return properties.boolean("Locked") == true
     }
 
     /// A `SecretValue` holding a copy of `secret` (libsecret keeps it in non-pageable memory),
@@ -146,34 +171,7 @@ struct SecretServiceSession {
         return secret_value_new(base.assumingMemoryBound(to: gchar.self), gssize(secret.count), contentType)
     }
 
-    private static func describe(_ object: GObjectReference) -> ServiceItem {
-        let item = object.cast(to: SecretItem.self)
-        let path = g_dbus_proxy_get_object_path(object.cast(to: GDBusProxy.self)).map { String(cString: $0) } ?? ""
-        var pairs: [String: String] = [:]
-        if let table = secret_item_get_attributes(item) {
-            pairs = AttributeTable.pairs(of: table)
-            g_hash_table_unref(table)
-        }
-        let label = secret_item_get_label(item).map { text in
-            defer { g_free(text) }
-            return String(cString: text)
-        }
-        return ServiceItem(
-            object: object, path: path, pairs: pairs, label: label, created: date(secret_item_get_created(item)),
-            modified: date(secret_item_get_modified(item)), isLocked: secret_item_get_locked(item) != 0, secret: secret(of: item))
-    }
-
-    private static func date(_ seconds: guint64) -> Date? {
-        seconds == 0 ? nil : Date(timeIntervalSince1970: TimeInterval(seconds))
-    }
-
-    /// The loaded secret copied into wiped-on-release memory, or nil when it was not loaded.
-    private static func secret(of item: UnsafeMutablePointer<SecretItem>) -> SecureBytes? {
-        guard let value = secret_item_get_secret(item) else { return nil }
-        defer { secret_value_unref(UnsafeMutableRawPointer(value)) }
-        return bytes(of: value)
-    }
-
+    /// A secret value's bytes copied into wiped-on-release memory.
     private static func bytes(of value: OpaquePointer) -> SecureBytes? {
         var length = 0
         guard let bytes = secret_value_get(value, &length) else { return nil }

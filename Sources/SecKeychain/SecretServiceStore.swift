@@ -84,8 +84,16 @@ public struct SecretServiceStore: CredentialStore {
 
     // MARK: - Matching
 
-    /// The most recently modified item with exactly `identity`, found by the first search that finds any.
+    /// The most recently modified item with exactly `identity`: the one SecKit wrote, found by its
+    /// `seckit-id` (`SearchItems`, `GetAll`, and `GetSecrets` when asked); otherwise (items of other
+    /// tools, copies, locked items) by the first of the query's searches that finds any.
     private func newestItem(of identity: CredentialIdentity, in session: SecretServiceSession, loadSecret: Bool) throws(KeychainError) -> ServiceItem {
+        let paths = try session.searchPaths([ItemAttributes.fingerprint: ItemAttributes.fingerprint(of: identity)])
+        if paths.locked.isEmpty, paths.unlocked.count == 1 {
+            let path = paths.unlocked[0]
+            let item = try session.item(at: path, isLocked: false, secret: loadSecret ? try session.secret(at: path) : nil)
+            if ItemAttributes.identity(from: item.pairs) == identity && (item.secret != nil || !loadSecret) { return item }
+        }
         guard let newest = try items(of: identity, in: session, loadSecrets: loadSecret, firstHitOnly: true).first else {
             throw try missing(in: session)
         }

@@ -55,9 +55,11 @@ let package = Package(
             name: "SecTLSTests",
             dependencies: ["SecTLS", "SecCrypto", "TestSupport"]
         ),
+        // One writer process of SecKeychainTests' concurrent-writers test: opens a store once, upserts in a loop.
+        .executableTarget(name: "keychain-stress", dependencies: ["SecKeychain"], path: "Tests/KeychainStress"),
         .testTarget(
             name: "SecKeychainTests",
-            dependencies: ["SecKeychain", "TestSupport"],
+            dependencies: ["SecKeychain", "TestSupport", "keychain-stress"],
             exclude: ["Helpers"]
         ),
         .testTarget(

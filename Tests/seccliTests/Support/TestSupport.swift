@@ -20,14 +20,7 @@ enum Algorithm: String, CaseIterable, Sendable {
 enum Tools {
     /// The `seccli` executable built next to the test bundle (SECCLI overrides it).
     static let seccliPath: String? = {
-        if let override = ProcessInfo.processInfo.environment["SECCLI"] { return override }
-        var directory = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().deletingLastPathComponent()
-        for _ in 0..<4 {
-            let candidate = directory.appendingPathComponent("seccli").path
-            if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }
-            directory.deleteLastPathComponent()
-        }
-        return nil
+        ProcessInfo.processInfo.environment["SECCLI"] ?? BuiltExecutable.path("seccli")
     }()
 
     /// Runs `seccli` with `arguments`.

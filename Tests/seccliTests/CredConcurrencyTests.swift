@@ -2,20 +2,21 @@ import Foundation
 import Testing
 import TestSupport
 
-/// 8 shell loops of `seccli cred set` on 4 shared identities at the same time, 25 sets each, on both
-/// backends: afterwards exactly one item per identity, holding one of the values written to it.
+/// 8 shell loops of `seccli cred set` on 4 shared identities at the same time, on both backends:
+/// afterwards exactly one item per identity, holding one of the values written to it.
 ///
-/// A smoke test of the command line under contention (every set is its own seccli process, on the
-/// file backend each paying a 600,000-iteration PBKDF2). The full 8 processes × 200 upserts with
-/// no-lost-update checks run in SecKeychainTests/ConcurrentWritersTests, with writers that open
-/// the store once.
+/// A smoke test of the command line under contention. Every set is its own seccli process; on the
+/// file backend each pays a 600,000-iteration PBKDF2 (about 0.25 s of CPU), so the file run does 8 × 5
+/// sets and the Secret Service run 8 × 25. The full 8 processes × 200 upserts, with no-lost-update
+/// checks, run in SecKeychainTests/ConcurrentWritersTests with writers that open the store once.
 enum CredConcurrency {
     static let writers = 8
     static let identities = 4
-    static let setsPerWriter = 25
+
+    static func setsPerWriter(_ backend: Backend) -> Int { backend == .file ? 5 : 25 }
 
     /// Runs the writers (each a shell loop of seccli processes) and returns the service name used.
-    static func hammer(_ env: [String: String]) throws -> String {
+    static func hammer(_ env: [String: String], setsPerWriter: Int) throws -> String {
         let service = Keychain.uniqueName("race")
         let seccli = try #require(Tools.seccliPath)
         // Writer w's i-th set stores "w<w>-i<i>" under account acct<i % 4>.
@@ -37,7 +38,7 @@ enum CredConcurrency {
     }
 
     /// Each identity's secret is a value some writer stored under it.
-    static func expectOneOfTheWrittenValues(service: String, _ env: [String: String]) throws {
+    static func expectOneOfTheWrittenValues(service: String, setsPerWriter: Int, _ env: [String: String]) throws {
         for account in 0..<identities {
             let value = try Keychain.seccliSucceeding(["cred", "get", "--service", service, "--account", "acct\(account)"], environment: env).stdoutText
             let parts = value.split(separator: "-")
@@ -57,10 +58,12 @@ enum CredConcurrency {
 
 @Suite("seccli cred: concurrent writers")
 struct CredConcurrencyTests {
-    @Test("8 processes x 25 cred set on 4 identities: one item each, a written value", arguments: Backend.available)
+    @Test("8 processes x 5 (file) or 25 (Secret Service) cred set on 4 identities: one item each, a written value",
+          arguments: Backend.available)
     func concurrentSets(backend: Backend) throws {
+        let sets = CredConcurrency.setsPerWriter(backend)
         try backend.withEnvironment { env in
-            let service = try CredConcurrency.hammer(env)
+            let service = try CredConcurrency.hammer(env, setsPerWriter: sets)
             #expect(try CredConcurrency.listedAccounts(service: service, env) == (0..<CredConcurrency.identities).map { "acct\($0)" })
             if backend == .secretService {
                 // secret-tool counts the items itself, past SecKit's handling of copies.
@@ -69,7 +72,7 @@ struct CredConcurrencyTests {
                 }
                 #expect(try Keychain.secretToolCount(["service", service]) == CredConcurrency.identities)
             }
-            try CredConcurrency.expectOneOfTheWrittenValues(service: service, env)
+            try CredConcurrency.expectOneOfTheWrittenValues(service: service, setsPerWriter: sets, env)
         }
     }
 }

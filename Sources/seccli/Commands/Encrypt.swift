@@ -4,6 +4,7 @@ import SecKit
 extension SecCLI {
     struct Encrypt: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "encrypt",
             abstract: "Encrypt a file or stream: openssl enc, raw, JWE, Fernet or the legacy JSON envelope.",
             discussion: """
                 --format openssl (the default with --password) writes the 'openssl enc -pbkdf2' format \
@@ -30,6 +31,7 @@ extension SecCLI {
 
     struct Decrypt: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "decrypt",
             abstract: "Decrypt what 'seccli encrypt', 'openssl enc', a JOSE library or Fernet wrote.",
             discussion: """
                 Takes the same options as encrypt. A wrong key or password, a truncated file or any \

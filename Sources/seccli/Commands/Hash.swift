@@ -4,6 +4,7 @@ import SecKit
 extension SecCLI {
     struct Hash: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "hash",
             abstract: "Print or check message digests, in the format of sha256sum.",
             discussion: """
                 Each output line is '<digest>  <name>' ('-' for standard input), so 'sha256sum -c' \

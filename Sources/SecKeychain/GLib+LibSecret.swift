@@ -72,8 +72,8 @@ enum AttributeTable {
     }
 }
 
-/// Calls a libsecret function that reports failure through a `GError**`, and turns the error into
-/// a `KeychainError`.
+/// Calls a GIO or libsecret function that reports failure through a `GError**`, and turns the error
+/// into a `KeychainError`.
 func withGError<R>(_ deadline: OperationDeadline, _ call: (UnsafeMutablePointer<UnsafeMutablePointer<GError>?>) -> R) throws(KeychainError) -> R {
     var error: UnsafeMutablePointer<GError>?
     let result = call(&error)
@@ -104,6 +104,10 @@ extension KeychainError {
             self = .notFound
         default:
             switch remoteName {
+            case "org.freedesktop.Secret.Error.IsLocked":
+                self = .locked
+            case "org.freedesktop.Secret.Error.NoSuchObject":
+                self = .notFound
             case "org.freedesktop.DBus.Error.ServiceUnknown", "org.freedesktop.DBus.Error.NameHasNoOwner":
                 self = .noSecretService(message)
             case nil where message.contains("autolaunch") || message.contains("Could not connect") || message.contains("session bus"):

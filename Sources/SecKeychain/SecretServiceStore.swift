@@ -1,7 +1,7 @@
 import SecCrypto
 
 /// The user's keychain on the freedesktop Secret Service (gnome-keyring, KeePassXC, KWallet),
-/// reached over the D-Bus session bus through libsecret.
+/// reached over the D-Bus session bus: reads through GIO's D-Bus calls directly, writes through libsecret.
 ///
 /// Items are found in every collection and created in the default one ("login"). Their
 /// attributes are the ones `secret-tool` and Python `keyring` use, so each finds the others' items
@@ -23,6 +23,7 @@ public struct SecretServiceStore: CredentialStore {
         let session = try SecretServiceSession(deadline: OperationDeadline(timeout))
         let pairs = ItemAttributes.pairs(for: identity, attributes)
         let label = attributes.label ?? ItemAttributes.defaultLabel(for: identity)
+        let writer = try SecretServiceWriter(session)
         try FileLock(path: SessionBus.writerLockPath).withExclusiveLock(until: session.deadline) { () throws(KeychainError) in
             let existing = try items(of: identity, in: session, loadSecrets: false, firstHitOnly: false)
             // Keep the oldest copy (its creation date stays) and update it in place; remove the others.
@@ -30,15 +31,15 @@ public struct SecretServiceStore: CredentialStore {
             try secret.withUnsafeBytes { bytes in
                 Result { () throws(KeychainError) in
                     if let kept {
-                        try session.update(kept, pairs: ItemAttributes.updating(kept.pairs, to: pairs), label: label, secret: bytes)
+                        try writer.update(kept, pairs: ItemAttributes.updating(kept.pairs, to: pairs), label: label, secret: bytes)
                     } else {
                         let schema = identity.service == nil ? Self.internetSchema : Self.genericSchema
-                        try session.create(pairs, label: label, secret: bytes, schema: schema)
+                        try writer.create(pairs, label: label, secret: bytes, schema: schema)
                     }
                 }
             }.get()
             for stray in existing where stray.path != kept?.path {
-                try session.delete(stray)
+                try writer.delete(stray)
             }
         }
     }
@@ -70,7 +71,8 @@ public struct SecretServiceStore: CredentialStore {
         try FileLock(path: SessionBus.writerLockPath).withExclusiveLock(until: session.deadline) { () throws(KeychainError) in
             let found = try items(of: identity, in: session, loadSecrets: false, firstHitOnly: false)
             guard !found.isEmpty else { throw try missing(in: session) }
-            for item in found { try session.delete(item) }
+            let writer = try SecretServiceWriter(session)
+            for item in found { try writer.delete(item) }
         }
     }
 
@@ -127,7 +129,7 @@ public struct SecretServiceStore: CredentialStore {
         return found.sorted { ($0.item.modified ?? .distantPast) > ($1.item.modified ?? .distantPast) }
     }
 
-    /// `locked` when the default collection is locked (libsecret cannot see into it, so the item may
+    /// `locked` when the default collection is locked (a search cannot see into it, so the item may
     /// be there), `notFound` otherwise.
     private func missing(in session: SecretServiceSession) throws(KeychainError) -> KeychainError {
         try session.defaultCollectionIsLocked() ? .locked : .notFound

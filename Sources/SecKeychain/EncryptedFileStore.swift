@@ -4,9 +4,10 @@ import SecCrypto
 /// with PBKDF2-HMAC-SHA256 from a master password (salt and iteration count in the file's header).
 /// Chosen explicitly, never a silent fallback.
 ///
-/// Writes replace the file atomically (temporary file, `fsync`, `rename`, `fsync` of the folder)
-/// with mode 0600, under an advisory lock on `<path>.lock` held across read-modify-write, so
-/// concurrent processes never lose an update. Reads take no lock. The key is derived once per
+/// The first write creates the file's missing folders (mode 0700). Writes replace the file
+/// atomically (temporary file, `fsync`, `rename`, `fsync` of the folder) with mode 0600, under an
+/// advisory lock on `<path>.lock` held across read-modify-write, so concurrent processes never lose
+/// an update. Reads take no lock. The key is derived once per
 /// store value (PBKDF2 is slow on purpose; the first call pays for it, outside its timeout), and
 /// the decrypted items are kept until the file changes (lookups then cost a read and a comparison
 /// of the file, not a decryption).
@@ -75,7 +76,8 @@ public struct EncryptedFileStore: CredentialStore {
         return try query.applyingLimit(to: found) { .notFound }
     }
 
-    /// Reads the items, changes them with `change`, and writes them back, under the lock.
+    /// Reads the items, changes them with `change`, and writes them back, under the lock (taking
+    /// it creates the file's missing folders, so the default path works on a fresh machine).
     private func modify(until deadline: OperationDeadline, _ change: (inout [FileItem]) throws(KeychainError) -> Void) throws(KeychainError) {
         try FileLock(path: path + ".lock").withExclusiveLock(until: deadline) { () throws(KeychainError) in
             let snapshot = try state.snapshot(of: path)

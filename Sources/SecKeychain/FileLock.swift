@@ -10,7 +10,9 @@ struct FileLock: Sendable {
     let path: String
 
     /// Runs `body` holding the lock; throws `timeout` when it cannot be taken before `deadline`.
+    /// The lock file's missing folders are created first (mode 0700).
     func withExclusiveLock<R>(until deadline: OperationDeadline, _ body: () throws(KeychainError) -> R) throws(KeychainError) -> R {
+        try PrivateDirectory.create(PrivateDirectory.folder(containing: path))
         let descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o600)
         guard descriptor >= 0 else { throw .io(path: path, reason: String(cString: strerror(errno))) }
         defer { close(descriptor) }  // closing releases the lock

@@ -36,9 +36,7 @@ enum StoreFile {
             if case .io(let path, let reason) = error { throw .io(path: path, reason: reason) }
             throw .backendFailure("\(error)")
         }
-        let slash = path.lastIndex(of: "/")
-        let folder = slash.map { $0 == path.startIndex ? "/" : String(path[..<$0]) } ?? "."
-        let descriptor = open(folder, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        let descriptor = open(PrivateDirectory.folder(containing: path), O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         guard descriptor >= 0 else { return }
         defer { close(descriptor) }
         _ = fsync(descriptor)

@@ -157,6 +157,30 @@ struct CredFileBackendTests {
         }
     }
 
+    @Test("the default store path works on a fresh machine: the first set creates its folder (0700), a get before creates nothing",
+          arguments: [true, false])
+    func defaultStorePathOnAFreshMachine(withDataHome: Bool) throws {
+        try withScratch { scratch in
+            let home = scratch.path("home"), dataHome = scratch.path("data")
+            var env = ["SECCLI_BACKEND": "file", "SECCLI_STORE_PASSWORD": "correct horse battery staple", "HOME": home]
+            if withDataHome { env["XDG_DATA_HOME"] = dataHome }
+            let unset: Set<String> = withDataHome ? ["SECCLI_STORE_FILE"] : ["SECCLI_STORE_FILE", "XDG_DATA_HOME"]
+            let folder = withDataHome ? dataHome + "/seckit" : home + "/.local/share/seckit"
+            let item = ["--service", "svc", "--account", "alice"]
+
+            expectOneLineError(try Keychain.seccli(["cred", "get"] + item, environment: env, unsetting: unset), status: 10)
+            #expect(!FileManager.default.fileExists(atPath: folder), "a read creates nothing")
+
+            let set = try Keychain.seccli(["cred", "set"] + item, stdin: Array("s3cret".utf8), environment: env, unsetting: unset)
+            #expect(set.status == 0, "\(set.stderr)")
+            #expect(FileManager.default.fileExists(atPath: folder + "/credentials.store"))
+            let attributes = try FileManager.default.attributesOfItem(atPath: folder)
+            #expect((attributes[.posixPermissions] as? NSNumber)?.intValue == 0o700)
+            let get = try Keychain.seccli(["cred", "get"] + item, environment: env, unsetting: unset)
+            #expect(get.stdoutText == "s3cret")
+        }
+    }
+
     @Test("the store file is mode 0600 and holds no plaintext")
     func storeFileIsPrivate() throws {
         try withScratch { scratch in

@@ -120,6 +120,20 @@ import Testing
         }
     }
 
+    /// `readAll(limit:)` takes a larger whole secret, NUL bytes and newlines kept, and refuses one byte more.
+    @Test func readAllWithALargerLimit() throws {
+        let limit = 1 << 20
+        let secret = [0, 10, 0] + [UInt8](repeating: 0x0a, count: limit - 4) + [0]
+        try withTemporaryFile(containing: secret) { path throws in
+            #expect(try SecretSource.file(path).readAll(limit: limit).withUnsafeBytes { Array($0) } == secret)
+        }
+        _ = try withTemporaryFile(containing: secret + [0]) { path throws in
+            #expect(throws: SecretSourceError.tooLong(source: "file:\(path)", limit: limit)) {
+                try SecretSource.file(path).readAll(limit: limit)
+            }
+        }
+    }
+
     /// Only the first line is consumed; the rest stays readable on the descriptor.
     @Test func descriptorReadStopsAfterTheFirstLine() throws {
         var ends: [Int32] = [0, 0]

@@ -57,16 +57,31 @@ enum CredScenarios {
         #expect(entries.first?["label"] as? String == "new")
     }
 
-    /// --secret reads env:, file: (first line) and fd: sources.
+    /// --secret reads env:, file: and fd: sources: all of a file or descriptor, newlines and NULs
+    /// included, byte for byte; over 1 MiB is refused, not cut.
     static func secretSources(_ env: [String: String]) throws {
         try withScratch { scratch in
             let item = ["--service", Keychain.uniqueName("src"), "--account", "alice"]
             try Keychain.seccliSucceeding(["cred", "set"] + item + ["--secret", "env:CRED_TEST_SECRET"],
                                           environment: env.merging(["CRED_TEST_SECRET": "from env"]) { $1 })
             #expect(try Keychain.seccliSucceeding(["cred", "get"] + item, environment: env).stdoutText == "from env")
-            let file = try scratch.write("secret.txt", "from file\nsecond line\n")
+
+            let secret = Array("from file\nsecond line".utf8) + [0, 1, 10, 0] + randomBytes(300) + [10]
+            let file = try scratch.write("secret.bin", secret)
             try Keychain.seccliSucceeding(["cred", "set"] + item + ["--secret", "file:\(file)"], environment: env)
-            #expect(try Keychain.seccliSucceeding(["cred", "get"] + item, environment: env).stdoutText == "from file")
+            #expect(try Keychain.seccliSucceeding(["cred", "get"] + item, environment: env).stdout == secret)
+
+            let seccli = try #require(Tools.seccliPath)
+            let fromDescriptor = [10, 0] + randomBytes(200) + [10]
+            try ProcessRunner.run(seccli, ["cred", "set"] + item + ["--secret", "fd:3"], environment: env,
+                                  extraInput: .init(descriptor: 3, bytes: fromDescriptor)).requiringSuccess(of: "cred set --secret fd:3")
+            #expect(try Keychain.seccliSucceeding(["cred", "get"] + item, environment: env).stdout == fromDescriptor)
+
+            let tooLarge = try scratch.write("large.bin", randomBytes((1 << 20) + 1))
+            let refused = try Keychain.seccli(["cred", "set"] + item + ["--secret", "file:\(tooLarge)"], environment: env)
+            expectOneLineError(refused, status: 2)
+            #expect(refused.stderr.contains("larger than 1048576 bytes"))
+            #expect(try Keychain.seccliSucceeding(["cred", "get"] + item, environment: env).stdout == fromDescriptor, "nothing stored")
         }
     }
 

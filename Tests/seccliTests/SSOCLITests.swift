@@ -22,6 +22,14 @@ enum SSOScenarios {
                 "logout keeps the user name")
         try Keychain.seccliSucceeding(["sso", "logout"] + group, environment: env)  // twice is fine
 
+        // --token file: stores the whole file, newlines and NULs included.
+        try withScratch { scratch in
+            let multiline = Array("line one\nline two\n".utf8) + [0, 10]
+            let file = try scratch.write("token.bin", multiline)
+            try Keychain.seccliSucceeding(["sso", "login", "--user", "alice", "--token", "file:\(file)"] + group, environment: env)
+            #expect(try Keychain.seccliSucceeding(["sso", "token"] + group, environment: env).stdout == multiline)
+        }
+
         // Another group never sees this one's state.
         expectOneLineError(try Keychain.seccli(["sso", "user", "--group", Keychain.uniqueName("other")], environment: env), status: 10)
     }

@@ -64,55 +64,54 @@ public enum SecretSource: Sendable, Equatable, CustomStringConvertible {
 
     /// Reads the secret into wiped-on-release memory.
     public func read() throws(SecretSourceError) -> SecureBytes {
-        try read(wholeContent: false)
+        try read(wholeContent: false, limit: Self.maximumLength)
     }
 
     /// Reads everything the source holds, not just the first line: for secrets written on several
-    /// lines, such as a pretty-printed JWK Set or a PEM key. `env:` gives the same as `read()`.
-    public func readAll() throws(SecretSourceError) -> SecureBytes {
-        try read(wholeContent: true)
+    /// lines, such as a pretty-printed JWK Set, a PEM key or a binary token (newlines and NUL bytes
+    /// are kept). `env:` gives the same as `read()`. More than `limit` bytes throws `tooLong`, never a cut.
+    public func readAll(limit: Int = maximumLength) throws(SecretSourceError) -> SecureBytes {
+        try read(wholeContent: true, limit: limit)
     }
 
-    private func read(wholeContent: Bool) throws(SecretSourceError) -> SecureBytes {
+    private func read(wholeContent: Bool, limit: Int) throws(SecretSourceError) -> SecureBytes {
         switch self {
         case .environment(let name):
             guard let value = getenv(name) else { throw .environmentVariableNotSet(name) }
             let length = strlen(value)
-            guard length <= Self.maximumLength else { throw .tooLong(source: description, limit: Self.maximumLength) }
+            guard length <= limit else { throw .tooLong(source: description, limit: limit) }
             return SecureBytes(UnsafeRawBufferPointer(start: value, count: length))
         case .file(let path):
             let fd = open(path, O_RDONLY | O_CLOEXEC)
             guard fd >= 0 else { throw .unreadable(source: description, reason: String(cString: strerror(errno))) }
             defer { close(fd) }
-            return try read(from: fd, wholeContent: wholeContent)
+            return try read(from: fd, wholeContent: wholeContent, limit: limit)
         case .fileDescriptor(let fd):
-            return try read(from: fd, wholeContent: wholeContent)
+            return try read(from: fd, wholeContent: wholeContent, limit: limit)
         case .standardInput:
-            return try read(from: STDIN_FILENO, wholeContent: wholeContent)
+            return try read(from: STDIN_FILENO, wholeContent: wholeContent, limit: limit)
         }
     }
 
     /// Reads byte by byte up to the first `\n` (so nothing after the line is consumed) or, for the
-    /// whole content, to the end.
-    private func read(from fd: Int32, wholeContent: Bool) throws(SecretSourceError) -> SecureBytes {
-        let scratch = UnsafeMutableRawBufferPointer.allocate(byteCount: Self.maximumLength, alignment: 16)
+    /// whole content, in chunks to the end.
+    private func read(from fd: Int32, wholeContent: Bool, limit: Int) throws(SecretSourceError) -> SecureBytes {
+        let scratch = UnsafeMutableRawBufferPointer.allocate(byteCount: limit + 1, alignment: 16)
         defer {
             secureZero(scratch)
             scratch.deallocate()
         }
         var length = 0
-        while true {
-            var byte: UInt8 = 0
-            let count = Glibc.read(fd, &byte, 1)
+        while length <= limit {
+            let count = Glibc.read(fd, scratch.baseAddress! + length, wholeContent ? limit + 1 - length : 1)
             if count < 0 {
                 if errno == EINTR { continue }
                 throw .unreadable(source: description, reason: String(cString: strerror(errno)))
             }
-            if count == 0 || (byte == UInt8(ascii: "\n") && !wholeContent) { break }
-            guard length < Self.maximumLength else { throw .tooLong(source: description, limit: Self.maximumLength) }
-            scratch[length] = byte
-            length += 1
+            if count == 0 || (!wholeContent && scratch[length] == UInt8(ascii: "\n")) { break }
+            length += count
         }
+        guard length <= limit else { throw .tooLong(source: description, limit: limit) }
         return SecureBytes(UnsafeRawBufferPointer(rebasing: scratch[0..<length]))
     }
 }

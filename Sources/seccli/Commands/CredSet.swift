@@ -9,15 +9,15 @@ extension SecCLI.CredCommand {
             discussion: """
                 The secret is read from standard input: every byte as it is when piped (NUL bytes and \
                 a final newline included, as 'secret-tool store'), or one line behind a prompt without \
-                echo on a terminal. --secret SOURCE reads it from env:VAR, file:PATH or fd:N (the \
-                first line) instead. Up to 1 MiB.
+                echo on a terminal. --secret SOURCE reads it from env:VAR, file:PATH or fd:N instead \
+                (all of it, newlines and NUL bytes included). Up to 1 MiB; more is refused, never cut.
                 """
         )
 
         @OptionGroup var credential: CredentialOptions
         @OptionGroup var attributes: CredentialAttributeOptions
 
-        @Option(help: ArgumentHelp("Where to read the secret: env:VAR, file:PATH, fd:N or stdin (first line). Default: all of standard input.", valueName: "source"))
+        @Option(help: ArgumentHelp("Where to read the secret: env:VAR, file:PATH, fd:N or stdin, all of it. Default: all of standard input.", valueName: "source"))
         var secret: String?
 
         @OptionGroup var store: StoreOptions

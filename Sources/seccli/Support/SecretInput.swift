@@ -3,44 +3,25 @@ import Glibc
 #endif
 import SecKit
 
-/// Reads the secret that `cred set` stores and the token that `sso login` stores.
+/// Reads the secret that `cred set` stores and the token that `sso login` stores: always the whole
+/// secret, byte for byte (NUL bytes and newlines included), up to `limit` bytes.
 ///
-/// With a source option (`--secret env:VAR`, …) the source's rules apply (the first line of a file).
-/// Without one, standard input: when it is a terminal, one line is read behind a prompt with echo
-/// off; otherwise every byte is taken as it is, NUL bytes and final newline included, as
-/// `secret-tool store` does.
+/// With a source option (`--secret env:VAR`, `file:PATH`, `fd:N`, `stdin`) everything the source
+/// holds. Without one, standard input: when it is a terminal, one line is read behind a prompt with
+/// echo off; otherwise every byte is taken as it is, final newline included, as `secret-tool store` does.
 enum SecretInput {
     static func read(from source: SecretSource?, what: String, limit: Int) throws -> SecureBytes {
-        if let source { return try source.read() }
-        if isatty(STDIN_FILENO) == 1 {
+        if source == nil, isatty(STDIN_FILENO) == 1 {
             let line = try TerminalPrompt.readHidden(prompt: "\(what): ", limit: limit)
             guard !line.isEmpty else { throw Failure(message: "no \(what.lowercased()) entered; nothing stored", exitCode: .dataError) }
             return line
         }
-        return try readAll(STDIN_FILENO, what: what, limit: limit)
-    }
-
-    /// Every byte up to the end of `descriptor`; more than `limit` bytes is an error, not a cut.
-    private static func readAll(_ descriptor: Int32, what: String, limit: Int) throws -> SecureBytes {
-        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: limit + 1, alignment: 16)
-        defer {
-            secureZero(buffer)
-            buffer.deallocate()
+        let source = source ?? .standardInput
+        let secret = Result { () throws(SecretSourceError) in try source.readAll(limit: limit) }
+        if case .failure(.tooLong) = secret {
+            throw Failure(message: "the \(what.lowercased()) from \(source) is larger than \(limit) bytes; nothing stored", exitCode: .dataError)
         }
-        var length = 0
-        while length <= limit {
-            let count = Glibc.read(descriptor, buffer.baseAddress! + length, limit + 1 - length)
-            if count < 0 {
-                if errno == EINTR { continue }
-                throw Failure(message: "cannot read the \(what.lowercased()) from standard input: \(String(cString: strerror(errno)))", exitCode: .dataError)
-            }
-            if count == 0 { break }
-            length += count
-        }
-        guard length <= limit else {
-            throw Failure(message: "the \(what.lowercased()) on standard input is larger than \(limit) bytes; nothing stored", exitCode: .dataError)
-        }
-        return SecureBytes(UnsafeRawBufferPointer(rebasing: buffer[0..<length]))
+        return try secret.get()
     }
 }
 

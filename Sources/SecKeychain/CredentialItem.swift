@@ -16,6 +16,19 @@ public struct CredentialAttributes: Hashable, Sendable {
         self.comment = comment
         self.expiresAt = expiresAt
     }
+
+    /// The date in an `expires` attribute or an `--expires` option: ISO 8601 with a `Z` or a
+    /// `±HH:MM` offset, with or without fractional seconds (`2026-12-31T23:59:59Z`, Python's
+    /// `isoformat()` `2026-12-31T23:59:59.123456+00:00`), or a day (`2026-12-31`, midnight UTC).
+    /// Nil for anything else.
+    public static func expiryDate(parsing text: String) -> Date? {
+        let styles = [
+            Date.ISO8601FormatStyle(),
+            Date.ISO8601FormatStyle(includingFractionalSeconds: true),
+            Date.ISO8601FormatStyle().year().month().day(),
+        ]
+        return styles.lazy.compactMap { try? Date(text, strategy: $0) }.first
+    }
 }
 
 /// One item found in a store: its identity, attributes and times, and its secret only when asked

@@ -95,9 +95,10 @@ enum ItemAttributes {
         return .genericPassword(service: serviceName, account: accountName, accessGroup: pairs[accessGroup])
     }
 
-    /// The expiry stored in `pairs`, if any (an unreadable date counts as none).
+    /// The expiry stored in `pairs`, if any. A value that is there but not a date SecKit reads
+    /// (another tool wrote it, or it was altered) fails closed: the Unix epoch, so the item is expired.
     static func expiry(from pairs: [String: String]) -> Date? {
-        pairs[expires].flatMap(parseDate)
+        pairs[expires].map { CredentialAttributes.expiryDate(parsing: $0) ?? Date(timeIntervalSince1970: 0) }
     }
 
     /// The attribute sets a store searches for `query`; their union, filtered with
@@ -162,9 +163,5 @@ enum ItemAttributes {
 
     static func formatDate(_ date: Date) -> String {
         date.formatted(.iso8601)
-    }
-
-    static func parseDate(_ text: String) -> Date? {
-        try? Date(text, strategy: .iso8601)
     }
 }

@@ -10,6 +10,34 @@ import TestSupport
 struct SecretServiceInteropTests {
     let store = SecretServiceStore()
 
+    /// `expires` written by other tools: ISO 8601 with fractional seconds and an offset (Python's
+    /// `isoformat()`) or `Z` is read; a value SecKit cannot read makes the item expired at the Unix epoch
+    /// (fail closed), for `cred get` and for an SSO token alike.
+    @Test(arguments: [
+        ("2026-12-31T23:59:59.123456+00:00", Date(timeIntervalSince1970: 1_798_761_599.123456)),
+        ("2026-12-31T23:59:59.5Z", Date(timeIntervalSince1970: 1_798_761_599.5)),
+        ("2027-01-01T01:59:59+02:00", Date(timeIntervalSince1970: 1_798_761_599)),
+        ("2026-12-31", Date(timeIntervalSince1970: 1_798_675_200)),
+        ("next tuesday", Date(timeIntervalSince1970: 0)),
+        ("1798761599", Date(timeIntervalSince1970: 0)),
+    ])
+    func expiresWrittenByOtherTools(_ text: String, _ expected: Date) throws {
+        let group = KeychainFixture.uniqueService("expires")
+        _ = try KeychainFixture.secretTool(["store", "--label=sso", "service", "seckit-sso", "account", "token", "access-group", group, "expires", text],
+                                           stdin: KeychainFixture.bytes("tok")).requiringSuccess(of: "secret-tool store")
+        let item = try store.item(for: .genericPassword(service: "seckit-sso", account: "token", accessGroup: group), includeSecret: false, timeout: .seconds(5))
+        let expiresAt = try #require(item.expiresAt)
+        #expect(abs(expiresAt.timeIntervalSince(expected)) < 0.001, "\(expiresAt) for \(text)")
+        let now = Date(timeIntervalSince1970: 1_798_761_000)  // 2026-12-31T23:50:00Z
+        #expect(item.isExpired(at: now) == (expected <= now))
+        let state = try SingleSignOn(group: group, store: store).tokenState(now: now)
+        switch state {
+        case .expired(let at): #expect(expected <= now && at == expiresAt)
+        case .valid(let token, let at): #expect(expected > now && at == expiresAt && token.bytes == KeychainFixture.bytes("tok"))
+        case .absent: Issue.record("the token stored by secret-tool was not found")
+        }
+    }
+
     @Test func secretToolAndPythonKeyringFindWhatSecKitStored() throws {
         let service = KeychainFixture.uniqueService("to-tools")
         try store.upsert(.genericPassword(service: service, account: "alice"), string: "pä55 word")

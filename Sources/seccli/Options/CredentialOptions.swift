@@ -84,12 +84,7 @@ struct ExpiryDate: ExpressibleByArgument {
     let date: Date
 
     init?(argument: String) {
-        let styles = [
-            Date.ISO8601FormatStyle(),
-            Date.ISO8601FormatStyle(includingFractionalSeconds: true),
-            Date.ISO8601FormatStyle().year().month().day(),
-        ]
-        guard let date = styles.lazy.compactMap({ try? Date(argument, strategy: $0) }).first else { return nil }
+        guard let date = CredentialAttributes.expiryDate(parsing: argument) else { return nil }
         self.date = date
     }
 }

@@ -40,9 +40,10 @@ public struct HostPattern: Hashable, Sendable, CustomStringConvertible {
         guard !base.contains("*") else {
             throw .invalidHostPattern("a wildcard is only allowed as the first label (`*.example.com`, `**.example.com`)")
         }
-        guard !base.contains(where: { $0 == " " || $0 == "\t" || $0 == "\n" || $0 == "/" }) else {
-            throw .invalidHostPattern("white space or `/` in a host name")
+        if let position = Self.positionOfControlOrSpace(in: base) {
+            throw .invalidHostPattern("a control character, NUL or white space in a host name (character \(position))")
         }
+        guard !base.contains("/") else { throw .invalidHostPattern("`/` in a host name") }
         // An IPv6 address has colons instead of labels; a name must not have empty labels.
         guard base.contains(":") || !base.split(separator: ".", omittingEmptySubsequences: false).contains(where: \.isEmpty) else {
             throw .invalidHostPattern("empty label in a host name")
@@ -80,6 +81,14 @@ public struct HostPattern: Hashable, Sendable, CustomStringConvertible {
         case .oneLabel: "*." + base
         case .anyDepth: "**." + base
         }
+    }
+
+    /// The 1-based position of the first control character (NUL included) or white space in
+    /// `name`, or nil. C APIs stop at a NUL that Swift strings keep, so such a name could mean one
+    /// host to the pin lookup and another to the resolver or the certificate check.
+    static func positionOfControlOrSpace(in name: some StringProtocol) -> Int? {
+        let index = name.unicodeScalars.firstIndex { $0.properties.generalCategory == .control || $0.properties.isWhitespace }
+        return index.map { name.unicodeScalars.distance(from: name.unicodeScalars.startIndex, to: $0) + 1 }
     }
 
     /// Lower-case, surrounding white space and one trailing dot removed; `[::1]` brackets removed.

@@ -35,7 +35,14 @@ public final class TLSClient: Sendable {
 
     /// Connects to `host` (a name or an IPv4/IPv6 address) on `port`, completes the handshake and
     /// every check, and returns the open connection. `scheme` only matters for the allow-list.
+    /// Throws `invalidConfiguration`, before anything is resolved, when `host` or the configured
+    /// `serverName` holds a NUL, another control character or white space.
     public func connect(host: String, port: Int, scheme: String = "tls") throws(TLSError) -> TLSConnection {
+        for (what, name) in [("host", host), ("server name", configuration.serverName)] {
+            if let name, let position = HostPattern.positionOfControlOrSpace(in: name) {
+                throw .invalidConfiguration("the \(what) has a control character, NUL or white space (character \(position) of \(name.unicodeScalars.count))")
+            }
+        }
         if let allowList = configuration.allowedEndpoints, !allowList.permits(host: host, port: port, scheme: scheme) {
             throw .endpointNotAllowed(host: host, port: port, scheme: scheme.lowercased())
         }

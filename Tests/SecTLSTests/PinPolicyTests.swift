@@ -33,7 +33,8 @@ import Testing
     }
 
     @Test func malformedPatternsAreRefused() {
-        for text in ["", "*", "**", "*.", "www.*.com", "a..b", "*example.com", "ex ample.com", "*.*.example.com", "*.127.0.0.1:1", "exa*mple.com"] {
+        for text in ["", "*", "**", "*.", "www.*.com", "a..b", "*example.com", "ex ample.com", "*.*.example.com", "*.127.0.0.1:1", "exa*mple.com",
+                     "example.com\u{0}.evil.net", "*.example.com\u{0}", "exa\tmple.com", "exa\u{1B}mple.com", "example\u{85}.com", "exa\u{2028}mple.com"] {
             #expect(throws: TLSError.self, "\(text)") { try HostPattern(text) }
         }
     }

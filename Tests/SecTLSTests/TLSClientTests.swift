@@ -249,6 +249,24 @@ import Glibc
         #expect(listener.hasPendingConnection())
     }
 
+    /// C calls stop at a NUL the Swift string keeps: such a host or server name could be one name to
+    /// the resolver or the certificate check and another to the pin lookup, so it is refused first.
+    @Test(arguments: ["127.0.0.1\u{0}.pinned.example", "127.0.0.1\n", "127.0.0.1 ", "127.0.\u{1B}0.1", "127.0.0.1\u{7F}"])
+    func controlCharactersInNamesAreRefusedBeforeConnecting(name: String) throws {
+        let listener = try Listener()
+        let position = try #require(name.unicodeScalars.firstIndex { $0.value < 0x21 || $0.value == 0x7F })
+        let where_ = "character \(name.unicodeScalars.distance(from: name.unicodeScalars.startIndex, to: position) + 1) of \(name.unicodeScalars.count)"
+        #expect(throws: TLSError.invalidConfiguration("the host has a control character, NUL or white space (\(where_))")) {
+            try TLSClient(configuration: try configuration()).connect(host: name, port: listener.port)
+        }
+        var named = try configuration()
+        named.serverName = name
+        #expect(throws: TLSError.invalidConfiguration("the server name has a control character, NUL or white space (\(where_))")) {
+            try TLSClient(configuration: named).connect(host: "127.0.0.1", port: listener.port)
+        }
+        #expect(!listener.hasPendingConnection())
+    }
+
     @Test func aServerThatNeverAnswersTimesOut() throws {
         let listener = try Listener()
         var configuration = try configuration()

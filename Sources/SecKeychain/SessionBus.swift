@@ -20,13 +20,22 @@ enum SessionBus {
     }
 
     /// The lock file serialising this user's writers of the Secret Service: in `$XDG_RUNTIME_DIR`
-    /// (private to the user) when that folder exists, else in `/tmp` named by the user id.
+    /// (private to the user) when that folder exists, else in the user's own cache folder,
+    /// `$XDG_CACHE_HOME/seckit` or `~/.cache/seckit` (created with mode 0700 when the lock is taken).
+    /// Never a predictable name in `/tmp`, which another local user could create first.
     static var writerLockPath: String {
         var info = stat()
         if let runtime = environment("XDG_RUNTIME_DIR"), !runtime.isEmpty, stat(runtime, &info) == 0, info.st_mode & S_IFMT == S_IFDIR {
             return "\(runtime)/seckit-keychain.lock"
         }
-        return "/tmp/seckit-keychain-\(getuid()).lock"
+        if let cache = environment("XDG_CACHE_HOME"), cache.hasPrefix("/") { return "\(cache)/seckit/keychain.lock" }
+        return "\(homeDirectory)/.cache/seckit/keychain.lock"
+    }
+
+    /// `$HOME`, else the home folder in the user database.
+    private static var homeDirectory: String {
+        if let home = environment("HOME"), home.hasPrefix("/") { return home }
+        return getpwuid(getuid()).flatMap { $0.pointee.pw_dir.map { String(cString: $0) } } ?? "/"
     }
 
     private static func environment(_ name: String) -> String? {

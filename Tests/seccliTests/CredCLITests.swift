@@ -221,4 +221,24 @@ struct CredSecretServiceTests {
     @Test func accessGroups() throws { try Backend.secretService.withEnvironment(CredScenarios.accessGroups) }
     @Test func sizeLimit() throws { try Backend.secretService.withEnvironment(CredScenarios.sizeLimit) }
     @Test func expiredItem() throws { try Backend.secretService.withEnvironment(CredScenarios.expiredItem) }
+
+    @Test("without XDG_RUNTIME_DIR the writer lock is in the user's own cache folder (made 0700), not a guessable /tmp name",
+          arguments: [true, false])
+    func writerLockWithoutRuntimeDirectory(withCacheHome: Bool) throws {
+        try withScratch { scratch in
+            let home = scratch.path("home"), cacheHome = scratch.path("cache")
+            var env = ["SECCLI_BACKEND": "secret-service", "HOME": home]
+            if withCacheHome { env["XDG_CACHE_HOME"] = cacheHome }
+            let unset: Set<String> = withCacheHome ? ["XDG_RUNTIME_DIR"] : ["XDG_RUNTIME_DIR", "XDG_CACHE_HOME"]
+            let folder = withCacheHome ? cacheHome + "/seckit" : home + "/.cache/seckit"
+            let item = ["--service", Keychain.uniqueName("lock"), "--account", "alice"]
+
+            let set = try Keychain.seccli(["cred", "set"] + item, stdin: Array("locked in".utf8), environment: env, unsetting: unset)
+            #expect(set.status == 0, "\(set.stderr)")
+            #expect(FileManager.default.fileExists(atPath: folder + "/keychain.lock"))
+            let attributes = try FileManager.default.attributesOfItem(atPath: folder)
+            #expect((attributes[.posixPermissions] as? NSNumber)?.intValue == 0o700)
+            #expect(try Keychain.seccliSucceeding(["cred", "get"] + item).stdoutText == "locked in")
+        }
+    }
 }

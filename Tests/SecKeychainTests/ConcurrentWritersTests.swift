@@ -30,7 +30,7 @@ import TestSupport
     }
 
     @Test("8 processes x 200 upserts on 4 shared + 8 own identities, Secret Service (counted by secret-tool)",
-          .enabled(if: KeychainFixture.hasPrivateSecretService, KeychainFixture.privateSessionReason))
+          .enabled(if: SecretServiceSupport.hasPrivateSecretService, SecretServiceSupport.privateSessionOnly))
     func secretService() throws {
         let writers = try ConcurrentWriters()
         try writers.run(seeding: SecretServiceStore(), backend: ["--backend", "secret-service"], environment: [:])

@@ -5,11 +5,12 @@ import Glibc
 import SecCrypto
 import SecKeychain
 import Testing
+import TestSupport
 
 /// The behaviour every store shares, run against each backend.
 @Suite struct CredentialStoreTests {
-    @Test(arguments: Backend.available)
-    func storeReadUpdateDelete(backend: Backend) throws {
+    @Test(arguments: KeychainBackend.available)
+    func storeReadUpdateDelete(backend: KeychainBackend) throws {
         let store = try backend.makeStore()
         let id = CredentialIdentity.genericPassword(service: KeychainFixture.uniqueService("crud"), account: "alice")
         #expect(throws: KeychainError.notFound) { try store.secret(for: id) }
@@ -29,8 +30,8 @@ import Testing
 }
 
 extension CredentialStoreTests {
-    @Test(arguments: Backend.available)
-    func binarySecretWithNULBytesRoundTrips(backend: Backend) throws {
+    @Test(arguments: KeychainBackend.available)
+    func binarySecretWithNULBytesRoundTrips(backend: KeychainBackend) throws {
         let store = try backend.makeStore()
         let id = CredentialIdentity.genericPassword(service: KeychainFixture.uniqueService("binary"), account: "bin")
         let secret = [0, 0, 0] + (0...255).map(UInt8.init) + [0]
@@ -40,8 +41,8 @@ extension CredentialStoreTests {
         #expect(try store.secret(for: id).bytes == [])
     }
 
-    @Test(arguments: Backend.available)
-    func oneMebibyteSecretIsKeptAndOneByteMoreIsRefused(backend: Backend) throws {
+    @Test(arguments: KeychainBackend.available)
+    func oneMebibyteSecretIsKeptAndOneByteMoreIsRefused(backend: KeychainBackend) throws {
         let store = try backend.makeStore()
         let id = CredentialIdentity.genericPassword(service: KeychainFixture.uniqueService("large"), account: "big")
         let limit = SecretServiceStore.maximumSecretByteCount
@@ -55,8 +56,8 @@ extension CredentialStoreTests {
         #expect(try store.secret(for: id, timeout: .seconds(30)).bytes == secret, "a refused secret changes nothing")
     }
 
-    @Test(arguments: Backend.available)
-    func upsertKeepsExactlyOneItemPerIdentity(backend: Backend) throws {
+    @Test(arguments: KeychainBackend.available)
+    func upsertKeepsExactlyOneItemPerIdentity(backend: KeychainBackend) throws {
         let store = try backend.makeStore()
         let service = KeychainFixture.uniqueService("upsert")
         let plain = CredentialIdentity.genericPassword(service: service, account: "alice")
@@ -74,8 +75,8 @@ extension CredentialStoreTests {
         #expect(try store.item(for: grouped).label == "round 4")
     }
 
-    @Test(arguments: Backend.available)
-    func searchByGroupAndAttributeSubsetWithLimits(backend: Backend) throws {
+    @Test(arguments: KeychainBackend.available)
+    func searchByGroupAndAttributeSubsetWithLimits(backend: KeychainBackend) throws {
         let store = try backend.makeStore()
         let service = KeychainFixture.uniqueService("search"), other = KeychainFixture.uniqueService("search-other")
         let group = "group-\(service)"
@@ -110,8 +111,8 @@ extension CredentialStoreTests {
         #expect(try store.search(CredentialQuery(service: service, account: "nobody")).isEmpty)
     }
 
-    @Test(arguments: Backend.available)
-    func internetPasswordsAreNamedByTheirWholeLocation(backend: Backend) throws {
+    @Test(arguments: KeychainBackend.available)
+    func internetPasswordsAreNamedByTheirWholeLocation(backend: KeychainBackend) throws {
         let store = try backend.makeStore()
         let server = KeychainFixture.uniqueService("internet") + ".example"
         let https = CredentialIdentity.internetPassword(server: server, account: "u", protocol: "https", port: 443, path: "/api", authenticationType: "basic")
@@ -126,8 +127,8 @@ extension CredentialStoreTests {
         #expect(try store.string(for: https) == "one")
     }
 
-    @Test(arguments: Backend.available)
-    func createdStaysAndModifiedMovesOnUpdate(backend: Backend) throws {
+    @Test(arguments: KeychainBackend.available)
+    func createdStaysAndModifiedMovesOnUpdate(backend: KeychainBackend) throws {
         let store = try backend.makeStore()
         let id = CredentialIdentity.genericPassword(service: KeychainFixture.uniqueService("times"), account: "t")
         let before = Date().addingTimeInterval(-1)
@@ -144,8 +145,8 @@ extension CredentialStoreTests {
         #expect(try #require(second.modified) > modified)
     }
 
-    @Test(arguments: Backend.available)
-    func expiryTravelsWithTheItemWithoutChangingItsIdentity(backend: Backend) throws {
+    @Test(arguments: KeychainBackend.available)
+    func expiryTravelsWithTheItemWithoutChangingItsIdentity(backend: KeychainBackend) throws {
         let store = try backend.makeStore()
         let id = CredentialIdentity.genericPassword(service: KeychainFixture.uniqueService("expiry"), account: "e", accessGroup: "g")
         let soon = Date(timeIntervalSince1970: (Date().timeIntervalSince1970 + 3600).rounded(.down))
@@ -164,8 +165,8 @@ extension CredentialStoreTests {
         #expect(items.first?.secret?.bytes == KeychainFixture.bytes("token 3"))
     }
 
-    @Test(arguments: Backend.available)
-    func invalidAttributesAreRefused(backend: Backend) throws {
+    @Test(arguments: KeychainBackend.available)
+    func invalidAttributesAreRefused(backend: KeychainBackend) throws {
         let store = try backend.makeStore()
         let service = KeychainFixture.uniqueService("invalid")
         #expect(throws: KeychainError.invalidAttribute("account must not be empty")) {
@@ -182,12 +183,12 @@ extension CredentialStoreTests {
     }
 
     /// A writer that cannot get the store's writer lock gives up at its timeout.
-    @Test(arguments: Backend.available)
-    func writerWaitingForTheLockTimesOut(backend: Backend) throws {
+    @Test(arguments: KeychainBackend.available)
+    func writerWaitingForTheLockTimesOut(backend: KeychainBackend) throws {
         let store = try backend.makeStore()
         let lockPath = switch backend {
         case .secretService: ProcessInfo.processInfo.environment["XDG_RUNTIME_DIR"]! + "/seckit-keychain.lock"
-        case .encryptedFile: (store as! EncryptedFileStore).path + ".lock"
+        case .file: (store as! EncryptedFileStore).path + ".lock"
         }
         let holder = open(lockPath, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
         #expect(holder >= 0)
@@ -201,8 +202,8 @@ extension CredentialStoreTests {
         #expect(try store.secret(for: id).bytes == [1])
     }
 
-    @Test(arguments: Backend.available)
-    func singleSignOnAcrossTwoToolsOfAGroup(backend: Backend) throws {
+    @Test(arguments: KeychainBackend.available)
+    func singleSignOnAcrossTwoToolsOfAGroup(backend: KeychainBackend) throws {
         let store = try backend.makeStore()
         let group = KeychainFixture.uniqueService("sso")
         let firstTool = SingleSignOn(group: group, store: store), secondTool = SingleSignOn(group: group, store: store)

@@ -6,7 +6,7 @@ import TestSupport
 
 /// The Secret Service backend against the tools people already use on the same keyring:
 /// `secret-tool` (libsecret's CLI) and Python's `keyring`, both ways.
-@Suite(.enabled(if: KeychainFixture.hasPrivateSecretService, KeychainFixture.privateSessionReason))
+@Suite(.enabled(if: SecretServiceSupport.hasPrivateSecretService, SecretServiceSupport.privateSessionOnly))
 struct SecretServiceInteropTests {
     let store = SecretServiceStore()
 
@@ -23,8 +23,8 @@ struct SecretServiceInteropTests {
     ])
     func expiresWrittenByOtherTools(_ text: String, _ expected: Date) throws {
         let group = KeychainFixture.uniqueService("expires")
-        _ = try KeychainFixture.secretTool(["store", "--label=sso", "service", "seckit-sso", "account", "token", "access-group", group, "expires", text],
-                                           stdin: KeychainFixture.bytes("tok")).requiringSuccess(of: "secret-tool store")
+        try SecretServiceSupport.secretTool(["store", "--label=sso", "service", "seckit-sso", "account", "token", "access-group", group, "expires", text],
+                                            stdin: KeychainFixture.bytes("tok"))
         let item = try store.item(for: .genericPassword(service: "seckit-sso", account: "token", accessGroup: group), includeSecret: false, timeout: .seconds(5))
         let expiresAt = try #require(item.expiresAt)
         #expect(abs(expiresAt.timeIntervalSince(expected)) < 0.001, "\(expiresAt) for \(text)")
@@ -41,38 +41,37 @@ struct SecretServiceInteropTests {
     @Test func secretToolAndPythonKeyringFindWhatSecKitStored() throws {
         let service = KeychainFixture.uniqueService("to-tools")
         try store.upsert(.genericPassword(service: service, account: "alice"), string: "pä55 word")
-        let looked = try KeychainFixture.secretTool(["lookup", "service", service, "account", "alice"]).requiringSuccess(of: "secret-tool lookup")
+        let looked = try SecretServiceSupport.secretTool(["lookup", "service", service, "account", "alice"])
         #expect(looked.stdoutText == "pä55 word")
-        let python = try KeychainFixture.pythonKeyring("print(keyring.get_password(sys.argv[1], sys.argv[2]), end='')", [service, "alice"])
+        let python = try SecretServiceSupport.pythonKeyring("print(keyring.get_password(sys.argv[1], sys.argv[2]), end='')", [service, "alice"])
         #expect(python.stdoutText == "pä55 word")
     }
 
     @Test func secKitFindsWhatSecretToolStored() throws {
         let service = KeychainFixture.uniqueService("from-secret-tool")
         let secret: [UInt8] = [0x00, 0x01, 0xFF, 0x0A, 0x41, 0x00]
-        _ = try KeychainFixture.secretTool(["store", "--label=from secret-tool", "service", service, "account", "bob"], stdin: secret)
-            .requiringSuccess(of: "secret-tool store")
+        try SecretServiceSupport.secretTool(["store", "--label=from secret-tool", "service", service, "account", "bob"], stdin: secret)
         let item = try store.item(for: .genericPassword(service: service, account: "bob"), includeSecret: true, timeout: .seconds(5))
         #expect(item.secret?.bytes == secret)
         #expect(item.label == "from secret-tool")
         // Updating it keeps one item, which secret-tool then reads.
         try store.upsert(.genericPassword(service: service, account: "bob"), string: "replaced")
         #expect(try store.search(CredentialQuery(service: service)).count == 1)
-        #expect(try KeychainFixture.secretTool(["lookup", "service", service, "account", "bob"]).stdoutText == "replaced")
+        #expect(try SecretServiceSupport.secretTool(["lookup", "service", service, "account", "bob"]).stdoutText == "replaced")
     }
 
     @Test func secKitFindsAndReplacesWhatPythonKeyringStored() throws {
         let service = KeychainFixture.uniqueService("from-keyring")
-        _ = try KeychainFixture.pythonKeyring("keyring.set_password(sys.argv[1], sys.argv[2], sys.argv[3])", [service, "carol", "from python"])
+        try SecretServiceSupport.pythonKeyring("keyring.set_password(sys.argv[1], sys.argv[2], sys.argv[3])", [service, "carol", "from python"])
         let id = CredentialIdentity.genericPassword(service: service, account: "carol")
         #expect(try store.string(for: id) == "from python")
         try store.upsert(id, string: "from seckit")
         #expect(try store.search(CredentialQuery(service: service)).count == 1)
-        let python = try KeychainFixture.pythonKeyring("print(keyring.get_password(sys.argv[1], sys.argv[2]), end='')", [service, "carol"])
+        let python = try SecretServiceSupport.pythonKeyring("print(keyring.get_password(sys.argv[1], sys.argv[2]), end='')", [service, "carol"])
         #expect(python.stdoutText == "from seckit")
         // keyring's own attribute survives the update, so keyring still recognises its item.
         #expect(try KeychainFixture.secretToolSearch(["service", service]).contains("attribute.application = Python keyring library\n"))
-        _ = try KeychainFixture.pythonKeyring("keyring.delete_password(sys.argv[1], sys.argv[2])", [service, "carol"])
+        try SecretServiceSupport.pythonKeyring("keyring.delete_password(sys.argv[1], sys.argv[2])", [service, "carol"])
         #expect(throws: KeychainError.notFound) { try store.secret(for: id) }
     }
 
@@ -81,8 +80,7 @@ struct SecretServiceInteropTests {
         let service = KeychainFixture.uniqueService("secret-tool-replaces")
         let id = CredentialIdentity.genericPassword(service: service, account: "hank")
         try store.upsert(id, string: "from seckit")
-        _ = try KeychainFixture.secretTool(["store", "--label=x", "service", service, "account", "hank"], stdin: KeychainFixture.bytes("from secret-tool"))
-            .requiringSuccess(of: "secret-tool store")
+        try SecretServiceSupport.secretTool(["store", "--label=x", "service", service, "account", "hank"], stdin: KeychainFixture.bytes("from secret-tool"))
         #expect(try store.search(CredentialQuery(service: service)).count == 1)
         #expect(try store.string(for: id) == "from secret-tool")
     }
@@ -94,12 +92,12 @@ struct SecretServiceInteropTests {
         let service = KeychainFixture.uniqueService("copy")
         let id = CredentialIdentity.genericPassword(service: service, account: "gina")
         try store.upsert(id, string: "first")
-        _ = try KeychainFixture.pythonKeyring("keyring.set_password(sys.argv[1], sys.argv[2], sys.argv[3])", [service, "gina", "second"])
+        try SecretServiceSupport.pythonKeyring("keyring.set_password(sys.argv[1], sys.argv[2], sys.argv[3])", [service, "gina", "second"])
         #expect(try store.search(CredentialQuery(service: service)).count == 2)
         #expect(try store.string(for: id) == "first")
         try store.upsert(id, string: "third")
         #expect(try store.search(CredentialQuery(service: service)).count == 1)
-        let python = try KeychainFixture.pythonKeyring("print(keyring.get_password(sys.argv[1], sys.argv[2]), end='')", [service, "gina"])
+        let python = try SecretServiceSupport.pythonKeyring("print(keyring.get_password(sys.argv[1], sys.argv[2]), end='')", [service, "gina"])
         #expect(python.stdoutText == "third")
     }
 
@@ -124,7 +122,7 @@ struct SecretServiceInteropTests {
         ] {
             #expect(internet.contains(line + "\n"), "\(line)")
         }
-        #expect(try KeychainFixture.secretTool(["lookup", "server", "git.\(service)", "user", "erin"]).stdoutText == "y")
+        #expect(try SecretServiceSupport.secretTool(["lookup", "server", "git.\(service)", "user", "erin"]).stdoutText == "y")
     }
 
     /// Items in a locked collection are reported as `locked`, not as missing. The test locks a
@@ -140,6 +138,6 @@ struct SecretServiceInteropTests {
         #expect(throws: KeychainError.locked) { try store.upsert(id, string: "new") }
         #expect(throws: KeychainError.locked) { try store.delete(id) }
         // secret-tool cannot tell: it reports nothing found.
-        #expect(try KeychainFixture.secretTool(["lookup", "service", service, "account", "frank"]).stdout.isEmpty)
+        #expect(try ProcessRunner.run("secret-tool", ["lookup", "service", service, "account", "frank"]).stdout.isEmpty)
     }
 }

@@ -147,14 +147,14 @@ enum CredScenarios {
 
 @Suite("seccli cred, encrypted-file backend")
 struct CredFileBackendTests {
-    @Test func setGetListDelete() throws { try Backend.file.withEnvironment(CredScenarios.setGetListDelete) }
-    @Test func binarySecretWithNULs() throws { try Backend.file.withEnvironment(CredScenarios.binarySecret) }
-    @Test func setReplacesTheItem() throws { try Backend.file.withEnvironment(CredScenarios.setReplaces) }
-    @Test func secretSources() throws { try Backend.file.withEnvironment(CredScenarios.secretSources) }
-    @Test func internetPassword() throws { try Backend.file.withEnvironment(CredScenarios.internetPassword) }
-    @Test func accessGroups() throws { try Backend.file.withEnvironment(CredScenarios.accessGroups) }
-    @Test func sizeLimit() throws { try Backend.file.withEnvironment(CredScenarios.sizeLimit) }
-    @Test func expiredItem() throws { try Backend.file.withEnvironment(CredScenarios.expiredItem) }
+    @Test func setGetListDelete() throws { try KeychainBackend.file.withEnvironment(CredScenarios.setGetListDelete) }
+    @Test func binarySecretWithNULs() throws { try KeychainBackend.file.withEnvironment(CredScenarios.binarySecret) }
+    @Test func setReplacesTheItem() throws { try KeychainBackend.file.withEnvironment(CredScenarios.setReplaces) }
+    @Test func secretSources() throws { try KeychainBackend.file.withEnvironment(CredScenarios.secretSources) }
+    @Test func internetPassword() throws { try KeychainBackend.file.withEnvironment(CredScenarios.internetPassword) }
+    @Test func accessGroups() throws { try KeychainBackend.file.withEnvironment(CredScenarios.accessGroups) }
+    @Test func sizeLimit() throws { try KeychainBackend.file.withEnvironment(CredScenarios.sizeLimit) }
+    @Test func expiredItem() throws { try KeychainBackend.file.withEnvironment(CredScenarios.expiredItem) }
 
     @Test("wrong --store-password: exit 2, one line, the file untouched")
     func wrongStorePassword() throws {
@@ -211,16 +211,16 @@ struct CredFileBackendTests {
     }
 }
 
-@Suite("seccli cred, Secret Service backend", .enabled(if: Keychain.hasPrivateSecretService, Keychain.privateSessionOnly))
+@Suite("seccli cred, Secret Service backend", .enabled(if: SecretServiceSupport.hasPrivateSecretService, SecretServiceSupport.privateSessionOnly))
 struct CredSecretServiceTests {
-    @Test func setGetListDelete() throws { try Backend.secretService.withEnvironment(CredScenarios.setGetListDelete) }
-    @Test func binarySecretWithNULs() throws { try Backend.secretService.withEnvironment(CredScenarios.binarySecret) }
-    @Test func setReplacesTheItem() throws { try Backend.secretService.withEnvironment(CredScenarios.setReplaces) }
-    @Test func secretSources() throws { try Backend.secretService.withEnvironment(CredScenarios.secretSources) }
-    @Test func internetPassword() throws { try Backend.secretService.withEnvironment(CredScenarios.internetPassword) }
-    @Test func accessGroups() throws { try Backend.secretService.withEnvironment(CredScenarios.accessGroups) }
-    @Test func sizeLimit() throws { try Backend.secretService.withEnvironment(CredScenarios.sizeLimit) }
-    @Test func expiredItem() throws { try Backend.secretService.withEnvironment(CredScenarios.expiredItem) }
+    @Test func setGetListDelete() throws { try KeychainBackend.secretService.withEnvironment(CredScenarios.setGetListDelete) }
+    @Test func binarySecretWithNULs() throws { try KeychainBackend.secretService.withEnvironment(CredScenarios.binarySecret) }
+    @Test func setReplacesTheItem() throws { try KeychainBackend.secretService.withEnvironment(CredScenarios.setReplaces) }
+    @Test func secretSources() throws { try KeychainBackend.secretService.withEnvironment(CredScenarios.secretSources) }
+    @Test func internetPassword() throws { try KeychainBackend.secretService.withEnvironment(CredScenarios.internetPassword) }
+    @Test func accessGroups() throws { try KeychainBackend.secretService.withEnvironment(CredScenarios.accessGroups) }
+    @Test func sizeLimit() throws { try KeychainBackend.secretService.withEnvironment(CredScenarios.sizeLimit) }
+    @Test func expiredItem() throws { try KeychainBackend.secretService.withEnvironment(CredScenarios.expiredItem) }
 
     @Test("without XDG_RUNTIME_DIR the writer lock is in the user's own cache folder (made 0700), not a guessable /tmp name",
           arguments: [true, false])

@@ -13,7 +13,7 @@ enum CredConcurrency {
     static let writers = 8
     static let identities = 4
 
-    static func setsPerWriter(_ backend: Backend) -> Int { backend == .file ? 5 : 25 }
+    static func setsPerWriter(_ backend: KeychainBackend) -> Int { backend == .file ? 5 : 25 }
 
     /// Runs the writers (each a shell loop of seccli processes) and returns the service name used.
     static func hammer(_ env: [String: String], setsPerWriter: Int) throws -> String {
@@ -59,8 +59,8 @@ enum CredConcurrency {
 @Suite("seccli cred: concurrent writers")
 struct CredConcurrencyTests {
     @Test("8 processes x 5 (file) or 25 (Secret Service) cred set on 4 identities: one item each, a written value",
-          arguments: Backend.available)
-    func concurrentSets(backend: Backend) throws {
+          arguments: KeychainBackend.available)
+    func concurrentSets(backend: KeychainBackend) throws {
         let sets = CredConcurrency.setsPerWriter(backend)
         try backend.withEnvironment { env in
             let service = try CredConcurrency.hammer(env, setsPerWriter: sets)

@@ -60,7 +60,7 @@ struct CredErrorTests {
     }
 
     @Test("a locked keyring: get and list exit 12, not 10 (not found)",
-          .enabled(if: Keychain.hasPrivateSecretService, Keychain.privateSessionOnly))
+          .enabled(if: SecretServiceSupport.hasPrivateSecretService, SecretServiceSupport.privateSessionOnly))
     func lockedKeyring() throws {
         let result = try inNestedSession("""
             printf s3cret | "$SECCLI" cred set --service locked-test --account alice
@@ -82,7 +82,7 @@ struct CredErrorTests {
     }
 
     @Test("a Secret Service that stops answering: exit 14 within --timeout",
-          .enabled(if: Keychain.hasPrivateSecretService, Keychain.privateSessionOnly))
+          .enabled(if: SecretServiceSupport.hasPrivateSecretService, SecretServiceSupport.privateSessionOnly))
     func unresponsiveService() throws {
         // The daemon of the nested session only, found by its bus name, is stopped (SIGSTOP) and
         // continued afterwards so the session can end.

@@ -51,20 +51,20 @@ enum SSOScenarios {
 
 @Suite("seccli sso, encrypted-file backend")
 struct SSOFileBackendTests {
-    @Test func loginTokenLogoutAcrossProcesses() throws { try Backend.file.withEnvironment(SSOScenarios.loginTokenLogout) }
-    @Test func expiredToken() throws { try Backend.file.withEnvironment(SSOScenarios.expiredToken) }
+    @Test func loginTokenLogoutAcrossProcesses() throws { try KeychainBackend.file.withEnvironment(SSOScenarios.loginTokenLogout) }
+    @Test func expiredToken() throws { try KeychainBackend.file.withEnvironment(SSOScenarios.expiredToken) }
 }
 
-@Suite("seccli sso, Secret Service backend", .enabled(if: Keychain.hasPrivateSecretService, Keychain.privateSessionOnly))
+@Suite("seccli sso, Secret Service backend", .enabled(if: SecretServiceSupport.hasPrivateSecretService, SecretServiceSupport.privateSessionOnly))
 struct SSOSecretServiceTests {
-    @Test func loginTokenLogoutAcrossProcesses() throws { try Backend.secretService.withEnvironment(SSOScenarios.loginTokenLogout) }
-    @Test func expiredToken() throws { try Backend.secretService.withEnvironment(SSOScenarios.expiredToken) }
+    @Test func loginTokenLogoutAcrossProcesses() throws { try KeychainBackend.secretService.withEnvironment(SSOScenarios.loginTokenLogout) }
+    @Test func expiredToken() throws { try KeychainBackend.secretService.withEnvironment(SSOScenarios.expiredToken) }
 
     @Test("a token logged in with seccli is the item secret-tool finds in the group")
     func tokenVisibleToSecretTool() throws {
         let group = Keychain.uniqueName("tools")
         try Keychain.seccliSucceeding(["sso", "login", "--user", "carol", "--group", group], stdin: Array("shared-token".utf8))
-        let found = try Keychain.secretTool(["lookup", "access-group", group, "account", "token"])
+        let found = try SecretServiceSupport.secretTool(["lookup", "access-group", group, "account", "token"])
         #expect(found.stdoutText == "shared-token")
     }
 }

@@ -145,17 +145,21 @@ enum CredScenarios {
     }
 }
 
+/// The scenarios on every backend this run can use (the Secret Service inside tools/with-secret-service only).
+@Suite("seccli cred, each backend")
+struct CredBackendTests {
+    @Test(arguments: KeychainBackend.available) func setGetListDelete(_ backend: KeychainBackend) throws { try backend.withEnvironment(CredScenarios.setGetListDelete) }
+    @Test(arguments: KeychainBackend.available) func binarySecretWithNULs(_ backend: KeychainBackend) throws { try backend.withEnvironment(CredScenarios.binarySecret) }
+    @Test(arguments: KeychainBackend.available) func setReplacesTheItem(_ backend: KeychainBackend) throws { try backend.withEnvironment(CredScenarios.setReplaces) }
+    @Test(arguments: KeychainBackend.available) func secretSources(_ backend: KeychainBackend) throws { try backend.withEnvironment(CredScenarios.secretSources) }
+    @Test(arguments: KeychainBackend.available) func internetPassword(_ backend: KeychainBackend) throws { try backend.withEnvironment(CredScenarios.internetPassword) }
+    @Test(arguments: KeychainBackend.available) func accessGroups(_ backend: KeychainBackend) throws { try backend.withEnvironment(CredScenarios.accessGroups) }
+    @Test(arguments: KeychainBackend.available) func sizeLimit(_ backend: KeychainBackend) throws { try backend.withEnvironment(CredScenarios.sizeLimit) }
+    @Test(arguments: KeychainBackend.available) func expiredItem(_ backend: KeychainBackend) throws { try backend.withEnvironment(CredScenarios.expiredItem) }
+}
+
 @Suite("seccli cred, encrypted-file backend")
 struct CredFileBackendTests {
-    @Test func setGetListDelete() throws { try KeychainBackend.file.withEnvironment(CredScenarios.setGetListDelete) }
-    @Test func binarySecretWithNULs() throws { try KeychainBackend.file.withEnvironment(CredScenarios.binarySecret) }
-    @Test func setReplacesTheItem() throws { try KeychainBackend.file.withEnvironment(CredScenarios.setReplaces) }
-    @Test func secretSources() throws { try KeychainBackend.file.withEnvironment(CredScenarios.secretSources) }
-    @Test func internetPassword() throws { try KeychainBackend.file.withEnvironment(CredScenarios.internetPassword) }
-    @Test func accessGroups() throws { try KeychainBackend.file.withEnvironment(CredScenarios.accessGroups) }
-    @Test func sizeLimit() throws { try KeychainBackend.file.withEnvironment(CredScenarios.sizeLimit) }
-    @Test func expiredItem() throws { try KeychainBackend.file.withEnvironment(CredScenarios.expiredItem) }
-
     @Test("wrong --store-password: exit 2, one line, the file untouched")
     func wrongStorePassword() throws {
         try withScratch { scratch in
@@ -213,15 +217,6 @@ struct CredFileBackendTests {
 
 @Suite("seccli cred, Secret Service backend", .enabled(if: SecretServiceSupport.hasPrivateSecretService, SecretServiceSupport.privateSessionOnly))
 struct CredSecretServiceTests {
-    @Test func setGetListDelete() throws { try KeychainBackend.secretService.withEnvironment(CredScenarios.setGetListDelete) }
-    @Test func binarySecretWithNULs() throws { try KeychainBackend.secretService.withEnvironment(CredScenarios.binarySecret) }
-    @Test func setReplacesTheItem() throws { try KeychainBackend.secretService.withEnvironment(CredScenarios.setReplaces) }
-    @Test func secretSources() throws { try KeychainBackend.secretService.withEnvironment(CredScenarios.secretSources) }
-    @Test func internetPassword() throws { try KeychainBackend.secretService.withEnvironment(CredScenarios.internetPassword) }
-    @Test func accessGroups() throws { try KeychainBackend.secretService.withEnvironment(CredScenarios.accessGroups) }
-    @Test func sizeLimit() throws { try KeychainBackend.secretService.withEnvironment(CredScenarios.sizeLimit) }
-    @Test func expiredItem() throws { try KeychainBackend.secretService.withEnvironment(CredScenarios.expiredItem) }
-
     @Test("without XDG_RUNTIME_DIR the writer lock is in the user's own cache folder (made 0700), not a guessable /tmp name",
           arguments: [true, false])
     func writerLockWithoutRuntimeDirectory(withCacheHome: Bool) throws {

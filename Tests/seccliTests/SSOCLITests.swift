@@ -49,17 +49,17 @@ enum SSOScenarios {
     }
 }
 
-@Suite("seccli sso, encrypted-file backend")
-struct SSOFileBackendTests {
-    @Test func loginTokenLogoutAcrossProcesses() throws { try KeychainBackend.file.withEnvironment(SSOScenarios.loginTokenLogout) }
-    @Test func expiredToken() throws { try KeychainBackend.file.withEnvironment(SSOScenarios.expiredToken) }
+/// The scenarios on every backend this run can use (the Secret Service inside tools/with-secret-service only).
+@Suite("seccli sso, each backend")
+struct SSOBackendTests {
+    @Test(arguments: KeychainBackend.available) func loginTokenLogoutAcrossProcesses(_ backend: KeychainBackend) throws {
+        try backend.withEnvironment(SSOScenarios.loginTokenLogout)
+    }
+    @Test(arguments: KeychainBackend.available) func expiredToken(_ backend: KeychainBackend) throws { try backend.withEnvironment(SSOScenarios.expiredToken) }
 }
 
 @Suite("seccli sso, Secret Service backend", .enabled(if: SecretServiceSupport.hasPrivateSecretService, SecretServiceSupport.privateSessionOnly))
 struct SSOSecretServiceTests {
-    @Test func loginTokenLogoutAcrossProcesses() throws { try KeychainBackend.secretService.withEnvironment(SSOScenarios.loginTokenLogout) }
-    @Test func expiredToken() throws { try KeychainBackend.secretService.withEnvironment(SSOScenarios.expiredToken) }
-
     @Test("a token logged in with seccli is the item secret-tool finds in the group")
     func tokenVisibleToSecretTool() throws {
         let group = Keychain.uniqueName("tools")

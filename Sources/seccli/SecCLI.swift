@@ -25,7 +25,7 @@ struct SecCLI: ParsableCommand {
 
     static func main() {
         do {
-            var command = try parseAsRoot()
+            var command = try hotCommand() ?? parseAsRoot()
             try command.run()
         } catch let failure as Failure {
             failure.report()
@@ -44,5 +44,24 @@ struct SecCLI: ParsableCommand {
             let lines = message(for: error).split(separator: "\n").map { $0.trimmingPrefix(while: \.isWhitespace) }
             Failure(message: lines.joined(separator: " "), exitCode: code).report()
         }
+    }
+
+    /// `cred get` and `sso token`, which tools run once per use, parsed as commands of their own:
+    /// without setting up the whole command tree (about 2 ms of CPU per process, docs/performance.md).
+    /// Whatever they do not accept as given (help, a usage error) is left to `parseAsRoot`, which
+    /// reports it as for any other command.
+    private static func hotCommand() -> (any ParsableCommand)? {
+        let arguments = Array(CommandLine.arguments.dropFirst())
+        let command: (any ParsableCommand.Type)? = switch arguments.prefix(2) {
+        case ["cred", "get"]: CredCommand.CredGet.self
+        case ["sso", "token"]: SSOCommand.SSOToken.self
+        default: nil
+        }
+        // On --help, parseAsRoot returns ArgumentParser's help command (which would name the command
+        // "get" instead of "seccli cred get"): only the command itself is taken.
+        guard let command, let parsed = try? command.parseAsRoot(Array(arguments.dropFirst(2))),
+            ObjectIdentifier(type(of: parsed)) == ObjectIdentifier(command)
+        else { return nil }
+        return parsed
     }
 }

@@ -10,19 +10,18 @@ final class PrivateKeyHandle: @unchecked Sendable {
 
     deinit { EVP_PKEY_free(pointer) }
 
-    /// The first private key of `pem` (blocks of other labels are skipped).
-    convenience init(pem: [UInt8], passphrase: SecureBytes?) throws(TLSError) {
-        // `-----BEGIN PRIVATE KEY-----`, `… RSA PRIVATE KEY-----`, `… ENCRYPTED PRIVATE KEY-----`, `… EC PRIVATE KEY-----`.
-        guard String(decoding: pem, as: UTF8.self).contains(" PRIVATE KEY-----") else {
+    /// The first private key of `pem` (blocks of other labels are skipped), read by OpenSSL in place.
+    convenience init(pem: UnsafeRawBufferPointer, passphrase: SecureBytes?) throws(TLSError) {
+        // `-----BEGIN PRIVATE KEY-----`, `… RSA PRIVATE KEY-----`, `… ENCRYPTED PRIVATE KEY-----`, `… EC PRIVATE KEY-----`,
+        // looked for byte by byte (no String copy of the key).
+        guard Self.contains(pem, Self.keyMarker) else {
             throw .invalidClientIdentity("no private key found in the PEM input")
         }
+        let bio = try memoryBIO(pem)
+        defer { BIO_free(bio) }
         let prompt = PassphrasePrompt(passphrase)
-        let key: OpaquePointer? = pem.withUnsafeBytes { bytes in
-            guard let bio = BIO_new_mem_buf(bytes.baseAddress, Int32(bytes.count)) else { return nil }
-            defer { BIO_free(bio) }
-            return withExtendedLifetime(prompt) {
-                PEM_read_bio_PrivateKey(bio, nil, passphraseCallback, Unmanaged.passUnretained(prompt).toOpaque())
-            }
+        let key = withExtendedLifetime(prompt) {
+            PEM_read_bio_PrivateKey(bio, nil, passphraseCallback, Unmanaged.passUnretained(prompt).toOpaque())
         }
         guard let key else {
             let reasons = drainOpenSSLErrors()
@@ -34,9 +33,23 @@ final class PrivateKeyHandle: @unchecked Sendable {
         self.init(owning: key)
     }
 
+    private static let keyMarker = Array(" PRIVATE KEY-----".utf8)
+
+    private static func contains(_ bytes: UnsafeRawBufferPointer, _ pattern: [UInt8]) -> Bool {
+        guard bytes.count >= pattern.count else { return false }
+        return (0...(bytes.count - pattern.count)).contains { start in pattern.indices.allSatisfy { bytes[start + $0] == pattern[$0] } }
+    }
+
     static func shortReason(_ line: String) -> String {
         line.split(separator: ":", omittingEmptySubsequences: false).last.map(String.init) ?? line
     }
+}
+
+/// A read-only memory BIO over `bytes` (no copy; `bytes` must outlive it).
+private func memoryBIO(_ bytes: UnsafeRawBufferPointer) throws(TLSError) -> OpaquePointer {
+    guard let base = bytes.baseAddress, bytes.count <= Int32.max else { throw .invalidClientIdentity("empty or oversized input") }
+    guard let bio = BIO_new_mem_buf(base, Int32(bytes.count)) else { throw .openSSL("BIO_new_mem_buf") }
+    return bio
 }
 
 /// The passphrase handed to OpenSSL's `pem_password_cb`, and whether OpenSSL asked for it.
@@ -77,10 +90,10 @@ extension ClientIdentity {
     }
 
     /// Every certificate of `pem`, with OpenSSL's reader (which skips key blocks, also encrypted ones).
-    static func loadCertificates(pem: [UInt8]) throws(TLSError) -> [Certificate] {
-        guard let bio = BIO_new(BIO_s_mem()) else { throw .openSSL("BIO_new") }
+    static func loadCertificates(pem: UnsafeRawBufferPointer) throws(TLSError) -> [Certificate] {
+        guard !pem.isEmpty else { throw .invalidClientIdentity("no certificate found in the PEM input") }
+        let bio = try memoryBIO(pem)
         defer { BIO_free(bio) }
-        guard pem.withUnsafeBytes({ BIO_write(bio, $0.baseAddress, Int32($0.count)) }) == Int32(pem.count) else { throw .openSSL("BIO_write") }
         var certificates: [Certificate] = []
         while let x509 = PEM_read_bio_X509(bio, nil, nil, nil) {
             let handle = X509Handle(retaining: x509)
@@ -93,12 +106,9 @@ extension ClientIdentity {
     }
 
     /// The certificates (client certificate first) and key of a PKCS#12 file.
-    static func loadPKCS12(_ der: [UInt8], passphrase: SecureBytes?) throws(TLSError) -> (certificates: [Certificate], key: PrivateKeyHandle) {
-        let parsed: OpaquePointer? = der.withUnsafeBufferPointer { buffer in
-            var cursor: UnsafePointer<UInt8>? = buffer.baseAddress
-            return d2i_PKCS12(nil, &cursor, CLong(buffer.count))
-        }
-        guard let p12 = parsed else {
+    static func loadPKCS12(_ der: UnsafeRawBufferPointer, passphrase: SecureBytes?) throws(TLSError) -> (certificates: [Certificate], key: PrivateKeyHandle) {
+        var cursor: UnsafePointer<UInt8>? = der.baseAddress?.assumingMemoryBound(to: UInt8.self)
+        guard cursor != nil, let p12 = d2i_PKCS12(nil, &cursor, CLong(der.count)) else {
             _ = drainOpenSSLErrors()
             throw .invalidClientIdentity("not a DER PKCS#12 file")
         }

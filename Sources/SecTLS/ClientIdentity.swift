@@ -6,7 +6,9 @@ import SecCrypto
 /// Loaded and checked when created: the key must belong to the certificate (`TLSError.keyMismatch`),
 /// an encrypted key without a passphrase is `TLSError.passphraseRequired`, a wrong one
 /// `TLSError.wrongPassphrase`. Passphrases are `SecureBytes` (read them with `SecretSource.read()`);
-/// a nil passphrase means "none given", which is not the same as an empty one.
+/// a nil passphrase means "none given", which is not the same as an empty one. Key bytes are
+/// handed to OpenSSL in place; the copies SecTLS makes (files it reads, non-contiguous input) are
+/// `SecureBytes`, wiped when released.
 ///
 /// ```swift
 /// let identity = try ClientIdentity(pkcs12: Data(contentsOf: p12URL), passphrase: SecretSource.environment("P12_PASS").read())
@@ -22,35 +24,59 @@ public struct ClientIdentity: Sendable {
     /// PKCS#8 (`PRIVATE KEY`, `ENCRYPTED PRIVATE KEY`), PKCS#1 (`RSA PRIVATE KEY`) or SEC1
     /// (`EC PRIVATE KEY`), the traditional forms also encrypted (`Proc-Type: 4,ENCRYPTED`).
     public init(certificateChainPEM: some DataProtocol, privateKeyPEM: some DataProtocol, passphrase: SecureBytes? = nil) throws(TLSError) {
-        let certificates = try Self.loadCertificates(pem: [UInt8](certificateChainPEM))
-        let key = try PrivateKeyHandle(pem: [UInt8](privateKeyPEM), passphrase: passphrase)
+        let certificates = try Self.withBytes(of: certificateChainPEM) { (pem) throws(TLSError) in try Self.loadCertificates(pem: pem) }
+        let key = try Self.withBytes(of: privateKeyPEM) { (pem) throws(TLSError) in try PrivateKeyHandle(pem: pem, passphrase: passphrase) }
         try self.init(certificates: certificates, key: key)
     }
 
     /// One PEM file holding the certificate chain and the private key, in any order.
     public init(combinedPEM: some DataProtocol, passphrase: SecureBytes? = nil) throws(TLSError) {
-        let bytes = [UInt8](combinedPEM)
-        try self.init(certificateChainPEM: bytes, privateKeyPEM: bytes, passphrase: passphrase)
+        try self.init(certificateChainPEM: combinedPEM, privateKeyPEM: combinedPEM, passphrase: passphrase)
     }
 
     /// A PKCS#12 (`.p12`, `.pfx`) file with its certificate, key and optional CA certificates. Nil
     /// passphrase: the file must have none (or an empty one, as `openssl pkcs12 -passout pass:` writes).
     public init(pkcs12: some DataProtocol, passphrase: SecureBytes?) throws(TLSError) {
-        let contents = try Self.loadPKCS12([UInt8](pkcs12), passphrase: passphrase)
+        let contents = try Self.withBytes(of: pkcs12) { (der) throws(TLSError) in try Self.loadPKCS12(der, passphrase: passphrase) }
         try self.init(certificates: contents.certificates, key: contents.key)
     }
 
-    /// Files on disk; the key file may be the certificate file (a combined PEM).
+    /// Files on disk, of at most `maximumFileSize` bytes each; the key file may be the certificate
+    /// file (a combined PEM). Both are read into `SecureBytes`.
     public init(certificateFile: String, keyFile: String? = nil, passphrase: SecureBytes? = nil) throws(TLSError) {
-        let certificates = try Self.readFile(certificateFile, "certificate file")
-        let key = try keyFile.map { path throws(TLSError) in try Self.readFile(path, "key file") } ?? certificates
-        try self.init(certificateChainPEM: certificates, privateKeyPEM: key, passphrase: passphrase)
+        let certificatePEM = try Self.readFile(certificateFile, "certificate file")
+        let keyPEM = try keyFile.map { path throws(TLSError) in try Self.readFile(path, "key file") } ?? certificatePEM
+        let certificates = try Self.withBytes(of: certificatePEM) { (pem) throws(TLSError) in try Self.loadCertificates(pem: pem) }
+        let key = try Self.withBytes(of: keyPEM) { (pem) throws(TLSError) in try PrivateKeyHandle(pem: pem, passphrase: passphrase) }
+        try self.init(certificates: certificates, key: key)
     }
 
-    private static func readFile(_ path: String, _ what: String) throws(TLSError) -> [UInt8] {
-        guard let data = FileManager.default.contents(atPath: path) else {
+    /// The largest certificate or key file `init(certificateFile:keyFile:passphrase:)` reads (1 MiB).
+    public static let maximumFileSize = 1 << 20
+
+    private static func readFile(_ path: String, _ what: String) throws(TLSError) -> SecureBytes {
+        do {
+            return try SecretSource.file(path).readAll(limit: maximumFileSize)
+        } catch .tooLong {
+            throw .invalidClientIdentity("the \(what) \(path) is larger than \(maximumFileSize) bytes")
+        } catch {
             throw .invalidClientIdentity("cannot read the \(what) \(path)")
         }
-        return [UInt8](data)
+    }
+
+    /// Calls `body` with the bytes of `data`: in place when they are contiguous, else through a
+    /// `SecureBytes` copy.
+    private static func withBytes<R>(of data: some DataProtocol, _ body: (UnsafeRawBufferPointer) throws(TLSError) -> R) throws(TLSError) -> R {
+        if let result = data.withContiguousStorageIfAvailable({ buffer in
+            Result { () throws(TLSError) in try body(UnsafeRawBufferPointer(buffer)) }
+        }) {
+            return try result.get()
+        }
+        let copy = SecureBytes(count: data.count) { (buffer: UnsafeMutableRawBufferPointer) in _ = data.copyBytes(to: buffer) }
+        return try withBytes(of: copy, body)
+    }
+
+    private static func withBytes<R>(of bytes: SecureBytes, _ body: (UnsafeRawBufferPointer) throws(TLSError) -> R) throws(TLSError) -> R {
+        try bytes.withUnsafeBytes { buffer in Result { () throws(TLSError) in try body(buffer) } }.get()
     }
 }

@@ -88,6 +88,30 @@ import Testing
         }
     }
 
+    /// Input in several pieces (not one contiguous buffer) is read through a wiped copy and loads
+    /// the same identity; a key file over `maximumFileSize` is refused, not read.
+    @Test func piecewiseInputAndOversizedFiles() throws {
+        let combined = try fixture.bytes("client-combined.pem")
+        var pieces = DispatchData.empty
+        for start in stride(from: 0, to: combined.count, by: 100) {
+            combined[start..<min(start + 100, combined.count)].withUnsafeBytes { pieces.append($0) }
+        }
+        #expect(pieces.regions.count > 1)
+        #expect(try ClientIdentity(combinedPEM: pieces).certificate == ClientIdentity(combinedPEM: combined).certificate)
+        let p12 = try fixture.bytes("client.p12")
+        var p12Pieces = DispatchData.empty
+        p12.prefix(200).withUnsafeBytes { p12Pieces.append($0) }
+        p12.dropFirst(200).withUnsafeBytes { p12Pieces.append($0) }
+        #expect(try ClientIdentity(pkcs12: p12Pieces, passphrase: p12Passphrase).certificate == ClientIdentity(combinedPEM: combined).certificate)
+
+        let oversized = FileManager.default.temporaryDirectory.appendingPathComponent("oversized-\(UUID().uuidString).key")
+        try (combined + Data(count: ClientIdentity.maximumFileSize + 1 - combined.count)).write(to: oversized)
+        defer { try? FileManager.default.removeItem(at: oversized) }
+        #expect(throws: TLSError.invalidClientIdentity("the key file \(oversized.path) is larger than \(ClientIdentity.maximumFileSize) bytes")) {
+            try ClientIdentity(certificateFile: fixture.path("client.pem"), keyFile: oversized.path)
+        }
+    }
+
     // MARK: - Mutual TLS
 
     /// A server that demands a client certificate issued under the fixture's CA.

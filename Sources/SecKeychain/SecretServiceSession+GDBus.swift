@@ -16,31 +16,46 @@ struct ServiceItem {
 /// One operation's reads from the Secret Service, over GIO's D-Bus connection directly
 /// (`SearchItems`, `GetSecrets`, the `GetAll` of an item's properties): every call shares the
 /// operation's deadline (a `GCancellable` cancelled by a timer). Secrets travel in a `plain`
-/// session, opened once per process and connection (see docs/SecKeychain.md for why that protects
-/// as much as libsecret's encrypted one). Writes go through libsecret: `SecretServiceWriter`.
+/// session, opened once per connection (see docs/SecKeychain.md for why that protects as much as
+/// libsecret's encrypted one). Writes go through libsecret: `SecretServiceWriter`.
 struct SecretServiceSession {
     let deadline: OperationDeadline
     let cancellable: DeadlineCancellable
-    private let connection: GObjectReference
+    private let connection: SharedConnection
 
     private static let busName = "org.freedesktop.secrets"
     private static let servicePath = "/org/freedesktop/secrets"
     private static let serviceInterface = "org.freedesktop.Secret.Service"
-    /// The `plain` session's object path per connection (bus GUID and unique name).
-    private static let plainSessions = Mutex<[String: String]>([:])
+    /// The session bus connection and its `plain` session, kept for the process as libsecret keeps
+    /// its own: GIO's bus connection lives only while someone holds it.
+    private final class SharedConnection: Sendable {
+        let reference: GObjectReference
+        let plainSession = Mutex<String?>(nil)
 
-    /// Connects to the session bus (GIO keeps one connection per process) after checking that one exists.
+        init(_ reference: GObjectReference) { self.reference = reference }
+    }
+
+    private static let shared = Mutex<SharedConnection?>(nil)
+
+    /// Connects to the session bus, or reuses this process's connection while it is open, after
+    /// checking that a session bus exists.
     init(deadline: OperationDeadline) throws(KeychainError) {
         try SessionBus.requirePresent()
         self.deadline = deadline
         let cancellable = DeadlineCancellable(deadline)
         self.cancellable = cancellable
-        let connection = try withGError(deadline) { g_bus_get_sync(G_BUS_TYPE_SESSION, cancellable.pointer, $0) }
-        guard let connection else { throw .noSessionBus("GIO made no session bus connection") }
-        self.connection = GObjectReference(adopting: UnsafeMutableRawPointer(connection))
+        if let shared = Self.shared.withLock({ $0 }), g_dbus_connection_is_closed(OpaquePointer(shared.reference.pointer)) == 0 {
+            connection = shared
+            return
+        }
+        let pointer = try withGError(deadline) { g_bus_get_sync(G_BUS_TYPE_SESSION, cancellable.pointer, $0) }
+        guard let pointer else { throw .noSessionBus("GIO made no session bus connection") }
+        let connection = SharedConnection(GObjectReference(adopting: UnsafeMutableRawPointer(pointer)))
+        Self.shared.withLock { $0 = connection }
+        self.connection = connection
     }
 
-    private var connectionPointer: OpaquePointer { OpaquePointer(connection.pointer) }
+    private var connectionPointer: OpaquePointer { OpaquePointer(connection.reference.pointer) }
 
     /// Items whose attributes include all of `pairs`, in every collection, locked ones too; with
     /// the secrets of the unlocked ones when `loadSecrets` (one `GetSecrets` for all).
@@ -117,18 +132,17 @@ struct SecretServiceSession {
         PropertyDictionary(try call(path, "org.freedesktop.DBus.Properties", "GetAll", PropertyDictionary.getAllArguments(interface), reply: "(a{sv})"))
     }
 
-    /// This connection's `plain` session: opened by the first `GetSecrets` of the process
-    /// (`OpenSession`), then reused, as libsecret reuses its session.
+    /// This connection's `plain` session: opened by its first `GetSecrets` (`OpenSession`), then
+    /// reused, as libsecret reuses its session.
     private func plainSession() throws(KeychainError) -> String {
-        let key = String(cString: g_dbus_connection_get_guid(connectionPointer)) + " " + String(cString: g_dbus_connection_get_unique_name(connectionPointer))
-        if let path = Self.plainSessions.withLock({ $0[key] }) { return path }
+        if let path = connection.plainSession.withLock({ $0 }) { return path }
         let arguments = GVariantValue.tuple([g_variant_new_string("plain"), g_variant_new_variant(g_variant_new_string(""))])
         let reply = try call(Self.servicePath, Self.serviceInterface, "OpenSession", arguments, reply: "(vo)")
         defer { g_variant_unref(reply) }
         let pathValue = GVariantValue.child(reply, 1)
         defer { g_variant_unref(pathValue) }
         let path = String(cString: g_variant_get_string(pathValue, nil))
-        Self.plainSessions.withLock { $0[key] = path }
+        connection.plainSession.withLock { $0 = path }
         return path
     }
 

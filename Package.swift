@@ -64,7 +64,7 @@ let package = Package(
         ),
         .testTarget(
             name: "seccliTests",
-            dependencies: ["seccli", "SecCrypto", "TestSupport"]
+            dependencies: ["seccli", "SecCrypto", "TestSupport", .product(name: "ArgumentParser", package: "swift-argument-parser")]
         ),
     ]
 )

@@ -46,22 +46,14 @@ struct SecCLI: ParsableCommand {
         }
     }
 
-    /// `cred get` and `sso token`, which tools run once per use, parsed as commands of their own:
-    /// without setting up the whole command tree (about 2 ms of CPU per process, docs/performance.md).
-    /// Whatever they do not accept as given (help, a usage error) is left to `parseAsRoot`, which
-    /// reports it as for any other command.
+    /// `cred get` and `sso token`, which tools run once per use, read by `HotCommandLine` without
+    /// ArgumentParser's set-up (docs/performance.md); nil leaves the line to `parseAsRoot`.
     private static func hotCommand() -> (any ParsableCommand)? {
-        let arguments = Array(CommandLine.arguments.dropFirst())
-        let command: (any ParsableCommand.Type)? = switch arguments.prefix(2) {
-        case ["cred", "get"]: CredCommand.CredGet.self
-        case ["sso", "token"]: SSOCommand.SSOToken.self
+        let arguments = CommandLine.arguments.dropFirst()
+        return switch Array(arguments.prefix(2)) {
+        case ["cred", "get"]: CredCommand.CredGet.read(hotArguments: arguments.dropFirst(2))
+        case ["sso", "token"]: SSOCommand.SSOToken.read(hotArguments: arguments.dropFirst(2))
         default: nil
         }
-        // On --help, parseAsRoot returns ArgumentParser's help command (which would name the command
-        // "get" instead of "seccli cred get"): only the command itself is taken.
-        guard let command, let parsed = try? command.parseAsRoot(Array(arguments.dropFirst(2))),
-            ObjectIdentifier(type(of: parsed)) == ObjectIdentifier(command)
-        else { return nil }
-        return parsed
     }
 }

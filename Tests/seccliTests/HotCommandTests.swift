@@ -1,7 +1,7 @@
 import Testing
 import TestSupport
 
-/// `cred get` and `sso token` are parsed as commands of their own (seccli's start-up shortcut for
+/// `cred get` and `sso token` are read by `HotCommandLine` (seccli's start-up shortcut for
 /// the commands tools run once per use); help and usage errors must still be those of the whole
 /// command tree: the full command path, one `seccli:` line, exit 64. No keychain is needed.
 @Suite("seccli cred get / sso token: help and usage errors as for every command")

@@ -29,6 +29,7 @@ struct SSOOptions: ParsableArguments {
     func singleSignOn() throws -> SingleSignOn {
         SingleSignOn(group: group, store: try store.open(), timeout: store.timeLimit)
     }
+
 }
 
 extension SecCLI.SSOCommand {
@@ -119,5 +120,36 @@ extension SecCLI.SSOCommand {
         func run() throws {
             try sso.singleSignOn().logout()
         }
+    }
+}
+
+extension SSOOptions {
+    /// The options as `HotCommandLine` reads them (kept in step with the declarations above by seccliTests).
+    static let hotNames = HotCommandLine.Names(options: ["--group"]) + StoreOptions.hotNames
+
+    static func read(_ line: HotCommandLine) throws(HotCommandLine.Declined) -> Self {
+        var options = Self()
+        guard let group = line.value("--group") else { throw HotCommandLine.Declined() }
+        options.group = group
+        options.store = try StoreOptions.read(line)
+        return options
+    }
+}
+
+extension SecCLI.SSOCommand.SSOToken {
+    /// The command as `HotCommandLine` reads `arguments` (the words after `sso token`), validated
+    /// as ArgumentParser validates it; nil leaves the line to ArgumentParser.
+    static func read(hotArguments arguments: ArraySlice<String>) -> Self? {
+        guard let line = HotCommandLine(arguments, names: SSOOptions.hotNames) else { return nil }
+        var command = Self()
+        do {
+            command.sso = try SSOOptions.read(line)
+            try command.sso.validate()
+            try command.sso.store.validate()
+            try command.validate()
+        } catch {
+            return nil
+        }
+        return command
     }
 }

@@ -62,6 +62,26 @@ struct CredentialOptions: ParsableArguments {
     }
 }
 
+extension CredentialOptions {
+    /// The options as `HotCommandLine` reads them (kept in step with the declarations above by seccliTests).
+    static let hotNames = HotCommandLine.Names(options: ["--service", "--account", "--group", "--server", "--protocol", "--port", "--path", "--auth-type"])
+
+    // Static functions rather than initialisers: in an initialiser, Swift turns an assignment to an
+    // option with a default value into the wrapper's `init(wrappedValue:)` (a definition, not a value).
+    static func read(_ line: HotCommandLine) throws(HotCommandLine.Declined) -> Self {
+        var options = Self()
+        options.service = line.value("--service")
+        options.account = line.value("--account")
+        options.group = line.value("--group")
+        options.server = line.value("--server")
+        options.networkProtocol = line.value("--protocol")
+        options.port = try line.value("--port", as: Int.self)
+        options.path = line.value("--path")
+        options.authenticationType = line.value("--auth-type")
+        return options
+    }
+}
+
 /// `--label`, `--comment` and `--expires` of `cred set`.
 struct CredentialAttributeOptions: ParsableArguments {
     @Option(help: ArgumentHelp("The name keyring managers show (default: chosen from service and account).", valueName: "text"))

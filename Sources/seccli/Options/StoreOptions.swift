@@ -18,6 +18,8 @@ enum StoreBackend: String, CaseIterable, ExpressibleByArgument {
 struct StoreOptions: ParsableArguments {
     static let backendVariable = "SECCLI_BACKEND"
     static let storeFileVariable = "SECCLI_STORE_FILE"
+    static let defaultPasswordSource = "env:SECCLI_STORE_PASSWORD"
+    static let defaultTimeout: Double = 10
 
     @Option(help: ArgumentHelp("secret-service or file. Default: $SECCLI_BACKEND, else secret-service.", valueName: "backend"))
     var backend: StoreBackend?
@@ -28,10 +30,10 @@ struct StoreOptions: ParsableArguments {
     var storeFile: String?
 
     @Option(help: ArgumentHelp("The file backend's master password: env:VAR, file:PATH, fd:N or stdin.", valueName: "source"))
-    var storePassword: String = "env:SECCLI_STORE_PASSWORD"
+    var storePassword: String = StoreOptions.defaultPasswordSource
 
     @Option(help: ArgumentHelp("Give up after this many seconds (the store never hangs longer).", valueName: "seconds"))
-    var timeout: Double = 10
+    var timeout: Double = StoreOptions.defaultTimeout
 
     func validate() throws {
         _ = try resolvedBackend()
@@ -84,5 +86,19 @@ struct StoreOptions: ParsableArguments {
 
     private func environment(_ name: String) -> String? {
         getenv(name).map { String(cString: $0) }
+    }
+}
+
+extension StoreOptions {
+    /// The options as `HotCommandLine` reads them (kept in step with the declarations above by seccliTests).
+    static let hotNames = HotCommandLine.Names(options: ["--backend", "--store-file", "--store-password", "--timeout"])
+
+    static func read(_ line: HotCommandLine) throws(HotCommandLine.Declined) -> Self {
+        var options = Self()
+        options.backend = try line.value("--backend", as: StoreBackend.self)
+        options.storeFile = line.value("--store-file")
+        options.storePassword = line.value("--store-password") ?? defaultPasswordSource
+        options.timeout = try line.value("--timeout", as: Double.self) ?? defaultTimeout
+        return options
     }
 }

@@ -67,7 +67,7 @@ enum ItemAttributes {
             location?.protocol ?? "", location?.port.map(String.init) ?? "", location?.path ?? "", location?.authenticationType ?? "",
             identity.accessGroup ?? "",
         ]
-        return Hex.encode(SHA256.hash(string: parts.joined(separator: "\u{0}")).bytes.prefix(16))
+        return String(sha256Hex(parts.joined(separator: "\u{0}")).prefix(32))
     }
 
     /// The label of an item stored without one, in Python keyring's words.

@@ -112,6 +112,7 @@ struct SecretServiceInteropTests {
         for line in [
             "label = Password for 'dave' on '\(service)'", "attribute.service = \(service)", "attribute.account = dave",
             "attribute.username = dave", "attribute.access-group = tools", "attribute.expires = 2030-03-17T17:46:40Z", "attribute.comment = note",
+            "attribute.seckit-id = \(Self.seckitID(["generic", service, "dave", "", "", "", "", "tools"]))",
         ] {
             #expect(generic.contains(line + "\n"), "\(line)")
         }
@@ -119,10 +120,18 @@ struct SecretServiceInteropTests {
         for line in [
             "attribute.server = git.\(service)", "attribute.user = erin", "attribute.account = erin", "attribute.protocol = https",
             "attribute.port = 8443", "attribute.object = /api", "attribute.authtype = basic",
+            "attribute.seckit-id = \(Self.seckitID(["internet", "git.\(service)", "erin", "https", "8443", "/api", "basic", ""]))",
         ] {
             #expect(internet.contains(line + "\n"), "\(line)")
         }
         #expect(try SecretServiceSupport.secretTool(["lookup", "server", "git.\(service)", "user", "erin"]).stdoutText == "y")
+    }
+
+    /// The documented `seckit-id`: the first 16 bytes of SHA-256 (OpenSSL's, through SecCrypto) over
+    /// the item class and the identity's parts joined by NUL, in hex. Items written by earlier
+    /// versions carry it, so it must not change.
+    static func seckitID(_ parts: [String]) -> String {
+        Hex.encode(SHA256.hash(string: parts.joined(separator: "\u{0}")).bytes.prefix(16))
     }
 
     /// Items in a locked collection are reported as `locked`, not as missing. The test locks a

@@ -56,10 +56,9 @@ struct PropertyDictionary: ~Copyable {
     /// The `a{sv}` dictionary (a reference this value owns).
     private let dictionary: OpaquePointer
 
-    /// Takes over a `(a{sv})` reply.
-    init(_ reply: OpaquePointer) {
-        defer { g_variant_unref(reply) }
-        dictionary = GVariantValue.child(reply, 0)
+    /// The dictionary of a `(a{sv})` reply.
+    init(_ reply: DBusReply) {
+        dictionary = reply.child(0)
     }
 
     deinit { g_variant_unref(dictionary) }

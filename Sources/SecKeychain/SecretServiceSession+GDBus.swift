@@ -13,6 +13,15 @@ struct ServiceItem {
     let secret: SecureBytes?
 }
 
+/// The object paths a `SearchItems` call found: the unlocked items', and the locked ones'.
+struct ItemPaths {
+    let unlocked: [String]
+    let locked: [String]
+
+    /// The path of the only item found, when that one is unlocked.
+    var onlyUnlocked: String? { locked.isEmpty && unlocked.count == 1 ? unlocked[0] : nil }
+}
+
 /// One operation's reads from the Secret Service, over GIO's D-Bus connection directly
 /// (`SearchItems`, `GetSecrets`, the `GetAll` of an item's properties): every call shares the
 /// operation's deadline (a `GCancellable` cancelled by a timer). Secrets travel in a `plain`
@@ -57,52 +66,58 @@ struct SecretServiceSession {
 
     private var connectionPointer: OpaquePointer { OpaquePointer(connection.reference.pointer) }
 
-    /// Items whose attributes include all of `pairs`, in every collection, locked ones too; with
-    /// the secrets of the unlocked ones when `loadSecrets` (one `GetSecrets` for all).
-    func search(_ pairs: [String: String], loadSecrets: Bool) throws(KeychainError) -> [ServiceItem] {
-        let paths = try searchPaths(pairs)
-        let secrets = loadSecrets && !paths.unlocked.isEmpty ? try self.secrets(at: paths.unlocked) : [:]
-        var items: [ServiceItem] = []
-        for path in paths.unlocked { items.append(try item(at: path, isLocked: false, secret: secrets[path])) }
-        for path in paths.locked { items.append(try item(at: path, isLocked: true, secret: nil)) }
-        return items
-    }
-
-    /// The object paths of the items whose attributes include all of `pairs`, unlocked and locked
-    /// (one `SearchItems` call).
-    func searchPaths(_ pairs: [String: String]) throws(KeychainError) -> (unlocked: [String], locked: [String]) {
-        let reply = try call(
-            Self.servicePath, Self.serviceInterface, "SearchItems", GVariantValue.tuple([GVariantValue.stringDictionary(pairs)]), reply: "(aoao)")
-        defer { g_variant_unref(reply) }
-        let unlocked = GVariantValue.child(reply, 0), locked = GVariantValue.child(reply, 1)
-        defer {
-            g_variant_unref(unlocked)
-            g_variant_unref(locked)
+    /// The object paths of the items whose attributes include all of the pairs of each of
+    /// `searches` (one `SearchItems` each), in the order of `searches`. All are sent at once, with
+    /// the `OpenSession` of the `plain` session when `preparingSecrets` and there is none yet.
+    func searchPaths(_ searches: [[String: String]], preparingSecrets: Bool) throws(KeychainError) -> [ItemPaths] {
+        var calls = searches.map { pairs in
+            DBusMethodCall(
+                path: Self.servicePath, interface: Self.serviceInterface, method: "SearchItems",
+                arguments: GVariantValue.tuple([GVariantValue.stringDictionary(pairs)]), replyType: "(aoao)")
         }
-        return (GVariantValue.strings(of: unlocked), GVariantValue.strings(of: locked))
+        let opensSession = preparingSecrets && connection.plainSession.withLock({ $0 }) == nil
+        if opensSession { calls.append(Self.openSessionCall) }
+        var replies = callAll(calls)
+        // A session that failed to open is opened again by the first `GetSecrets`, which reports the failure.
+        if opensSession, case .success(let reply) = replies.removeLast() { keepPlainSession(reply) }
+        return try replies.map { result throws(KeychainError) in
+            let reply = try result.get()
+            let unlocked = reply.child(0), locked = reply.child(1)
+            defer {
+                g_variant_unref(unlocked)
+                g_variant_unref(locked)
+            }
+            return ItemPaths(unlocked: GVariantValue.strings(of: unlocked), locked: GVariantValue.strings(of: locked))
+        }
     }
 
-    /// The item at `path`, described by its properties (one `GetAll` call).
-    func item(at path: String, isLocked: Bool, secret: SecureBytes?) throws(KeychainError) -> ServiceItem {
-        let properties = try self.properties(of: path, interface: "org.freedesktop.Secret.Item")
-        return ServiceItem(
-            path: path, pairs: properties.stringPairs("Attributes"), label: properties.string("Label"),
-            created: properties.date("Created"), modified: properties.date("Modified"),
-            isLocked: isLocked || properties.boolean("Locked") == true, secret: secret)
+    /// The items at `paths` (unlocked ones), described by their properties, with their secrets when
+    /// `loadSecrets`: one `GetAll` per item and one `GetSecrets` for all, sent at once.
+    func items(at paths: [String], loadSecrets: Bool) throws(KeychainError) -> [ServiceItem] {
+        guard !paths.isEmpty else { return [] }
+        let session = loadSecrets ? try plainSession() : nil
+        var calls = paths.map { Self.getAllCall($0, interface: "org.freedesktop.Secret.Item") }
+        if let session { calls.append(Self.getSecretsCall(paths, session: session)) }
+        var replies = callAll(calls)
+        let secrets = loadSecrets ? Self.secrets(in: try replies.removeLast().get()) : [:]
+        return try zip(paths, replies).map { path, reply throws(KeychainError) in
+            let properties = PropertyDictionary(try reply.get())
+            return ServiceItem(
+                path: path, pairs: properties.stringPairs("Attributes"), label: properties.string("Label"),
+                created: properties.date("Created"), modified: properties.date("Modified"),
+                isLocked: properties.boolean("Locked") == true, secret: secrets[path])
+        }
     }
 
     /// The secret of the item at `path` (one `GetSecrets` call), or nil when the service gave none.
     func secret(at path: String) throws(KeychainError) -> SecureBytes? {
-        try secrets(at: [path])[path]
+        Self.secrets(in: try call(Self.getSecretsCall([path], session: try plainSession())))[path]
     }
 
-    /// The secrets of the items at `paths` (one `GetSecrets` call in the `plain` session), by path.
-    /// Each secret is copied into wiped-on-release memory and wiped in the reply.
-    private func secrets(at paths: [String]) throws(KeychainError) -> [String: SecureBytes] {
-        let arguments = GVariantValue.tuple([GVariantValue.objectPaths(paths), g_variant_new_object_path(try plainSession())])
-        let reply = try call(Self.servicePath, Self.serviceInterface, "GetSecrets", arguments, reply: "(a{o(oayays)})")
-        defer { g_variant_unref(reply) }
-        let dictionary = GVariantValue.child(reply, 0)
+    /// The secrets in a `GetSecrets` reply, by path, each copied into wiped-on-release memory and
+    /// wiped in the reply.
+    private static func secrets(in reply: DBusReply) -> [String: SecureBytes] {
+        let dictionary = reply.child(0)
         defer { g_variant_unref(dictionary) }
         var secrets: [String: SecureBytes] = [:]
         for index in 0..<Int(g_variant_n_children(dictionary)) {
@@ -118,45 +133,62 @@ struct SecretServiceSession {
     /// Whether the default collection (where new items go) is locked, read fresh from the service
     /// (`ReadAlias` and the collection's properties).
     func defaultCollectionIsLocked() throws(KeychainError) -> Bool {
-        let reply = try call(Self.servicePath, Self.serviceInterface, "ReadAlias", GVariantValue.tuple([g_variant_new_string("default")]), reply: "(o)")
-        defer { g_variant_unref(reply) }
-        let pathValue = GVariantValue.child(reply, 0)
+        let reply = try call(
+            DBusMethodCall(
+                path: Self.servicePath, interface: Self.serviceInterface, method: "ReadAlias",
+                arguments: GVariantValue.tuple([g_variant_new_string("default")]), replyType: "(o)"))
+        let pathValue = reply.child(0)
         defer { g_variant_unref(pathValue) }
         let path = String(cString: g_variant_get_string(pathValue, nil))
         guard path != "/" else { throw .backendFailure("the Secret Service has no default collection") }
-        return try properties(of: path, interface: "org.freedesktop.Secret.Collection").boolean("Locked") == true
+        return PropertyDictionary(try call(Self.getAllCall(path, interface: "org.freedesktop.Secret.Collection"))).boolean("Locked") == true
     }
 
-    /// The properties of the object at `path` (one `GetAll` call).
-    private func properties(of path: String, interface: String) throws(KeychainError) -> PropertyDictionary {
-        PropertyDictionary(try call(path, "org.freedesktop.DBus.Properties", "GetAll", PropertyDictionary.getAllArguments(interface), reply: "(a{sv})"))
+    /// `GetSecrets` of the items at `paths` in the session at `session`.
+    private static func getSecretsCall(_ paths: [String], session: String) -> DBusMethodCall {
+        DBusMethodCall(
+            path: servicePath, interface: serviceInterface, method: "GetSecrets",
+            arguments: GVariantValue.tuple([GVariantValue.objectPaths(paths), g_variant_new_object_path(session)]), replyType: "(a{o(oayays)})")
     }
 
-    /// This connection's `plain` session: opened by its first `GetSecrets` (`OpenSession`), then
-    /// reused, as libsecret reuses its session.
+    /// `GetAll` of the properties of `interface` of the object at `path`.
+    private static func getAllCall(_ path: String, interface: String) -> DBusMethodCall {
+        DBusMethodCall(
+            path: path, interface: "org.freedesktop.DBus.Properties", method: "GetAll", arguments: PropertyDictionary.getAllArguments(interface),
+            replyType: "(a{sv})")
+    }
+
+    /// `OpenSession` of a `plain` session.
+    private static var openSessionCall: DBusMethodCall {
+        DBusMethodCall(
+            path: servicePath, interface: serviceInterface, method: "OpenSession",
+            arguments: GVariantValue.tuple([g_variant_new_string("plain"), g_variant_new_variant(g_variant_new_string(""))]), replyType: "(vo)")
+    }
+
+    /// This connection's `plain` session: opened by the first read of a secret (`OpenSession`),
+    /// then reused, as libsecret reuses its session.
     private func plainSession() throws(KeychainError) -> String {
         if let path = connection.plainSession.withLock({ $0 }) { return path }
-        let arguments = GVariantValue.tuple([g_variant_new_string("plain"), g_variant_new_variant(g_variant_new_string(""))])
-        let reply = try call(Self.servicePath, Self.serviceInterface, "OpenSession", arguments, reply: "(vo)")
-        defer { g_variant_unref(reply) }
-        let pathValue = GVariantValue.child(reply, 1)
+        return keepPlainSession(try call(Self.openSessionCall))
+    }
+
+    /// Keeps the session an `OpenSession` reply names for this connection, and returns its path.
+    @discardableResult
+    private func keepPlainSession(_ reply: DBusReply) -> String {
+        let pathValue = reply.child(1)
         defer { g_variant_unref(pathValue) }
         let path = String(cString: g_variant_get_string(pathValue, nil))
         connection.plainSession.withLock { $0 = path }
         return path
     }
 
-    /// Calls `method` on the Secret Service's object at `path` with `arguments` (a floating tuple
-    /// the call consumes); the reply (a new reference) has the type `reply`, or the call fails.
-    private func call(_ path: String, _ interface: String, _ method: String, _ arguments: OpaquePointer, reply: String) throws(KeychainError) -> OpaquePointer {
-        let replyType = g_variant_type_new(reply)
-        defer { g_variant_type_free(replyType) }
-        let result = try withGError(deadline) {
-            g_dbus_connection_call_sync(
-                connectionPointer, Self.busName, path, interface, method, arguments, replyType,
-                G_DBUS_CALL_FLAGS_NONE, -1, cancellable.pointer, $0)
-        }
-        guard let result else { throw .backendFailure("the Secret Service sent no reply to \(method)") }
-        return result
+    /// Sends `calls` to the Secret Service at once and waits for all replies (`DBusCallBatch`), under
+    /// the operation's deadline; the results are in the order of `calls`.
+    private func callAll(_ calls: [DBusMethodCall]) -> [Result<DBusReply, KeychainError>] {
+        DBusCallBatch.callAll(calls, destination: Self.busName, on: connectionPointer, cancellable: cancellable, deadline: deadline)
+    }
+
+    private func call(_ call: DBusMethodCall) throws(KeychainError) -> DBusReply {
+        try callAll([call])[0].get()
     }
 }

@@ -50,13 +50,14 @@ public struct SecretServiceStore: CredentialStore {
         return Self.credentialItem(identity, try newestItem(of: identity, in: session, loadSecret: includeSecret))
     }
 
-    /// One `SearchItems` by the identity's `seckit-id` and one `GetSecrets` when SecKit wrote the
-    /// item; items of other tools, copies and locked items take the path of `item(for:)`.
+    /// When SecKit wrote the item: its `SearchItems` by `seckit-id` (with the `OpenSession` of the
+    /// process's first read) and one `GetSecrets`; items of other tools, copies and locked items take
+    /// the path of `item(for:)`.
     public func secret(for identity: CredentialIdentity, timeout: Duration) throws(KeychainError) -> SecureBytes {
         try ItemAttributes.validate(identity)
         let session = try SecretServiceSession(deadline: OperationDeadline(timeout))
-        let paths = try session.searchPaths([ItemAttributes.fingerprint: ItemAttributes.fingerprint(of: identity)])
-        if paths.locked.isEmpty, paths.unlocked.count == 1, let secret = try session.secret(at: paths.unlocked[0]) {
+        let found = try session.searchPaths([Self.fingerprintSearch(identity)], preparingSecrets: true)[0]
+        if let path = found.onlyUnlocked, let secret = try session.secret(at: path) {
             return secret
         }
         guard let secret = try newestItem(of: identity, in: session, loadSecret: true).secret else {
@@ -87,19 +88,22 @@ public struct SecretServiceStore: CredentialStore {
     // MARK: - Matching
 
     /// The most recently modified item with exactly `identity`: the one SecKit wrote, found by its
-    /// `seckit-id` (`SearchItems`, `GetAll`, and `GetSecrets` when asked); otherwise (items of other
-    /// tools, copies, locked items) by the first of the query's searches that finds any.
+    /// `seckit-id`; otherwise (items of other tools, copies, locked items) by the first of the query's
+    /// searches that finds any. The `seckit-id` search, the query's first search and the
+    /// `OpenSession` of the process's first read go out at once; then the chosen items' `GetAll`
+    /// and `GetSecrets` (when asked), at once.
     private func newestItem(of identity: CredentialIdentity, in session: SecretServiceSession, loadSecret: Bool) throws(KeychainError) -> ServiceItem {
-        let paths = try session.searchPaths([ItemAttributes.fingerprint: ItemAttributes.fingerprint(of: identity)])
-        if paths.locked.isEmpty, paths.unlocked.count == 1 {
-            let path = paths.unlocked[0]
-            let item = try session.item(at: path, isLocked: false, secret: loadSecret ? try session.secret(at: path) : nil)
-            if ItemAttributes.identity(from: item.pairs) == identity && (item.secret != nil || !loadSecret) { return item }
+        let query = ItemAttributes.query(for: identity, includeSecrets: loadSecret)
+        let firstSearch = ItemAttributes.searches(for: query)[0]
+        let found = try session.searchPaths([Self.fingerprintSearch(identity), firstSearch], preparingSecrets: loadSecret)
+        if let path = found[0].onlyUnlocked, let item = try session.items(at: [path], loadSecrets: loadSecret).first,
+            ItemAttributes.identity(from: item.pairs) == identity && (item.secret != nil || !loadSecret)
+        {
+            return item
         }
-        guard let newest = try items(of: identity, in: session, loadSecrets: loadSecret, firstHitOnly: true).first else {
-            throw try missing(in: session)
-        }
-        return newest
+        let newest = try items(matching: query, in: session, firstHitOnly: true, exactly: identity, firstSearchFound: found[1]).first
+        guard let newest else { throw try missing(in: session) }
+        return newest.item
     }
 
     /// The items with exactly `identity`, most recently modified first.
@@ -109,24 +113,40 @@ public struct SecretServiceStore: CredentialStore {
     }
 
     /// The items matching `query` (and `exactly` an identity, when given), most recently modified
-    /// first. Runs the query's searches in turn, and stops at the first that finds something when
-    /// `firstHitOnly`. A locked item among the results means the answer is unknown: `locked`.
+    /// first. Runs the query's searches all at once, or in turn when `firstHitOnly`, stopping at the
+    /// first that finds something (`firstSearchFound`: what the first search found, when already
+    /// known); then loads what they found at once. A locked item among the results means the answer
+    /// is unknown: `locked`.
     private func items(
-        matching query: CredentialQuery, in session: SecretServiceSession, firstHitOnly: Bool, exactly identity: CredentialIdentity? = nil
+        matching query: CredentialQuery, in session: SecretServiceSession, firstHitOnly: Bool, exactly identity: CredentialIdentity? = nil,
+        firstSearchFound: ItemPaths? = nil
     ) throws(KeychainError) -> [(identity: CredentialIdentity, item: ServiceItem)] {
+        var searches = ArraySlice(ItemAttributes.searches(for: query))
         var seen: Set<String> = []
         var found: [(identity: CredentialIdentity, item: ServiceItem)] = []
-        for pairs in ItemAttributes.searches(for: query) {
-            for item in try session.search(pairs, loadSecrets: query.includeSecrets) where seen.insert(item.path).inserted {
+        var results = firstSearchFound.map { [$0] } ?? []
+        repeat {
+            if results.isEmpty {
+                results = try session.searchPaths(Array(firstHitOnly ? searches.prefix(1) : searches), preparingSecrets: false)
+            }
+            searches.removeFirst(results.count)
+            guard results.allSatisfy({ $0.locked.allSatisfy(seen.contains) }) else { throw .locked }
+            let paths = results.flatMap(\.unlocked).filter { seen.insert($0).inserted }
+            for item in try session.items(at: paths, loadSecrets: query.includeSecrets) {
                 if item.isLocked { throw .locked }
                 guard let itemIdentity = ItemAttributes.identity(from: item.pairs), query.matches(itemIdentity),
                     identity == nil || itemIdentity == identity
                 else { continue }
                 found.append((itemIdentity, item))
             }
-            if firstHitOnly && !found.isEmpty { break }
-        }
+            results = []
+        } while !searches.isEmpty && !(firstHitOnly && !found.isEmpty)
         return found.sorted { ($0.item.modified ?? .distantPast) > ($1.item.modified ?? .distantPast) }
+    }
+
+    /// The search for the items SecKit wrote for `identity`: its `seckit-id`.
+    private static func fingerprintSearch(_ identity: CredentialIdentity) -> [String: String] {
+        [ItemAttributes.fingerprint: ItemAttributes.fingerprint(of: identity)]
     }
 
     /// `locked` when the default collection is locked (a search cannot see into it, so the item may

@@ -60,6 +60,29 @@ struct SecretServiceInteropTests {
         #expect(try SecretServiceSupport.secretTool(["lookup", "service", service, "account", "bob"]).stdoutText == "replaced")
     }
 
+    /// A `secret-tool` item without a group and a SecKit item in a group share `service` and
+    /// `account`: the search by those finds both, and each identity reads its own item.
+    @Test func itemsOfOneServiceAndAccountInTwoGroupsAreToldApart() throws {
+        let service = KeychainFixture.uniqueService("two-groups")
+        try SecretServiceSupport.secretTool(["store", "--label=tool", "service", service, "account", "ivy"], stdin: KeychainFixture.bytes("from secret-tool"))
+        let ungrouped = CredentialIdentity.genericPassword(service: service, account: "ivy")
+        let grouped = CredentialIdentity.genericPassword(service: service, account: "ivy", accessGroup: "team")
+        try store.upsert(grouped, string: "from seckit")
+        for (id, secret, label) in [(ungrouped, "from secret-tool", "tool"), (grouped, "from seckit", "Password for 'ivy' on '\(service)'")] {
+            #expect(try store.string(for: id) == secret)
+            let item = try store.item(for: id, includeSecret: true, timeout: .seconds(5))
+            #expect(item.identity == id)
+            #expect(item.secret?.bytes == KeychainFixture.bytes(secret))
+            #expect(item.label == label)
+        }
+        let listed = try store.search(CredentialQuery(service: service, includeSecrets: true))
+        #expect(Set(listed.map(\.identity)) == [ungrouped, grouped])
+        #expect(Set(listed.compactMap { $0.secret.map { String(decoding: $0.bytes, as: UTF8.self) } }) == ["from secret-tool", "from seckit"])
+        try store.delete(ungrouped)
+        #expect(throws: KeychainError.notFound) { try store.item(for: ungrouped) }
+        #expect(try store.string(for: grouped) == "from seckit")
+    }
+
     @Test func secKitFindsAndReplacesWhatPythonKeyringStored() throws {
         let service = KeychainFixture.uniqueService("from-keyring")
         try SecretServiceSupport.pythonKeyring("keyring.set_password(sys.argv[1], sys.argv[2], sys.argv[3])", [service, "carol", "from python"])

@@ -1,4 +1,3 @@
-import Foundation
 import SecCrypto
 internal import COpenSSL
 #if canImport(Glibc)

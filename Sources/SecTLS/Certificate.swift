@@ -1,4 +1,3 @@
-import Foundation
 import SecCrypto
 
 /// An X.509 certificate, parsed once by OpenSSL. A value type: copies share one immutable OpenSSL
@@ -168,7 +167,7 @@ struct PEMBlock {
         var lineNumber = 0
         for rawLine in text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline) {  // also CRLF (one Character)
             lineNumber += 1
-            let line = rawLine.trimmingCharacters(in: .whitespacesAndNewlines)
+            let line = rawLine.trimmingWhitespace()
             if var open = current {
                 if line.hasPrefix("-----END ") {
                     guard line.hasSuffix("-----"), line.dropFirst(9).dropLast(5) == open.label else {

@@ -1,4 +1,3 @@
-import Foundation
 import SecCrypto
 
 /// A digest of a whole DER certificate, as `openssl x509 -fingerprint` prints it.
@@ -27,13 +26,13 @@ public struct CertificateFingerprint: Hashable, Sendable, CustomStringConvertibl
 
     /// Parses `sha256 Fingerprint=AB:CD:…`, `AB:CD:…`, `abcd…` (any case, surrounding white space ignored).
     public init(parsing text: String) throws(TLSError) {
-        let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        let trimmed = text.trimmingWhitespace()
         var labelled: HashAlgorithm?
         var hexPart = Substring(trimmed)
         if let equals = trimmed.firstIndex(of: "=") {
             let label = trimmed[..<equals].lowercased()
             guard label.hasSuffix(" fingerprint"), label.count <= 24,
-                  let algorithm = HashAlgorithm(name: String(label.dropLast(12)).trimmingCharacters(in: .whitespaces))
+                  let algorithm = HashAlgorithm(name: label.dropLast(12).trimmingWhitespace(keepingNewlines: true))
             else {
                 throw .invalidFingerprint("expected `sha256 Fingerprint=AB:CD:…` or hex digits")
             }

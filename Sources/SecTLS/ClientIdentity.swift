@@ -1,4 +1,3 @@
-import Foundation
 import SecCrypto
 
 /// A client certificate with its private key, sent when a server asks for one (mutual TLS).

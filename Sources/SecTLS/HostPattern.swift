@@ -1,5 +1,3 @@
-import Foundation
-
 /// A host name pattern of a pin set or an allow-list entry, as OkHttp's `CertificatePinner` writes them:
 ///
 /// - `example.com`: that host only;
@@ -92,13 +90,8 @@ public struct HostPattern: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// Lower-case, surrounding white space and one trailing dot removed; `[::1]` brackets removed.
-    /// (Runs on every connection and pin lookup: plain Swift, not Foundation's `trimmingCharacters`,
-    /// which bridges through NSString.)
     static func normalize(_ text: String) -> String {
-        var trimmed = Substring(text)
-        while trimmed.first?.isWhitespace == true { trimmed.removeFirst() }
-        while trimmed.last?.isWhitespace == true { trimmed.removeLast() }
-        var name = trimmed.lowercased()
+        var name = text.trimmingWhitespace().lowercased()
         if name.hasSuffix(".") { name.removeLast() }
         if name.hasPrefix("["), name.hasSuffix("]") { name = String(name.dropFirst().dropLast()) }
         return name

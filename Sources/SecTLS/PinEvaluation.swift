@@ -1,4 +1,3 @@
-import Foundation
 import SecCrypto
 
 /// A remark of a pin evaluation that did not refuse the connection.

@@ -1,4 +1,4 @@
-import Foundation
+import SecCrypto
 
 /// The pins of one host pattern: any one of them must appear in the verified chain.
 ///

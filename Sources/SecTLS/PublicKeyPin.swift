@@ -1,4 +1,3 @@
-import Foundation
 import SecCrypto
 
 /// An RFC 7469 public-key pin: SHA-256 of a certificate's DER SubjectPublicKeyInfo. It survives
@@ -25,7 +24,7 @@ public struct PublicKeyPin: Hashable, Sendable, CustomStringConvertible {
 
     /// Parses one pin in any of the forms above (surrounding white space ignored).
     public init(parsing text: String) throws(TLSError) {
-        let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        let trimmed = text.trimmingWhitespace()
         func hasPrefix(_ prefix: String) -> Bool { trimmed.prefix(prefix.count).lowercased() == prefix }
         let base64: Substring
         if hasPrefix("sha256/") {
@@ -67,7 +66,7 @@ public struct PublicKeyPin: Hashable, Sendable, CustomStringConvertible {
         let items = text.split(separator: ";", omittingEmptySubsequences: false)
         var pins: [PublicKeyPin] = []
         for (index, item) in items.enumerated() {
-            let trimmed = item.trimmingCharacters(in: .whitespacesAndNewlines)
+            let trimmed = item.trimmingWhitespace()
             if trimmed.isEmpty {
                 if index == items.count - 1 && index > 0 { continue }  // a trailing `;`
                 throw .invalidPin("empty item \(index + 1) in the pin list")
@@ -117,7 +116,7 @@ public enum Pin: Hashable, Sendable, CustomStringConvertible {
     /// 40 (SHA-1) or 64 (SHA-256) hex digits, with or without colons, with or without the
     /// `sha256 Fingerprint=` label.
     public init(parsing text: String) throws(TLSError) {
-        let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        let trimmed = text.trimmingWhitespace()
         if Self.looksLikeFingerprint(trimmed) {
             let fingerprint = try CertificateFingerprint(parsing: trimmed)
             guard fingerprint.algorithm == .sha1 || fingerprint.algorithm == .sha256 else {

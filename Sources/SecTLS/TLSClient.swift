@@ -1,4 +1,4 @@
-import Foundation
+import SecCrypto
 
 /// A TLS client for one `TLSConfiguration`: make it once, then `connect` as often as needed (the
 /// OpenSSL context, with its loaded CA store and client identity, is shared by every connection).

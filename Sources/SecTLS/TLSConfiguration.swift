@@ -1,5 +1,3 @@
-import Foundation
-
 /// A TLS protocol version SecTLS speaks (TLS 1.2 is the lowest it allows).
 public enum TLSVersion: String, Hashable, Sendable, Comparable, CaseIterable, CustomStringConvertible {
     case tls12 = "TLSv1.2"

@@ -1,4 +1,4 @@
-import Foundation
+import SecCrypto
 
 /// An established, verified TLS connection: read and write the application protocol over it, then
 /// `close()` (also done when the connection is released). Use it from one thread at a time.

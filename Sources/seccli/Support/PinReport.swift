@@ -1,4 +1,6 @@
-import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
 import SecKit
 
 /// What `seccli pin` prints: the certificates from depth 0 with their fingerprints and pins, pin
@@ -72,12 +74,12 @@ struct PinReport {
     /// `Dec  2 09:12:04 2026 GMT`, as `openssl x509 -enddate` prints it (`ASN1_TIME_print`).
     static func opensslDate(_ date: Date) -> String {
         let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
-        var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = TimeZone(identifier: "UTC")!
-        let c = calendar.dateComponents([.year, .month, .day, .hour, .minute, .second], from: date)
-        func two(_ value: Int?) -> String { let v = value ?? 0; return v < 10 ? "0\(v)" : "\(v)" }
-        let day = c.day ?? 0
-        return "\(months[(c.month ?? 1) - 1]) \(day < 10 ? " " : "")\(day) \(two(c.hour)):\(two(c.minute)):\(two(c.second)) \(c.year ?? 0) GMT"
+        // gmtime_r, not Calendar: FoundationEssentials without ICU has no named time zones.
+        var seconds = time_t(date.timeIntervalSince1970.rounded(.down))
+        var c = tm()
+        gmtime_r(&seconds, &c)
+        func two(_ value: Int32) -> String { value < 10 ? "0\(value)" : "\(value)" }
+        return "\(months[Int(c.tm_mon)]) \(c.tm_mday < 10 ? " " : "")\(c.tm_mday) \(two(c.tm_hour)):\(two(c.tm_min)):\(two(c.tm_sec)) \(Int(c.tm_year) + 1900) GMT"
     }
 
     // MARK: - JSON

@@ -130,7 +130,7 @@ public struct SecretServiceStore: CredentialStore {
                 results = try session.searchPaths(Array(firstHitOnly ? searches.prefix(1) : searches), preparingSecrets: false)
             }
             searches.removeFirst(results.count)
-            guard results.allSatisfy({ $0.locked.allSatisfy(seen.contains) }) else { throw .locked }
+            guard results.allSatisfy(\.locked.isEmpty) else { throw .locked }
             let paths = results.flatMap(\.unlocked).filter { seen.insert($0).inserted }
             for item in try session.items(at: paths, loadSecrets: query.includeSecrets) {
                 if item.isLocked { throw .locked }

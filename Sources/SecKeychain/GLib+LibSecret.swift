@@ -1,5 +1,4 @@
 internal import CLibSecret
-import Dispatch
 import SecCrypto
 
 /// A strong reference to a GObject, released with the Swift value.
@@ -17,24 +16,19 @@ final class GObjectReference: @unchecked Sendable {
     func cast<T>(to type: T.Type) -> UnsafeMutablePointer<T> { pointer.assumingMemoryBound(to: type) }
 }
 
-/// A `GCancellable` cancelled by a timer when the operation's deadline passes, so that no libsecret
-/// call outlives its timeout.
+/// A `GCancellable` cancelled when the operation's deadline passes (by `DeadlineWatchdog`), so that
+/// no GIO or libsecret call outlives its timeout.
 final class DeadlineCancellable: @unchecked Sendable {
     private let reference: GObjectReference
-    private let timer: DispatchWorkItem
+    private let watch: UInt64
 
     init(_ deadline: OperationDeadline) {
-        let reference = GObjectReference(adopting: UnsafeMutableRawPointer(g_cancellable_new()))
-        self.reference = reference
-        // The timer keeps its own reference, so cancelling after the operation returned is harmless.
-        timer = DispatchWorkItem { g_cancellable_cancel(reference.cast(to: GCancellable.self)) }
-        let delay = max(deadline.remaining, .zero)
-        DispatchQueue.global().asyncAfter(
-            deadline: .now() + .nanoseconds(Int(delay.components.seconds) * 1_000_000_000 + Int(delay.components.attoseconds / 1_000_000_000)),
-            execute: timer)
+        reference = GObjectReference(adopting: UnsafeMutableRawPointer(g_cancellable_new()))
+        // The watchdog keeps its own reference, so a cancel racing with this value's release is harmless.
+        watch = DeadlineWatchdog.shared.watch(reference, until: deadline)
     }
 
-    deinit { timer.cancel() }
+    deinit { DeadlineWatchdog.shared.stopWatching(watch) }
 
     var pointer: UnsafeMutablePointer<GCancellable> { reference.cast(to: GCancellable.self) }
 }

@@ -1,0 +1,52 @@
+import CLibSecret
+#if canImport(Glibc)
+import Glibc
+#endif
+@testable import SecKeychain
+import Testing
+
+/// The deadlines that bound every Secret Service call: one watchdog thread cancels each operation's
+/// `GCancellable` when its own deadline passes, whatever order the operations came in. (The end to
+/// end case, a stopped daemon giving `timeout`, is in seccliTests' CredErrorTests.)
+@Suite struct DeadlineWatchdogTests {
+    @Test("an earlier deadline that comes after a later one is still kept; a finished operation is never cancelled")
+    func deadlinesInAnyOrder() throws {
+        let late = DeadlineCancellable(OperationDeadline(.seconds(60)))
+        usleep(50_000)  // the watchdog is asleep until the 60 s deadline when the earlier one comes
+        let early = DeadlineCancellable(OperationDeadline(.milliseconds(100)))
+        var finished: DeadlineCancellable? = DeadlineCancellable(OperationDeadline(.milliseconds(50)))
+        let finishedPointer = try #require(finished?.pointer)
+        g_object_ref(finishedPointer)
+        defer { g_object_unref(finishedPointer) }
+        finished = nil  // released before its deadline, as when the operation returned in time
+
+        #expect(waitUntilCancelled(early, atMost: .seconds(10)), "the 100 ms deadline passed unnoticed")
+        #expect(!isCancelled(late.pointer), "a 60 s deadline fired with the 100 ms one")
+        usleep(200_000)  // well past the released operation's 50 ms
+        #expect(!isCancelled(finishedPointer), "a released operation's cancellable was cancelled")
+    }
+
+    @Test("many operations at once: each is cancelled at its own deadline, not before")
+    func manyDeadlines() {
+        let cancellables = (1...20).map { DeadlineCancellable(OperationDeadline(.milliseconds($0 % 2 == 0 ? 30 : 60_000))) }
+        for (index, cancellable) in cancellables.enumerated() where (index + 1) % 2 == 0 {
+            #expect(waitUntilCancelled(cancellable, atMost: .seconds(10)), "operation \(index + 1)")
+        }
+        for (index, cancellable) in cancellables.enumerated() where (index + 1) % 2 == 1 {
+            #expect(!isCancelled(cancellable.pointer), "operation \(index + 1) has a 60 s deadline")
+        }
+    }
+
+    private func isCancelled(_ pointer: UnsafeMutablePointer<GCancellable>) -> Bool { g_cancellable_is_cancelled(pointer) != 0 }
+
+    /// Whether `cancellable` is cancelled within `limit` (polled every 10 ms; a bound against
+    /// hanging, not a measurement).
+    private func waitUntilCancelled(_ cancellable: DeadlineCancellable, atMost limit: Duration) -> Bool {
+        let end = ContinuousClock.now + limit
+        while ContinuousClock.now < end {
+            if isCancelled(cancellable.pointer) { return true }
+            usleep(10_000)
+        }
+        return isCancelled(cancellable.pointer)
+    }
+}

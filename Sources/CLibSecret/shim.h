@@ -3,10 +3,44 @@
 
 // libsecret (the freedesktop Secret Service client) and the GLib/GIO types it speaks in.
 // Its convenience calls are C-variadic; Swift uses the `...v_sync` variants with a GHashTable.
-// SECRET_API_SUBJECT_TO_CHANGE brings in secret-paths.h (search by D-Bus object path, secrets of
-// several paths in one call: SecKeychain's fast lookup, which creates no item proxies). Stable in
-// practice since libsecret 0.18.
+// SECRET_API_SUBJECT_TO_CHANGE brings in secret-paths.h (items by D-Bus object path, which writes
+// use). Stable in practice since libsecret 0.18.
 #define SECRET_API_SUBJECT_TO_CHANGE 1
 #include <libsecret/secret.h>
+#include <dlfcn.h>
+
+// SecKeychain reads over GIO's D-Bus calls and needs libsecret only to write, so it loads
+// libsecret-1.so.0 at the first write (dlopen) instead of linking it: a process that only reads
+// never maps libsecret and libgcrypt (about 1 ms per `seccli cred get`), and seccli runs where
+// libsecret is not installed. Swift calls libsecret through this table, never by name; each
+// entry has the exact type of the function in libsecret's headers.
+#define SECKIT_LIBSECRET_FUNCTIONS(X) \
+    X(service_get_sync) \
+    X(service_delete_item_dbus_path_sync) \
+    X(collection_for_alias_sync) \
+    X(item_create_sync) \
+    X(item_new_for_dbus_path_sync) \
+    X(item_set_secret_sync) \
+    X(item_set_attributes_sync) \
+    X(item_set_label_sync) \
+    X(schema_newv) \
+    X(value_new) \
+    X(value_unref)
+
+#define SECKIT_LIBSECRET_ENTRY(name) __typeof__(secret_##name) *name;
+typedef struct {
+    SECKIT_LIBSECRET_FUNCTIONS(SECKIT_LIBSECRET_ENTRY)
+} SecKitLibSecret;
+#undef SECKIT_LIBSECRET_ENTRY
+
+/// Fills `table` with the functions of the libsecret `library` (a dlopen handle); 0 when one is
+/// missing, with dlerror() telling which.
+static inline int seckit_libsecret_resolve(void *library, SecKitLibSecret *table) {
+#define SECKIT_LIBSECRET_RESOLVE(name) \
+    if (!(table->name = (__typeof__(table->name))dlsym(library, "secret_" #name))) return 0;
+    SECKIT_LIBSECRET_FUNCTIONS(SECKIT_LIBSECRET_RESOLVE)
+#undef SECKIT_LIBSECRET_RESOLVE
+    return 1;
+}
 
 #endif

@@ -79,6 +79,9 @@ func withGError<R>(_ deadline: OperationDeadline, _ call: (UnsafeMutablePointer<
 }
 
 extension KeychainError {
+    /// libsecret's `SECRET_ERROR` (what `secret_error_get_quark` returns), known without loading libsecret.
+    private static var libsecretErrorDomain: GQuark { g_quark_from_static_string("secret-error") }
+
     /// The error a `GError` from GIO or libsecret means to a user.
     init(_ error: UnsafeMutablePointer<GError>, deadline: OperationDeadline) {
         var message = error.pointee.message.map { String(cString: $0) } ?? "unknown error"
@@ -92,9 +95,9 @@ extension KeychainError {
         switch (error.pointee.domain, error.pointee.code) {
         case (g_io_error_quark(), Int32(G_IO_ERROR_CANCELLED.rawValue)), (g_io_error_quark(), Int32(G_IO_ERROR_TIMED_OUT.rawValue)):
             self = deadline.error
-        case (secret_error_get_quark(), Int32(SECRET_ERROR_IS_LOCKED.rawValue)):
+        case (Self.libsecretErrorDomain, Int32(SECRET_ERROR_IS_LOCKED.rawValue)):
             self = .locked
-        case (secret_error_get_quark(), Int32(SECRET_ERROR_NO_SUCH_OBJECT.rawValue)):
+        case (Self.libsecretErrorDomain, Int32(SECRET_ERROR_NO_SUCH_OBJECT.rawValue)):
             self = .notFound
         default:
             switch remoteName {

@@ -11,9 +11,6 @@ import SecCrypto
 /// Every unlocked item is readable by every process of the same user: access groups organise
 /// items, they do not isolate them.
 public struct SecretServiceStore: CredentialStore {
-    private static let genericSchema = LibSecretSchema(name: "org.freedesktop.Secret.Generic", attributes: ItemAttributes.genericNames)
-    private static let internetSchema = LibSecretSchema(name: "org.gnome.keyring.NetworkPassword", attributes: ItemAttributes.internetNames)
-
     public init() {}
 
     public func upsert(
@@ -33,8 +30,7 @@ public struct SecretServiceStore: CredentialStore {
                     if let kept {
                         try writer.update(kept, pairs: ItemAttributes.updating(kept.pairs, to: pairs), label: label, secret: bytes)
                     } else {
-                        let schema = identity.service == nil ? Self.internetSchema : Self.genericSchema
-                        try writer.create(pairs, label: label, secret: bytes, schema: schema)
+                        try writer.create(pairs, label: label, secret: bytes, isInternetPassword: identity.service == nil)
                     }
                 }
             }.get()

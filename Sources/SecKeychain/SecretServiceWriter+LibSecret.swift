@@ -6,12 +6,16 @@ import SecCrypto
 /// Reads, and the searches a write starts with, go through `SecretServiceSession`.
 struct SecretServiceWriter {
     private let session: SecretServiceSession
+    private let libsecret: LibSecretLibrary
     private let service: GObjectReference
 
-    /// libsecret's service proxy with its session open (libsecret keeps one per process), within `session`'s deadline.
+    /// libsecret's service proxy with its session open (libsecret keeps one per process), within
+    /// `session`'s deadline; loads libsecret first when this is the process's first write.
     init(_ session: SecretServiceSession) throws(KeychainError) {
         self.session = session
-        let service = try withGError(session.deadline) { secret_service_get_sync(SECRET_SERVICE_OPEN_SESSION, session.cancellable.pointer, $0) }
+        let libsecret = try LibSecretLibrary.load()
+        self.libsecret = libsecret
+        let service = try withGError(session.deadline) { libsecret.functions.service_get_sync(SECRET_SERVICE_OPEN_SESSION, session.cancellable.pointer, $0) }
         guard let service else { throw .noSecretService("libsecret found no Secret Service") }
         self.service = GObjectReference(adopting: UnsafeMutableRawPointer(service))
     }
@@ -21,18 +25,20 @@ struct SecretServiceWriter {
     /// Creates an item in the default collection. Never with `SECRET_ITEM_CREATE_REPLACE`:
     /// gnome-keyring would replace any item whose attributes include the new ones (an item in an
     /// access group, or with a port, when storing one without), not just the same identity.
-    func create(_ pairs: [String: String], label: String, secret: UnsafeRawBufferPointer, schema: LibSecretSchema) throws(KeychainError) {
+    /// Items with a `service` get the generic-password schema, the others the network-password one.
+    func create(_ pairs: [String: String], label: String, secret: UnsafeRawBufferPointer, isInternetPassword: Bool) throws(KeychainError) {
         guard try !session.defaultCollectionIsLocked() else { throw .locked }
         let collection = try withGError(session.deadline) {
-            secret_collection_for_alias_sync(servicePointer, SECRET_COLLECTION_DEFAULT, SECRET_COLLECTION_NONE, session.cancellable.pointer, $0)
+            libsecret.functions.collection_for_alias_sync(servicePointer, SECRET_COLLECTION_DEFAULT, SECRET_COLLECTION_NONE, session.cancellable.pointer, $0)
         }
         guard let collection else { throw .backendFailure("the Secret Service has no default collection") }
         defer { g_object_unref(collection) }
-        let value = Self.value(secret)
-        defer { secret_value_unref(UnsafeMutableRawPointer(value)) }
+        let value = try value(secret)
+        defer { libsecret.functions.value_unref(UnsafeMutableRawPointer(value)) }
+        let schema = isInternetPassword ? libsecret.internetSchema : libsecret.genericSchema
         let item = try AttributeTable.with(pairs) { (table) throws(KeychainError) in
             try withGError(session.deadline) {
-                secret_item_create_sync(collection, schema.pointer, table, label, value, SECRET_ITEM_CREATE_NONE, session.cancellable.pointer, $0)
+                libsecret.functions.item_create_sync(collection, schema, table, label, value, SECRET_ITEM_CREATE_NONE, session.cancellable.pointer, $0)
             }
         }
         guard let item else { throw .backendFailure("the Secret Service created no item") }
@@ -41,52 +47,39 @@ struct SecretServiceWriter {
 
     /// Replaces the secret of an existing item, then its attributes and label when they differ.
     func update(_ item: ServiceItem, pairs: [String: String], label: String, secret: UnsafeRawBufferPointer) throws(KeychainError) {
-        let proxy = try withGError(session.deadline) { secret_item_new_for_dbus_path_sync(servicePointer, item.path, SECRET_ITEM_NONE, session.cancellable.pointer, $0) }
+        let proxy = try withGError(session.deadline) { libsecret.functions.item_new_for_dbus_path_sync(servicePointer, item.path, SECRET_ITEM_NONE, session.cancellable.pointer, $0) }
         guard let proxy else { throw .notFound }
         defer { g_object_unref(proxy) }
-        let value = Self.value(secret)
-        defer { secret_value_unref(UnsafeMutableRawPointer(value)) }
-        _ = try withGError(session.deadline) { secret_item_set_secret_sync(proxy, value, session.cancellable.pointer, $0) }
+        let value = try value(secret)
+        defer { libsecret.functions.value_unref(UnsafeMutableRawPointer(value)) }
+        _ = try withGError(session.deadline) { libsecret.functions.item_set_secret_sync(proxy, value, session.cancellable.pointer, $0) }
         if pairs != item.pairs {
             _ = try AttributeTable.with(pairs) { (table) throws(KeychainError) in
-                try withGError(session.deadline) { secret_item_set_attributes_sync(proxy, nil, table, session.cancellable.pointer, $0) }
+                try withGError(session.deadline) { libsecret.functions.item_set_attributes_sync(proxy, nil, table, session.cancellable.pointer, $0) }
             }
         }
         if label != item.label {
-            _ = try withGError(session.deadline) { secret_item_set_label_sync(proxy, label, session.cancellable.pointer, $0) }
+            _ = try withGError(session.deadline) { libsecret.functions.item_set_label_sync(proxy, label, session.cancellable.pointer, $0) }
         }
     }
 
     func delete(_ item: ServiceItem) throws(KeychainError) {
-        _ = try withGError(session.deadline) { secret_service_delete_item_dbus_path_sync(servicePointer, item.path, session.cancellable.pointer, $0) }
+        _ = try withGError(session.deadline) { libsecret.functions.service_delete_item_dbus_path_sync(servicePointer, item.path, session.cancellable.pointer, $0) }
     }
 
     /// A `SecretValue` holding a copy of `secret` (libsecret keeps it in non-pageable memory),
     /// typed `text/plain` when the bytes are UTF-8 text without NUL, `application/octet-stream` otherwise.
-    private static func value(_ secret: UnsafeRawBufferPointer) -> OpaquePointer {
+    private func value(_ secret: UnsafeRawBufferPointer) throws(KeychainError) -> OpaquePointer {
         let isText = !secret.contains(0) && String(validating: secret, as: UTF8.self) != nil
         let contentType = isText ? "text/plain" : "application/octet-stream"
-        guard let base = secret.baseAddress, secret.count > 0 else { return secret_value_new("", 0, contentType) }
-        return secret_value_new(base.assumingMemoryBound(to: gchar.self), gssize(secret.count), contentType)
-    }
-}
-
-/// A libsecret schema (a name and the attribute names it declares). SecKit's are flagged
-/// `SECRET_SCHEMA_DONT_MATCH_NAME`: searches never filter on `xdg:schema`, so items that other
-/// tools stored without it are found.
-final class LibSecretSchema: @unchecked Sendable {
-    // Created once and never changed or freed.
-    let pointer: UnsafeMutablePointer<SecretSchema>
-
-    init(name: String, attributes: [String]) {
-        let table = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, nil)!
-        defer { g_hash_table_unref(table) }
-        for attribute in attributes {
-            // SECRET_SCHEMA_ATTRIBUTE_STRING is 0, that is a NULL value.
-            g_hash_table_insert(table, g_strdup(attribute), nil)
+        let value = if let base = secret.baseAddress, secret.count > 0 {
+            libsecret.functions.value_new(base.assumingMemoryBound(to: gchar.self), gssize(secret.count), contentType)
+        } else {
+            libsecret.functions.value_new("", 0, contentType)
         }
-        pointer = secret_schema_newv(name, SECRET_SCHEMA_DONT_MATCH_NAME, table)
+        guard let value else {
+            throw .backendFailure("libsecret made no secret value")
+        }
+        return value
     }
-
-    deinit { secret_schema_unref(pointer) }
 }

@@ -1,0 +1,52 @@
+internal import CLibSecret
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// libsecret, loaded by the process's first write (dlopen; CLibSecret's shim.h says why it is not
+/// linked), with the schemas SecKit creates items in. It stays loaded until the process ends.
+final class LibSecretLibrary: @unchecked Sendable {
+    // Set once in init, then only read.
+    /// libsecret's functions that writes call.
+    let functions: SecKitLibSecret
+    /// `org.freedesktop.Secret.Generic` and `org.gnome.keyring.NetworkPassword`, with the
+    /// attribute names SecKit writes.
+    let genericSchema: UnsafeMutablePointer<SecretSchema>
+    let internetSchema: UnsafeMutablePointer<SecretSchema>
+
+    private static let shared = Result { () throws(KeychainError) in try LibSecretLibrary() }
+
+    /// The process's libsecret, loaded on first use; `backendFailure` saying what is missing when
+    /// it cannot be loaded.
+    static func load() throws(KeychainError) -> LibSecretLibrary { try shared.get() }
+
+    private init() throws(KeychainError) {
+        guard let library = dlopen("libsecret-1.so.0", RTLD_NOW | RTLD_LOCAL) else {
+            throw .backendFailure("libsecret could not be loaded (\(Self.loaderMessage)): install it (Debian and Ubuntu: libsecret-1-0)")
+        }
+        var functions = SecKitLibSecret()
+        guard seckit_libsecret_resolve(library, &functions) != 0 else {
+            throw .backendFailure("libsecret lacks a function SecKit needs (\(Self.loaderMessage)): libsecret 0.18 or newer is needed")
+        }
+        self.functions = functions
+        genericSchema = try Self.schema("org.freedesktop.Secret.Generic", attributes: ItemAttributes.genericNames, functions)
+        internetSchema = try Self.schema("org.gnome.keyring.NetworkPassword", attributes: ItemAttributes.internetNames, functions)
+    }
+
+    private static var loaderMessage: String { dlerror().map { String(cString: $0) } ?? "unknown reason" }
+
+    /// A schema flagged `SECRET_SCHEMA_DONT_MATCH_NAME`: searches never filter on `xdg:schema`, so
+    /// items that other tools stored without it are found.
+    private static func schema(_ name: String, attributes: [String], _ functions: SecKitLibSecret) throws(KeychainError) -> UnsafeMutablePointer<SecretSchema> {
+        let table = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, nil)!
+        defer { g_hash_table_unref(table) }
+        for attribute in attributes {
+            // SECRET_SCHEMA_ATTRIBUTE_STRING is 0, that is a NULL value.
+            g_hash_table_insert(table, g_strdup(attribute), nil)
+        }
+        guard let schema = functions.schema_newv(name, SECRET_SCHEMA_DONT_MATCH_NAME, table) else {
+            throw .backendFailure("libsecret made no schema \(name)")
+        }
+        return schema
+    }
+}

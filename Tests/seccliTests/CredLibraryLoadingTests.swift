@@ -1,0 +1,36 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// The shipped seccli (tools/build-release's, which tools/test passes in SECCLI) does not link
+/// libsecret: `cred get` reads over GDBus and never maps libsecret or libgcrypt, and the first write
+/// loads libsecret. Read from the dynamic loader's own trace (glibc's `LD_DEBUG=libs`).
+@Suite(
+    "seccli cred: libsecret is loaded by writes only (the release binary)",
+    .enabled(if: SecretServiceSupport.hasPrivateSecretService, SecretServiceSupport.privateSessionOnly),
+    .enabled(if: ProcessInfo.processInfo.environment["SECCLI"] != nil, "needs SECCLI: the binary of tools/build-release (the debug build links libsecret)"))
+struct CredLibraryLoadingTests {
+    @Test("cred get and sso token map no libsecret; cred set loads it, and what it wrote is read back")
+    func libsecretOnlyForWrites() throws {
+        let service = Keychain.uniqueName("loading"), secret = randomPrintable(24)
+        let traced = ["SECCLI_BACKEND": "secret-service", "LD_DEBUG": "libs"]
+        let set = try Keychain.seccli(["cred", "set", "--service", service, "--account", "alice"], stdin: Array(secret.utf8), environment: traced)
+        #expect(set.status == 0, "stderr: \(set.stderr.suffix(500))")
+        let setLoadedLibsecret = set.stderr.contains("calling init: ") && set.stderr.contains("libsecret-1.so")
+        #expect(setLoadedLibsecret, "cred set did not load libsecret")
+
+        let get = try Keychain.seccli(["cred", "get", "--service", service, "--account", "alice"], environment: traced)
+        #expect(get.status == 0)
+        #expect(get.stdoutText == secret)
+        let getMapped = ["libsecret", "libgcrypt"].filter { get.stderr.contains($0) }
+        #expect(getMapped.isEmpty, "cred get mapped \(getMapped)")
+
+        let group = Keychain.uniqueName("loading-group")
+        try Keychain.seccliSucceeding(["sso", "login", "--group", group, "--user", "alice"], stdin: Array("token-1".utf8), environment: ["SECCLI_BACKEND": "secret-service"])
+        let token = try Keychain.seccli(["sso", "token", "--group", group], environment: traced)
+        #expect(token.status == 0)
+        #expect(token.stdoutText == "token-1")
+        let tokenMappedLibsecret = token.stderr.contains("libsecret")
+        #expect(!tokenMappedLibsecret, "sso token mapped libsecret")
+    }
+}

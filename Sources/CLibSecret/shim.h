@@ -2,7 +2,7 @@
 #define SECKIT_CLIBSECRET_SHIM_H
 
 // libsecret (the freedesktop Secret Service client) and the GLib/GIO types it speaks in.
-// Its convenience calls are C-variadic; Swift uses the `...v_sync` variants with a GHashTable.
+// Its convenience calls are C-variadic; Swift passes attributes in a GHashTable instead.
 // SECRET_API_SUBJECT_TO_CHANGE brings in secret-paths.h (items by D-Bus object path, which writes
 // use). Stable in practice since libsecret 0.18.
 #define SECRET_API_SUBJECT_TO_CHANGE 1
@@ -10,10 +10,10 @@
 #include <dlfcn.h>
 
 // SecKeychain reads over GIO's D-Bus calls and needs libsecret only to write, so it loads
-// libsecret-1.so.0 at the first write (dlopen) instead of linking it: a process that only reads
-// never maps libsecret and libgcrypt (about 1 ms per `seccli cred get`), and seccli runs where
-// libsecret is not installed. Swift calls libsecret through this table, never by name; each
-// entry has the exact type of the function in libsecret's headers.
+// libsecret-1.so.0 at the first write (dlopen) and calls it through this table, never by name (each
+// entry has the exact type of the function in libsecret's headers). Linked without -lsecret-1, as
+// tools/build-release links seccli, a process that only reads never maps libsecret and libgcrypt
+// (about 1 ms per `seccli cred get`), and reads work where libsecret is not installed.
 #define SECKIT_LIBSECRET_FUNCTIONS(X) \
     X(service_get_sync) \
     X(service_delete_item_dbus_path_sync) \

@@ -2,22 +2,28 @@ internal import CLibSecret
 
 /// Cancels `GCancellable`s when their deadlines pass: one GLib thread for the process, started by the
 /// first `watch`, that sleeps until the earliest deadline it holds (a `GCond` timed wait on GLib's
-/// monotonic clock). Each operation costs a lock and, when its deadline is the earliest, a wake-up;
-/// a timer on a Dispatch queue did the same job but set up libdispatch's threads in every process
-/// (about 0.7 ms of CPU per `seccli cred get`).
+/// monotonic clock). An operation costs a lock, and a wake-up of the thread only when its deadline
+/// comes before the one the thread sleeps until.
 final class DeadlineWatchdog: @unchecked Sendable {
-    // `entries` and `nextID` are only used with `mutex` held.
+    // Everything below `condition` is only used with `mutex` held.
     private let mutex: UnsafeMutablePointer<GMutex>
     private let condition: UnsafeMutablePointer<GCond>
     private var entries: [UInt64: Entry] = [:]
     private var nextID: UInt64 = 0
     private var isRunning = false
+    /// When the thread's wait ends: `.max` while it waits for a first deadline (or is not started),
+    /// `.min` while it is awake (it looks at every entry before it sleeps again).
+    private var wakeTime: gint64 = .max
 
     private struct Entry {
         /// When to cancel, in `g_get_monotonic_time` microseconds.
         let end: gint64
         let cancellable: GObjectReference
     }
+
+    /// Deadlines further away than this are never reached (a "wait forever" timeout must not
+    /// overflow the clock arithmetic).
+    private static let horizon: Duration = .seconds(100 * 365 * 86_400)
 
     static let shared = DeadlineWatchdog()
 
@@ -31,12 +37,11 @@ final class DeadlineWatchdog: @unchecked Sendable {
     /// Cancels `cancellable` (a `GCancellable`) when `deadline` passes, unless `stopWatching` comes
     /// first with the returned identifier.
     func watch(_ cancellable: GObjectReference, until deadline: OperationDeadline) -> UInt64 {
-        let remaining = max(deadline.remaining, .zero).components
+        let remaining = min(max(deadline.remaining, .zero), Self.horizon).components
         let end = g_get_monotonic_time() + gint64(remaining.seconds * 1_000_000 + remaining.attoseconds / 1_000_000_000_000)
         g_mutex_lock(mutex)
         defer { g_mutex_unlock(mutex) }
         nextID += 1
-        let isEarliest = entries.values.allSatisfy { $0.end > end }
         entries[nextID] = Entry(end: end, cancellable: cancellable)
         if !isRunning {
             isRunning = true
@@ -45,7 +50,7 @@ final class DeadlineWatchdog: @unchecked Sendable {
                 Unmanaged<DeadlineWatchdog>.fromOpaque(watchdog!).takeUnretainedValue().run()
             }, Unmanaged.passUnretained(self).toOpaque())
             g_thread_unref(thread)
-        } else if isEarliest {
+        } else if end < wakeTime {
             g_cond_signal(condition)
         }
         return nextID
@@ -59,24 +64,28 @@ final class DeadlineWatchdog: @unchecked Sendable {
     }
 
     /// The thread's loop: waits for the earliest deadline, then cancels (outside the lock, since
-    /// cancelling runs GIO's handlers) every cancellable whose deadline has passed.
+    /// cancelling runs GIO's handlers) every cancellable whose deadline has passed. A wait can end
+    /// early or for an operation that has finished since; the loop then just looks again.
     private func run() -> gpointer? {
         g_mutex_lock(mutex)
         while true {
-            guard let earliest = entries.values.lazy.map(\.end).min() else {
-                g_cond_wait(condition, mutex)
-                continue
-            }
-            if g_get_monotonic_time() < earliest {
-                _ = g_cond_wait_until(condition, mutex, earliest)
-                continue
-            }
             let now = g_get_monotonic_time()
             let expired = entries.filter { $0.value.end <= now }
-            for id in expired.keys { entries[id] = nil }
-            g_mutex_unlock(mutex)
-            for entry in expired.values { g_cancellable_cancel(entry.cancellable.cast(to: GCancellable.self)) }
-            g_mutex_lock(mutex)
+            if !expired.isEmpty {
+                for id in expired.keys { entries[id] = nil }
+                g_mutex_unlock(mutex)
+                for entry in expired.values { g_cancellable_cancel(entry.cancellable.cast(to: GCancellable.self)) }
+                g_mutex_lock(mutex)
+                continue
+            }
+            if let earliest = entries.values.lazy.map(\.end).min() {
+                wakeTime = earliest
+                _ = g_cond_wait_until(condition, mutex, earliest)
+            } else {
+                wakeTime = .max
+                g_cond_wait(condition, mutex)
+            }
+            wakeTime = .min
         }
     }
 }

@@ -18,7 +18,7 @@ final class GObjectReference: @unchecked Sendable {
 
 /// A `GCancellable` cancelled when the operation's deadline passes (by `DeadlineWatchdog`), so that
 /// no GIO or libsecret call outlives its timeout.
-final class DeadlineCancellable: @unchecked Sendable {
+final class DeadlineCancellable: Sendable {
     private let reference: GObjectReference
     private let watch: UInt64
 
@@ -50,20 +50,6 @@ enum AttributeTable {
         defer { g_hash_table_unref(table) }
         return try body(table)
     }
-
-    /// The pairs of a table of strings.
-    static func pairs(of table: OpaquePointer) -> [String: String] {
-        var pairs: [String: String] = [:]
-        var iterator = GHashTableIter()
-        g_hash_table_iter_init(&iterator, table)
-        var key: gpointer?
-        var value: gpointer?
-        while g_hash_table_iter_next(&iterator, &key, &value) != 0 {
-            guard let key, let value else { continue }
-            pairs[String(cString: key.assumingMemoryBound(to: CChar.self))] = String(cString: value.assumingMemoryBound(to: CChar.self))
-        }
-        return pairs
-    }
 }
 
 /// Calls a GIO or libsecret function that reports failure through a `GError**`, and turns the error
@@ -80,7 +66,7 @@ func withGError<R>(_ deadline: OperationDeadline, _ call: (UnsafeMutablePointer<
 
 extension KeychainError {
     /// libsecret's `SECRET_ERROR` (what `secret_error_get_quark` returns), known without loading libsecret.
-    private static var libsecretErrorDomain: GQuark { g_quark_from_static_string("secret-error") }
+    private static let libsecretErrorDomain = g_quark_from_static_string("secret-error")
 
     /// The error a `GError` from GIO or libsecret means to a user.
     init(_ error: UnsafeMutablePointer<GError>, deadline: OperationDeadline) {

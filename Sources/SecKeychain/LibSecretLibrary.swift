@@ -2,6 +2,7 @@ internal import CLibSecret
 #if canImport(Glibc)
 import Glibc
 #endif
+import Synchronization
 
 /// libsecret, loaded by the process's first write (dlopen; CLibSecret's shim.h says why it is not
 /// linked), with the schemas SecKit creates items in. It stays loaded until the process ends.
@@ -14,11 +15,19 @@ final class LibSecretLibrary: @unchecked Sendable {
     let genericSchema: UnsafeMutablePointer<SecretSchema>
     let internetSchema: UnsafeMutablePointer<SecretSchema>
 
-    private static let shared = Result { () throws(KeychainError) in try LibSecretLibrary() }
+    private static let loaded = Mutex<LibSecretLibrary?>(nil)
 
     /// The process's libsecret, loaded on first use; `backendFailure` saying what is missing when
-    /// it cannot be loaded.
-    static func load() throws(KeychainError) -> LibSecretLibrary { try shared.get() }
+    /// it cannot be loaded. A failure is not kept: the next write tries again (`dlopen` can also fail
+    /// for a moment, out of file descriptors or memory).
+    static func load() throws(KeychainError) -> LibSecretLibrary {
+        try loaded.withLock { (library) throws(KeychainError) in
+            if let library { return library }
+            let new = try LibSecretLibrary()
+            library = new
+            return new
+        }
+    }
 
     private init() throws(KeychainError) {
         guard let library = dlopen("libsecret-1.so.0", RTLD_NOW | RTLD_LOCAL) else {

@@ -24,7 +24,7 @@ struct ItemPaths {
 
 /// One operation's reads from the Secret Service, over GIO's D-Bus connection directly
 /// (`SearchItems`, `GetSecrets`, the `GetAll` of an item's properties): every call shares the
-/// operation's deadline (a `GCancellable` cancelled by a timer). Secrets travel in a `plain`
+/// operation's deadline (a `GCancellable` that `DeadlineWatchdog` cancels). Secrets travel in a `plain`
 /// session, opened once per connection (see docs/SecKeychain.md for why that protects as much as
 /// libsecret's encrypted one). Writes go through libsecret: `SecretServiceWriter`.
 struct SecretServiceSession {

@@ -12,9 +12,9 @@ import Testing
     @Test("an earlier deadline that comes after a later one is still kept; a finished operation is never cancelled")
     func deadlinesInAnyOrder() throws {
         let late = DeadlineCancellable(OperationDeadline(.seconds(60)))
-        usleep(50_000)  // the watchdog is asleep until the 60 s deadline when the earlier one comes
+        usleep(50_000)  // the watchdog has gone to sleep until the 60 s deadline (or an earlier one of a parallel test)
         let early = DeadlineCancellable(OperationDeadline(.milliseconds(100)))
-        var finished: DeadlineCancellable? = DeadlineCancellable(OperationDeadline(.milliseconds(50)))
+        var finished: DeadlineCancellable? = DeadlineCancellable(OperationDeadline(.milliseconds(500)))
         let finishedPointer = try #require(finished?.pointer)
         g_object_ref(finishedPointer)
         defer { g_object_unref(finishedPointer) }
@@ -22,7 +22,7 @@ import Testing
 
         #expect(waitUntilCancelled(early, atMost: .seconds(10)), "the 100 ms deadline passed unnoticed")
         #expect(!isCancelled(late.pointer), "a 60 s deadline fired with the 100 ms one")
-        usleep(200_000)  // well past the released operation's 50 ms
+        usleep(1_000_000)  // well past the released operation's 500 ms
         #expect(!isCancelled(finishedPointer), "a released operation's cancellable was cancelled")
     }
 
@@ -35,6 +35,14 @@ import Testing
         for (index, cancellable) in cancellables.enumerated() where (index + 1) % 2 == 1 {
             #expect(!isCancelled(cancellable.pointer), "operation \(index + 1) has a 60 s deadline")
         }
+    }
+
+    @Test("a timeout as long as Duration allows (a caller's \"wait forever\") is watched and never fires")
+    func endlessTimeout() {
+        let endless = DeadlineCancellable(OperationDeadline(.seconds(Int64.max)))
+        let soon = DeadlineCancellable(OperationDeadline(.milliseconds(20)))
+        #expect(waitUntilCancelled(soon, atMost: .seconds(10)), "the watchdog stopped after the endless deadline")
+        #expect(!isCancelled(endless.pointer))
     }
 
     private func isCancelled(_ pointer: UnsafeMutablePointer<GCancellable>) -> Bool { g_cancellable_is_cancelled(pointer) != 0 }

@@ -37,7 +37,7 @@ import Testing
         }
     }
 
-    @Test("a timeout as long as Duration allows (a caller's \"wait forever\") is watched and never fires")
+    @Test("a timeout as long as Duration allows (a caller's \"wait forever\") neither traps nor fires, and later deadlines still do")
     func endlessTimeout() {
         let endless = DeadlineCancellable(OperationDeadline(.seconds(Int64.max)))
         let soon = DeadlineCancellable(OperationDeadline(.milliseconds(20)))

@@ -22,6 +22,8 @@ struct CredLibraryLoadingTests {
         let get = try Keychain.seccli(["cred", "get", "--service", service, "--account", "alice"], environment: traced)
         #expect(get.status == 0)
         #expect(get.stdoutText == secret)
+        // The loader's trace is there (so an absent name means something), and names neither library.
+        #expect(get.stderr.contains("calling init: "), "no LD_DEBUG trace from cred get")
         let getMapped = ["libsecret", "libgcrypt"].filter { get.stderr.contains($0) }
         #expect(getMapped.isEmpty, "cred get mapped \(getMapped)")
 
@@ -30,6 +32,7 @@ struct CredLibraryLoadingTests {
         let token = try Keychain.seccli(["sso", "token", "--group", group], environment: traced)
         #expect(token.status == 0)
         #expect(token.stdoutText == "token-1")
+        #expect(token.stderr.contains("calling init: "), "no LD_DEBUG trace from sso token")
         let tokenMapped = ["libsecret", "libgcrypt"].filter { token.stderr.contains($0) }
         #expect(tokenMapped.isEmpty, "sso token mapped \(tokenMapped)")
     }

@@ -6,6 +6,7 @@ let package = Package(
     products: [
         .library(name: "SecKit", targets: ["SecKit"]),
         .library(name: "SecCrypto", targets: ["SecCrypto"]),
+        .library(name: "SecIO", targets: ["SecIO"]),
         .library(name: "SecEnvelope", targets: ["SecEnvelope"]),
         .library(name: "SecTLS", targets: ["SecTLS"]),
         .library(name: "SecKeychain", targets: ["SecKeychain"]),
@@ -28,12 +29,14 @@ let package = Package(
             providers: [.apt(["libsecret-1-dev"])]
         ),
         .target(name: "SecCrypto", dependencies: ["COpenSSL"]),
+        // Files read in chunks, atomic outputs and secret sources: the operating-system side of the modules.
+        .target(name: "SecIO", dependencies: ["SecCrypto"]),
         .target(name: "SecEnvelope", dependencies: ["SecCrypto"]),
-        // X.509 certificates, fingerprints and SPKI pins (issue #5; TLS client to follow).
-        .target(name: "SecTLS", dependencies: ["SecCrypto", "COpenSSL"]),
-        // Keychain-style credentials on the Secret Service (libsecret) or an encrypted file (issue #6).
-        .target(name: "SecKeychain", dependencies: ["SecCrypto", "CLibSecret"]),
-        .target(name: "SecKit", dependencies: ["SecCrypto", "SecEnvelope", "SecTLS", "SecKeychain"]),
+        // Certificates, pins and pin policies, client identities, and the TLS client that enforces them.
+        .target(name: "SecTLS", dependencies: ["SecCrypto", "SecIO", "COpenSSL"]),
+        // Credentials on the Secret Service (GDBus reads, libsecret writes) or an encrypted file; SSO.
+        .target(name: "SecKeychain", dependencies: ["SecCrypto", "SecIO", "CLibSecret"]),
+        .target(name: "SecKit", dependencies: ["SecCrypto", "SecIO", "SecEnvelope", "SecTLS", "SecKeychain"]),
         .executableTarget(
             name: "seccli",
             dependencies: [
@@ -48,6 +51,10 @@ let package = Package(
             dependencies: ["SecCrypto", "TestSupport"]
         ),
         .testTarget(
+            name: "SecIOTests",
+            dependencies: ["SecIO", "SecCrypto", "TestSupport"]
+        ),
+        .testTarget(
             name: "SecEnvelopeTests",
             dependencies: ["SecEnvelope", "SecCrypto", "TestSupport"]
         ),
@@ -56,7 +63,7 @@ let package = Package(
             dependencies: ["SecTLS", "SecCrypto", "TestSupport"]
         ),
         // One writer process of SecKeychainTests' concurrent-writers test: opens a store once, upserts in a loop.
-        .executableTarget(name: "keychain-stress", dependencies: ["SecKeychain"], path: "Tests/KeychainStress"),
+        .executableTarget(name: "keychain-stress", dependencies: ["SecKeychain", "SecIO"], path: "Tests/KeychainStress"),
         .testTarget(
             name: "SecKeychainTests",
             dependencies: ["SecKeychain", "TestSupport", "keychain-stress"],

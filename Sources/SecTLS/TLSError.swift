@@ -1,3 +1,5 @@
+import SecCrypto
+
 /// Errors thrown by SecTLS. Messages are one readable line; they never echo long input (a pasted
 /// certificate or pin is reported by its length and the position of the problem, not repeated).
 public enum TLSError: Error, Equatable, Sendable, CustomStringConvertible {
@@ -95,5 +97,12 @@ public enum TLSPhase: String, Hashable, Sendable, CustomStringConvertible {
         case .read: "read"
         case .write: "write"
         }
+    }
+}
+
+extension TLSError {
+    /// A `.backendFailure` naming `operation`, with OpenSSL's queued errors (the queue is emptied).
+    static func openSSL(_ operation: String) -> TLSError {
+        .backendFailure(OpenSSLError.failureMessage(operation))
     }
 }

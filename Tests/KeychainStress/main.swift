@@ -14,6 +14,7 @@
 // Exit 0 when every operation succeeded; otherwise 1 and one line on standard error.
 import Foundation
 import SecCrypto
+import SecIO
 import SecKeychain
 #if canImport(Glibc)
 import Glibc

@@ -4,7 +4,7 @@ import Testing
 /// Streaming sinks against the one-shot APIs, `SealedBox` forms, and size errors.
 @Suite struct CipherStreamTests {
     /// Around the block sizes, and across `CipherSink`'s 256 KiB internal piece.
-    static let sizes = [0, 1, 7, 8, 15, 16, 17, 1000, FileInput.chunkSize + 17]
+    static let sizes = [0, 1, 7, 8, 15, 16, 17, 1000, 256 * 1024 + 17]
 
     /// What `stream` turns `input` into through a `CipherSink` (or `TagSplittingSink`), written in uneven pieces.
     private static func stream(

@@ -1,6 +1,7 @@
 import Foundation
 import SecCrypto
 import Testing
+import TestSupport
 
 /// Runs the system `openssl` with `arguments` plus `-in` a temporary file holding `input`, and returns
 /// its standard output. `password` is passed as the environment variable `P` (`-pass env:P`).

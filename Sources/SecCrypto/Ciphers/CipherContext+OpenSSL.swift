@@ -91,7 +91,7 @@ package final class CipherContext {
         precondition(output.count >= algorithm.blockByteCount, "cipher output buffer too small")
         var outLength: Int32 = 0
         guard EVP_CipherFinal_ex(context, output.baseAddress!.assumingMemoryBound(to: UInt8.self), &outLength) == 1 else {
-            ERR_clear_error()
+            OpenSSLError.clearQueue()
             throw algorithm.isGCM ? .authenticationFailure : .decryptionFailed
         }
         return Int(outLength)

@@ -1,7 +1,7 @@
 internal import COpenSSL
 
 /// An `EVP_MD_CTX` owned by one `DigestHasher` value (copied on write).
-final class DigestContext: @unchecked Sendable {
+final class DigestContext: DuplicableContext, @unchecked Sendable {
     private let context: OpaquePointer
     let algorithm: HashAlgorithm
 

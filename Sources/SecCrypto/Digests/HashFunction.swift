@@ -9,7 +9,7 @@
 /// sha.update(data: chunk2)
 /// let digest = sha.finalize()
 /// ```
-public protocol HashFunction: Sendable {
+public protocol HashFunction: IncrementalHashing where Output == Digest {
     /// The algorithm this type computes.
     static var algorithm: HashAlgorithm { get }
     /// The running state behind `update` and `finalize`; use those instead of touching it.
@@ -22,16 +22,8 @@ extension HashFunction {
     /// Digest length in bytes.
     public static var byteCount: Int { algorithm.byteCount }
 
-    /// Adds bytes from `Data`, `[UInt8]`, slices or any other `DataProtocol`.
-    public mutating func update(data: some DataProtocol) { hasher.update(data: data) }
-
-    /// Adds raw bytes.
     public mutating func update(bufferPointer: UnsafeRawBufferPointer) { hasher.update(bufferPointer: bufferPointer) }
 
-    /// Adds the UTF-8 bytes of `string`.
-    public mutating func update(string: String) { hasher.update(string: string) }
-
-    /// The digest of everything added so far; the value can still be updated afterwards.
     public func finalize() -> Digest { hasher.finalize() }
 
     /// One-shot digest of any bytes.
@@ -46,11 +38,6 @@ extension HashFunction {
     public static func hash(string: String) -> Digest {
         var string = string
         return string.withUTF8 { DigestHasher.hash(algorithm, bufferPointer: UnsafeRawBufferPointer($0)) }
-    }
-
-    /// Digest of a file or descriptor, streamed in constant memory.
-    public static func hash(contentsOf input: FileInput) throws(CryptoError) -> Digest {
-        try DigestHasher.hash(algorithm, contentsOf: input)
     }
 }
 

@@ -1,16 +1,17 @@
 internal import COpenSSL
 
-/// Per-algorithm HMAC contexts with the digest already set and no key. Each HMAC computation
-/// duplicates one (`EVP_MAC_CTX_dup`), which avoids fetching the MAC and digest by name every time.
-private struct MACTemplate: @unchecked Sendable {
-    // Never used directly, only duplicated (a read-only operation on the source).
-    let context: OpaquePointer
+extension HashAlgorithm {
+    // Each HMAC computation duplicates its algorithm's template (`EVP_MAC_CTX_dup`), which avoids
+    // fetching the MAC and the digest by name every time.
+    private static let macTemplates = AlgorithmTable<HashAlgorithm>(of: "HMAC template", makeMACTemplate)
 
-    init(_ algorithm: HashAlgorithm) {
-        guard let mac = EVP_MAC_fetch(nil, "HMAC", nil), let context = EVP_MAC_CTX_new(mac) else {
-            fatalError(CryptoError.openSSL("EVP_MAC_fetch(HMAC)").description)
-        }
-        EVP_MAC_free(mac)  // the context keeps its own reference
+    /// An HMAC context with this digest set and no key: only ever duplicated.
+    var macTemplate: OpaquePointer { Self.macTemplates[self] }
+
+    private static func makeMACTemplate(_ algorithm: HashAlgorithm) -> OpaquePointer? {
+        guard let mac = EVP_MAC_fetch(nil, "HMAC", nil) else { return nil }
+        defer { EVP_MAC_free(mac) }  // a context keeps its own reference
+        guard let context = EVP_MAC_CTX_new(mac) else { return nil }
         let ok = algorithm.openSSLName.withCString { name in
             var params = [
                 OSSL_PARAM_construct_utf8_string(OSSL_MAC_PARAM_DIGEST, UnsafeMutablePointer(mutating: name), 0),
@@ -18,33 +19,16 @@ private struct MACTemplate: @unchecked Sendable {
             ]
             return EVP_MAC_CTX_set_params(context, &params) == 1
         }
-        checkOpenSSL(ok, "EVP_MAC_CTX_set_params(digest=\(algorithm.openSSLName))")
-        self.context = context
-    }
-}
-
-private enum MACTemplates {
-    static let md5 = MACTemplate(.md5)
-    static let sha1 = MACTemplate(.sha1)
-    static let sha224 = MACTemplate(.sha224)
-    static let sha256 = MACTemplate(.sha256)
-    static let sha384 = MACTemplate(.sha384)
-    static let sha512 = MACTemplate(.sha512)
-
-    static func template(for algorithm: HashAlgorithm) -> OpaquePointer {
-        switch algorithm {
-        case .md5: md5.context
-        case .sha1: sha1.context
-        case .sha224: sha224.context
-        case .sha256: sha256.context
-        case .sha384: sha384.context
-        case .sha512: sha512.context
+        guard ok else {
+            EVP_MAC_CTX_free(context)
+            return nil
         }
+        return context
     }
 }
 
 /// A keyed `EVP_MAC_CTX` for HMAC, owned by one `HMAC` value (copied on write).
-package final class MACContext: @unchecked Sendable {
+package final class MACContext: DuplicableContext, @unchecked Sendable {
     private let context: OpaquePointer
     let algorithm: HashAlgorithm
 
@@ -86,7 +70,7 @@ package final class MACContext: @unchecked Sendable {
 
     /// A duplicate of the algorithm's template, keyed.
     private static func keyedContext(_ algorithm: HashAlgorithm, key: UnsafeRawBufferPointer) -> OpaquePointer {
-        guard let context = EVP_MAC_CTX_dup(MACTemplates.template(for: algorithm)) else {
+        guard let context = EVP_MAC_CTX_dup(algorithm.macTemplate) else {
             fatalError(CryptoError.openSSL("EVP_MAC_CTX_dup").description)
         }
         // OpenSSL treats a NULL key as "keep the previous key"; an empty key needs a non-NULL pointer.

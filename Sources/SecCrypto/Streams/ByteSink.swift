@@ -15,12 +15,6 @@ extension ByteSink {
             try region.withUnsafeBytes { bytes in Result { () throws(CryptoError) in try write(bytes) } }.get()
         }
     }
-
-    /// Feeds the whole of `input` into this sink and finishes it.
-    public func consume(_ input: FileInput) throws(CryptoError) {
-        try input.forEachChunk { (chunk) throws(CryptoError) in try write(chunk) }
-        try finish()
-    }
 }
 
 /// Collects everything written, for one-shot use.

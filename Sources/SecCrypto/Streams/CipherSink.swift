@@ -5,11 +5,13 @@ public final class CipherSink: ByteSink {
     private let stream: CipherStream
     private let next: ByteSink
     private var buffer: UnsafeMutableRawBufferPointer
+    /// The largest piece passed to the cipher at once, so the output buffer has a fixed size.
+    private static let pieceSize = 256 * 1024
 
     public init(_ stream: CipherStream, next: ByteSink) {
         self.stream = stream
         self.next = next
-        buffer = .allocate(byteCount: stream.outputCapacity(forInputCount: FileInput.chunkSize), alignment: 64)
+        buffer = .allocate(byteCount: stream.outputCapacity(forInputCount: Self.pieceSize), alignment: 64)
     }
 
     deinit {
@@ -20,7 +22,7 @@ public final class CipherSink: ByteSink {
     public func write(_ bytes: UnsafeRawBufferPointer) throws(CryptoError) {
         var remaining = bytes
         while !remaining.isEmpty {
-            let piece = UnsafeRawBufferPointer(rebasing: remaining.prefix(FileInput.chunkSize))
+            let piece = UnsafeRawBufferPointer(rebasing: remaining.prefix(Self.pieceSize))
             let count = stream.update(piece, into: buffer)
             try next.write(UnsafeRawBufferPointer(rebasing: buffer[0..<count]))
             remaining = UnsafeRawBufferPointer(rebasing: remaining[piece.count...])

@@ -3,6 +3,7 @@ import Glibc
 #elseif canImport(Musl)
 import Musl
 #endif
+import SecCrypto
 
 /// Where a secret (key, password, token) is read from, in the conventions of `openssl`'s
 /// passphrase options: `env:VAR`, `file:PATH`, `fd:N`, `stdin`.

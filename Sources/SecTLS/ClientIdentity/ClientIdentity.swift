@@ -1,4 +1,5 @@
 import SecCrypto
+import SecIO
 
 /// A client certificate with its private key, sent when a server asks for one (mutual TLS).
 ///

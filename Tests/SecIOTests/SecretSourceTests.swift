@@ -5,7 +5,9 @@ import Musl
 #endif
 import Foundation
 import SecCrypto
+import SecIO
 import Testing
+import TestSupport
 
 @Suite struct SecretSourceTests {
     private static func string(_ secret: SecureBytes) -> String {

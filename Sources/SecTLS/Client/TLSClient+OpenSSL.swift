@@ -38,7 +38,7 @@ final class SSLContextHandle: @unchecked Sendable {
                 throw .invalidConfiguration("cannot read the CA file \(path)")
             }
             guard SSL_CTX_load_verify_locations(pointer, path, nil) == 1 else {
-                let reasons = drainOpenSSLErrors()
+                let reasons = OpenSSLError.drainQueue()
                 throw .invalidConfiguration("no CA certificate could be loaded from \(path)" + (reasons.last.map { " (\($0))" } ?? ""))
             }
         case .certificates(let certificates):
@@ -46,7 +46,7 @@ final class SSLContextHandle: @unchecked Sendable {
             let store = SSL_CTX_get_cert_store(pointer)
             for certificate in certificates {
                 // A certificate listed twice is not an error.
-                if X509_STORE_add_cert(store, certificate.handle.pointer) != 1 { _ = drainOpenSSLErrors() }
+                if X509_STORE_add_cert(store, certificate.handle.pointer) != 1 { OpenSSLError.clearQueue() }
             }
         case .pinsOnly:
             break  // verified after the handshake against the pins (TLSConnection)
@@ -64,7 +64,7 @@ final class SSLContextHandle: @unchecked Sendable {
         }
         guard SSL_CTX_use_PrivateKey(pointer, identity.key.pointer) == 1 else { throw .openSSL("SSL_CTX_use_PrivateKey") }
         guard SSL_CTX_check_private_key(pointer) == 1 else {
-            _ = drainOpenSSLErrors()
+            OpenSSLError.clearQueue()
             throw .keyMismatch
         }
     }

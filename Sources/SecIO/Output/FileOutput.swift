@@ -3,6 +3,7 @@ import Glibc
 #elseif canImport(Musl)
 import Musl
 #endif
+import SecCrypto
 
 /// Writes to a file atomically: the bytes go to a temporary file in the same folder, which
 /// replaces `path` only when `finish()` succeeds (after `fsync`). Until then, and if the writer is

@@ -4,6 +4,7 @@ import Glibc
 import Musl
 #endif
 import SecCrypto
+import SecIO
 
 /// Reading and atomically replacing the encrypted-file store's file.
 enum StoreFile {

@@ -28,8 +28,8 @@ final class X509Handle: @unchecked Sendable {
             return (certificate, consumed)
         }
         guard let certificate = result.0 else {
-            let reasons = drainOpenSSLErrors()
-            throw .malformedCertificate("not a DER X.509 certificate" + (reasons.first.map { " (\(Self.shortReason($0)))" } ?? ""))
+            let reasons = OpenSSLError.drainQueue()
+            throw .malformedCertificate("not a DER X.509 certificate" + (reasons.first.map { " (\($0.reason))" } ?? ""))
         }
         guard result.1 == bytes.count else {
             X509_free(certificate)
@@ -39,11 +39,6 @@ final class X509Handle: @unchecked Sendable {
     }
 
     deinit { X509_free(pointer) }
-
-    /// The reason part of an `ERR_error_string_n` line (`error:0680007B:asn1 encoding routines::header too long`).
-    private static func shortReason(_ line: String) -> String {
-        line.split(separator: ":", omittingEmptySubsequences: false).last.map(String.init) ?? line
-    }
 }
 
 extension Certificate {
@@ -57,7 +52,7 @@ extension Certificate {
         notAfter = try Self.date(X509_get0_notAfter(x), "notAfter")
         subjectAlternativeNames = try Self.alternativeNames(x)
         guard let key = X509_get0_pubkey(x) else {
-            throw .malformedCertificate("unreadable public key" + (drainOpenSSLErrors().isEmpty ? "" : " (unsupported algorithm?)"))
+            throw .malformedCertificate("unreadable public key" + (OpenSSLError.drainQueue().isEmpty ? "" : " (unsupported algorithm?)"))
         }
         publicKeyType = Self.keyType(key)
         publicKeyBits = Int(EVP_PKEY_get_bits(key))
@@ -115,7 +110,7 @@ extension Certificate {
     private static func date(_ time: UnsafePointer<ASN1_TIME>?, _ what: String) throws(TLSError) -> Date {
         var parts = tm()
         guard let time, ASN1_TIME_to_tm(time, &parts) == 1 else {
-            _ = drainOpenSSLErrors()
+            OpenSSLError.clearQueue()
             throw .malformedCertificate("unreadable \(what) date")
         }
         return Date(timeIntervalSince1970: TimeInterval(timegm(&parts)))
@@ -126,7 +121,7 @@ extension Certificate {
         guard let raw = X509_get_ext_d2i(x, NID_subject_alt_name, &critical, nil) else {
             // -1: no such extension; -2: more than one (invalid); otherwise it did not decode.
             if critical == -1 { return [] }
-            _ = drainOpenSSLErrors()
+            OpenSSLError.clearQueue()
             throw .malformedCertificate(critical == -2 ? "more than one subjectAltName extension" : "unreadable subjectAltName extension")
         }
         let names = OpaquePointer(raw)

@@ -121,7 +121,7 @@ final class SSLSession {
         defer { X509_STORE_free(store) }
         for (certificate, digests) in zip(peerChain, PinDigests.of(peerChain, for: pinSet.pins))
         where pinSet.pins.contains(where: digests.matches) {
-            if X509_STORE_add_cert(store, certificate.handle.pointer) != 1 { _ = drainOpenSSLErrors() }
+            if X509_STORE_add_cert(store, certificate.handle.pointer) != 1 { OpenSSLError.clearQueue() }
         }
         X509_STORE_set_flags(store, UInt(X509_V_FLAG_PARTIAL_CHAIN))
         guard let context = X509_STORE_CTX_new() else { throw .openSSL("X509_STORE_CTX_new") }
@@ -132,7 +132,7 @@ final class SSLSession {
         let verified = X509_verify_cert(context) == 1
         let built = certificates(X509_STORE_CTX_get0_chain(context), reusing: peerChain)
         let chain = built.isEmpty ? [leaf] : built
-        _ = drainOpenSSLErrors()
+        OpenSSLError.clearQueue()
         if verified { return (chain, true) }
         let code = X509_STORE_CTX_get_error(context)
         switch code {
@@ -188,7 +188,7 @@ final class SSLSession {
     /// for the socket as OpenSSL asks, until `deadline`. A clean end of stream (close_notify) is a
     /// success for a read that then returned nothing.
     private func perform(_ phase: TLSPhase, deadline: ContinuousClock.Instant, _ operation: () -> Int32) throws(TLSError) {
-        ERR_clear_error()
+        OpenSSLError.clearQueue()
         while true {
             let result = try TCPSocket.withSIGPIPEBlocked { () throws(TLSError) in operation() }
             if result > 0 { return }
@@ -211,12 +211,8 @@ final class SSLSession {
     /// The typed error for a failed `SSL_*` call (`error` from `SSL_get_error`); empties OpenSSL's queue.
     private func failure(_ error: Int32, phase: TLSPhase) -> TLSError {
         let savedErrno = errno
-        var codes: [UInt] = []
-        while case let code = ERR_peek_error(), code != 0 {
-            codes.append(code)
-            ERR_get_error()
-        }
-        let reasons = codes.map { ERR_GET_REASON($0) }
+        let entries = OpenSSLError.drainQueue()
+        let reasons = entries.map(\.reasonCode)
         // (In pin-only mode OpenSSL records a verification result too, but does not fail on it.)
         let verifyResult = SSL_get_verify_result(ssl)
         if reasons.contains(SSL_R_CERTIFICATE_VERIFY_FAILED), verifyResult != CLong(X509_V_OK) {
@@ -233,14 +229,9 @@ final class SSLSession {
             }
             return phase == .handshake ? .handshakeFailed("the server sent the alert \(name)") : .connectionBroken("the server sent the alert \(name)")
         }
-        let text = codes.map { code -> String in
-            var buffer = [CChar](repeating: 0, count: 256)
-            ERR_error_string_n(code, &buffer, buffer.count)
-            return PrivateKeyHandle.shortReason(String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))
-        }
         let reason: String
-        if !text.isEmpty {
-            reason = text.joined(separator: "; ")
+        if !entries.isEmpty {
+            reason = entries.map(\.reason).joined(separator: "; ")
         } else if error == SSL_ERROR_SYSCALL && savedErrno != 0 {
             reason = String(cString: strerror(savedErrno))
         } else {

@@ -23,11 +23,11 @@ final class PrivateKeyHandle: @unchecked Sendable {
             PEM_read_bio_PrivateKey(bio, nil, passphraseCallback, Unmanaged.passUnretained(prompt).toOpaque())
         }
         guard let key else {
-            let reasons = drainOpenSSLErrors()
+            let reasons = OpenSSLError.drainQueue()
             if prompt.asked {
                 throw passphrase == nil ? .passphraseRequired("the private key") : .wrongPassphrase("the private key")
             }
-            throw .invalidClientIdentity("unreadable private key" + (reasons.last.map { " (\(Self.shortReason($0)))" } ?? ""))
+            throw .invalidClientIdentity("unreadable private key" + (reasons.last.map { " (\($0.reason))" } ?? ""))
         }
         self.init(owning: key)
     }
@@ -37,10 +37,6 @@ final class PrivateKeyHandle: @unchecked Sendable {
     private static func contains(_ bytes: UnsafeRawBufferPointer, _ pattern: [UInt8]) -> Bool {
         guard bytes.count >= pattern.count else { return false }
         return (0...(bytes.count - pattern.count)).contains { start in pattern.indices.allSatisfy { bytes[start + $0] == pattern[$0] } }
-    }
-
-    static func shortReason(_ line: String) -> String {
-        line.split(separator: ":", omittingEmptySubsequences: false).last.map(String.init) ?? line
     }
 }
 
@@ -80,7 +76,7 @@ extension ClientIdentity {
     init(certificates: [Certificate], key: PrivateKeyHandle) throws(TLSError) {
         guard let first = certificates.first else { throw .invalidClientIdentity("no certificate") }
         guard X509_check_private_key(first.handle.pointer, key.pointer) == 1 else {
-            _ = drainOpenSSLErrors()
+            OpenSSLError.clearQueue()
             throw .keyMismatch
         }
         self.certificate = first
@@ -99,7 +95,7 @@ extension ClientIdentity {
             X509_free(x509)
             certificates.append(try Certificate(handle: handle))
         }
-        _ = drainOpenSSLErrors()  // the end of input shows as "no start line"
+        OpenSSLError.clearQueue()  // the end of input shows as "no start line"
         guard !certificates.isEmpty else { throw .invalidClientIdentity("no certificate found in the PEM input") }
         return certificates
     }
@@ -108,7 +104,7 @@ extension ClientIdentity {
     static func loadPKCS12(_ der: UnsafeRawBufferPointer, passphrase: SecureBytes?) throws(TLSError) -> (certificates: [Certificate], key: PrivateKeyHandle) {
         var cursor: UnsafePointer<UInt8>? = der.baseAddress?.assumingMemoryBound(to: UInt8.self)
         guard cursor != nil, let p12 = d2i_PKCS12(nil, &cursor, CLong(der.count)) else {
-            _ = drainOpenSSLErrors()
+            OpenSSLError.clearQueue()
             throw .invalidClientIdentity("not a DER PKCS#12 file")
         }
         defer { PKCS12_free(p12) }
@@ -129,7 +125,7 @@ extension ClientIdentity {
         } else {
             chosen = candidates.first { PKCS12_verify_mac(p12, $0, $0 == nil ? 0 : Int32(passphrase?.count ?? 0)) == 1 }
         }
-        _ = drainOpenSSLErrors()
+        OpenSSLError.clearQueue()
         guard let password = chosen else {
             throw passphrase == nil ? .passphraseRequired("the PKCS#12 file") : .wrongPassphrase("the PKCS#12 file")
         }
@@ -137,8 +133,8 @@ extension ClientIdentity {
         var certificate: OpaquePointer?
         var extra: OpaquePointer?
         guard PKCS12_parse(p12, password, &key, &certificate, &extra) == 1 else {
-            let reasons = drainOpenSSLErrors()
-            throw .invalidClientIdentity("unreadable PKCS#12 contents" + (reasons.last.map { " (\(PrivateKeyHandle.shortReason($0)))" } ?? ""))
+            let reasons = OpenSSLError.drainQueue()
+            throw .invalidClientIdentity("unreadable PKCS#12 contents" + (reasons.last.map { " (\($0.reason))" } ?? ""))
         }
         var handles: [X509Handle] = []
         if let certificate {

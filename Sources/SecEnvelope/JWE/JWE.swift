@@ -162,9 +162,7 @@ public enum JWE {
     private static func contentKey(for header: Header, secret: UnsafeRawBufferPointer) throws(CryptoError) -> (SecureBytes, [UInt8]) {
         let enc = header.contentEncryption
         guard let kekByteCount = header.keyManagement.keyWrapByteCount else {
-            guard secret.count == enc.keyByteCount else {
-                throw .incorrectSize(what: "JWE dir key for \(enc)", expected: "\(enc.keyByteCount) bytes", actual: secret.count)
-            }
+            try enc.checkDirectKey(secret)
             return (SecureBytes(secret), [])
         }
         let kek = try keyEncryptionKey(for: header, secret: secret, byteCount: kekByteCount)

@@ -139,9 +139,7 @@ extension JWE {
         private func contentKey(encryptedKey: [UInt8], secret: UnsafeRawBufferPointer) throws(CryptoError) -> SymmetricKey {
             let enc = header.contentEncryption
             guard let kekByteCount = header.keyManagement.keyWrapByteCount else {
-                guard secret.count == enc.keyByteCount else {
-                    throw .incorrectSize(what: "JWE dir key for \(enc)", expected: "\(enc.keyByteCount) bytes", actual: secret.count)
-                }
+                try enc.checkDirectKey(secret)
                 guard encryptedKey.isEmpty else { throw .authenticationFailure }
                 return SymmetricKey(data: secret)
             }

@@ -76,16 +76,8 @@ public struct Certificate: Hashable, Sendable, CustomStringConvertible {
 
     /// The certificate as one PEM block (`-----BEGIN CERTIFICATE-----`, 64 characters a line).
     public var pemRepresentation: String {
-        let body = Base64.encode(derRepresentation)
-        var lines = ["-----BEGIN CERTIFICATE-----"]
-        var start = body.startIndex
-        while start < body.endIndex {
-            let end = body.index(start, offsetBy: 64, limitedBy: body.endIndex) ?? body.endIndex
-            lines.append(String(body[start..<end]))
-            start = end
-        }
-        lines.append("-----END CERTIFICATE-----")
-        return lines.joined(separator: "\n") + "\n"
+        "-----BEGIN CERTIFICATE-----\n" + Base64.encode(derRepresentation, lineLength: 64)
+            + "\n-----END CERTIFICATE-----\n"
     }
 
     /// The fingerprint (digest of the DER certificate) with `algorithm`; prints like

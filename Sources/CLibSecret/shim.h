@@ -13,7 +13,8 @@
 // libsecret-1.so.0 at the first write (dlopen) and calls it through this table, never by name (each
 // entry has the exact type of the function in libsecret's headers). Linked without -lsecret-1, as
 // tools/build-release links seccli, a process that only reads never maps libsecret and libgcrypt
-// (about 1 ms per `seccli cred get`), and reads work where libsecret is not installed.
+// (their load is part of every `seccli cred get` otherwise: docs/performance.md), and reads work
+// where libsecret is not installed.
 #define SECKIT_LIBSECRET_FUNCTIONS(X) \
     X(service_get_sync) \
     X(service_delete_item_dbus_path_sync) \

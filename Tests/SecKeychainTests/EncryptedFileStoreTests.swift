@@ -42,7 +42,7 @@ import Testing
         #expect(try mode(of: store.path) == 0o600)
         #expect(try FileManager.default.attributesOfItem(atPath: store.path)[.systemFileNumber] as? Int != inode, "a new file renamed over the old one")
         let folder = URL(fileURLWithPath: store.path).deletingLastPathComponent().path
-        let leftovers = try FileManager.default.contentsOfDirectory(atPath: folder).filter { $0.contains(".seccli-") }
+        let leftovers = try FileManager.default.contentsOfDirectory(atPath: folder).filter { $0.contains(".seckit-") }
         #expect(leftovers.isEmpty, "no temporary files left behind")
     }
 

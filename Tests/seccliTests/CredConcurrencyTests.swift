@@ -6,7 +6,7 @@ import TestSupport
 /// afterwards exactly one item per identity, holding one of the values written to it.
 ///
 /// A smoke test of the command line under contention. Every set is its own seccli process; on the
-/// file backend each pays a 600,000-iteration PBKDF2 (about 0.25 s of CPU), so the file run does 8 × 5
+/// file backend each pays a 600,000-iteration PBKDF2, so the file run does 8 × 5
 /// sets and the Secret Service run 8 × 25. The full 8 processes × 200 upserts, with no-lost-update
 /// checks, run in SecKeychainTests/ConcurrentWritersTests with writers that open the store once.
 enum CredConcurrency {

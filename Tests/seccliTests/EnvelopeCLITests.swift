@@ -588,7 +588,7 @@ extension EnvelopeCLITests {
 /// existing file. Both times the exit code is `status`, standard error exactly one `seccli: ` line
 /// that mentions each of `mentions` (the same both times unless `sameMessage` is false, for messages
 /// that tell the time), and standard output empty; the existing file is untouched and no other file
-/// appears in `dir` (no `*.seccli-*` temporary file). Returns the message.
+/// appears in `dir` (no `*.seckit-*` temporary file). Returns the message.
 @discardableResult
 func expectRefused(
     _ arguments: [String], environment: [String: String] = [:], stdin: [UInt8]? = nil, in dir: Scratch, status: Int32,
@@ -613,7 +613,7 @@ func expectRefused(
     try FileManager.default.removeItem(atPath: dir.path(existing))
     let extra = after.subtracting(before.union([existing]))
     #expect(extra.isEmpty, "left behind: \(extra.sorted())", sourceLocation: sourceLocation)
-    #expect(!after.contains { $0.contains(".seccli-") }, "temporary file left: \(after.sorted())", sourceLocation: sourceLocation)
+    #expect(!after.contains { $0.contains(".seckit-") }, "temporary file left: \(after.sorted())", sourceLocation: sourceLocation)
     return piped.stderr
 }
 

@@ -30,7 +30,7 @@ public final class AtomicFileOutput: ByteSink {
             throw .io(path: path, reason: "not a regular file; it cannot be replaced atomically")
         }
         self.path = path
-        var template = Array("\(path).seccli-XXXXXX".utf8CString)
+        var template = Array("\(path).seckit-XXXXXX".utf8CString)
         let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
         guard fd >= 0 else { throw .io(path: path, reason: String(cString: strerror(errno))) }
         _ = fcntl(fd, F_SETFD, FD_CLOEXEC)

@@ -17,7 +17,7 @@ import SecCrypto
 /// try store.upsert(.genericPassword(service: "db", account: "app"), string: dbPassword)
 /// ```
 public struct EncryptedFileStore: CredentialStore {
-    /// PBKDF2-HMAC-SHA256 iterations for new files: OWASP's 2023 figure (about 0.2 s here).
+    /// PBKDF2-HMAC-SHA256 iterations for new files: OWASP's 2023 figure.
     public static let defaultIterations = 600_000
 
     /// The store file.

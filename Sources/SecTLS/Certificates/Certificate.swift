@@ -10,7 +10,7 @@ import SecCrypto
 /// print(chain[0].publicKeyPin)                      // sha256/<base64>
 /// ```
 public struct Certificate: Hashable, Sendable, CustomStringConvertible {
-    /// The OpenSSL object (kept for the TLS client to come).
+    /// The OpenSSL object, which the TLS client hands to libssl (trust stores, client identities) as it is.
     let handle: X509Handle
 
     /// Subject distinguished name, one line in RFC 2253 form (most specific attribute first,

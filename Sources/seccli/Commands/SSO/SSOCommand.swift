@@ -12,7 +12,7 @@ extension SecCLI {
                 Every process of the same user can read the unlocked keyring: a group is a shared \
                 namespace, not an isolation boundary.
 
-                \(keychainExitCodes)
+                \(ExitStatus.help(for: "sso"))
                 """,
             subcommands: [SSOLogin.self, SSOToken.self, SSOUser.self, SSOLogout.self]
         )

@@ -13,15 +13,8 @@ struct SSOOptions: ParsableArguments {
     }
 }
 
-extension SSOOptions {
-    /// The options as `HotCommandLine` reads them (kept in step with the declarations above by seccliTests).
-    static let hotNames = HotCommandLine.Names(options: ["--group"]) + StoreOptions.hotNames
-
-    static func read(_ line: HotCommandLine) throws(HotCommandLine.Declined) -> Self {
-        var options = Self()
-        guard let group = line.value("--group") else { throw HotCommandLine.Declined() }
-        options.group = group
-        options.store = try StoreOptions.read(line)
-        return options
+extension SSOOptions: HotReadable {
+    static var hotOptions: [HotOption<Self>] {
+        [.required("--group") { $0.group = $1 }, .group { $0.store = $1 }]
     }
 }

@@ -25,20 +25,8 @@ extension SecCLI.SSOCommand {
     }
 }
 
-extension SecCLI.SSOCommand.SSOToken {
-    /// The command as `HotCommandLine` reads `arguments` (the words after `sso token`), validated
-    /// as ArgumentParser validates it; nil leaves the line to ArgumentParser.
-    static func read(hotArguments arguments: ArraySlice<String>) -> Self? {
-        guard let line = HotCommandLine(arguments, names: SSOOptions.hotNames) else { return nil }
-        var command = Self()
-        do {
-            command.sso = try SSOOptions.read(line)
-            try command.sso.validate()
-            try command.sso.store.validate()
-            try command.validate()
-        } catch {
-            return nil
-        }
-        return command
+extension SecCLI.SSOCommand.SSOToken: HotReadable {
+    static var hotOptions: [HotOption<Self>] {
+        [.group { $0.sso = $1 }]
     }
 }

@@ -24,19 +24,15 @@ extension SecCLI.SSOCommand {
         @OptionGroup var sso: SSOOptions
 
         func validate() throws {
-            if try tokenSource()?.readsStandardInput ?? true, sso.store.passwordReadsStandardInput {
-                throw ValidationError("the token and --store-password cannot both come from standard input")
-            }
+            try tokenInput.validate(with: sso.store)
         }
 
         func run() throws {
             let singleSignOn = try sso.singleSignOn()
-            let bytes = try SecretInput.read(from: try tokenSource(), what: "Token", limit: sso.store.maximumSecretByteCount)
+            let bytes = try tokenInput.read(limit: sso.store.maximumSecretByteCount)
             try singleSignOn.login(user: user, token: bytes, expiresAt: expires?.date)
         }
 
-        private func tokenSource() throws -> SecretSource? {
-            try token.map { try secretSource($0, option: "--token") }
-        }
+        private var tokenInput: SecretInput { SecretInput(what: "Token", option: "--token", text: token) }
     }
 }

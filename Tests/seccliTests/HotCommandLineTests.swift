@@ -34,7 +34,7 @@ struct HotCommandLineTests {
 
     @Test("the hot reader knows exactly the options ArgumentParser declares")
     func sameNames() throws {
-        for (command, hot) in [(["cred", "get"], CredGet.hotNames), (["sso", "token"], SSOOptions.hotNames)] {
+        for (command, hot) in [(["cred", "get"], CredGet.hotNames), (["sso", "token"], SSOToken.hotNames)] {
             let declared = try Self.declaredNames(command)
             #expect(hot.options == declared.options, "\(command): options")
             #expect(hot.flags == declared.flags, "\(command): flags")

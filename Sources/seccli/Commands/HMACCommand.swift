@@ -42,7 +42,7 @@ extension SecCLI {
                 guard try isValid(expected, algorithm.hashFunction, of: input.inputs[0], key: key) else { throw Failure(message: "MAC mismatch", exitCode: .checkFailed) }
                 return
             }
-            try output.emit(label: "hmac-\(algorithm)", inputs: input.inputs) { input in
+            try DigestListing.emit(input.inputs, label: "hmac-\(algorithm)", format: output) { input in
                 try authenticationCode(algorithm.hashFunction, of: input, key: key)
             }
         }

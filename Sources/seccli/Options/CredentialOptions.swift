@@ -62,23 +62,18 @@ struct CredentialOptions: ParsableArguments {
     }
 }
 
-extension CredentialOptions {
-    /// The options as `HotCommandLine` reads them (kept in step with the declarations above by seccliTests).
-    static let hotNames = HotCommandLine.Names(options: ["--service", "--account", "--group", "--server", "--protocol", "--port", "--path", "--auth-type"])
-
-    // Static functions rather than initialisers: in an initialiser, Swift turns an assignment to an
-    // option with a default value into the wrapper's `init(wrappedValue:)` (a definition, not a value).
-    static func read(_ line: HotCommandLine) throws(HotCommandLine.Declined) -> Self {
-        var options = Self()
-        options.service = line.value("--service")
-        options.account = line.value("--account")
-        options.group = line.value("--group")
-        options.server = line.value("--server")
-        options.networkProtocol = line.value("--protocol")
-        options.port = try line.value("--port", as: Int.self)
-        options.path = line.value("--path")
-        options.authenticationType = line.value("--auth-type")
-        return options
+extension CredentialOptions: HotReadable {
+    static var hotOptions: [HotOption<Self>] {
+        [
+            .option("--service") { $0.service = $1 },
+            .option("--account") { $0.account = $1 },
+            .option("--group") { $0.group = $1 },
+            .option("--server") { $0.server = $1 },
+            .option("--protocol") { $0.networkProtocol = $1 },
+            .option("--port") { $0.port = $1 },
+            .option("--path") { $0.path = $1 },
+            .option("--auth-type") { $0.authenticationType = $1 },
+        ]
     }
 }
 

@@ -89,16 +89,13 @@ struct StoreOptions: ParsableArguments {
     }
 }
 
-extension StoreOptions {
-    /// The options as `HotCommandLine` reads them (kept in step with the declarations above by seccliTests).
-    static let hotNames = HotCommandLine.Names(options: ["--backend", "--store-file", "--store-password", "--timeout"])
-
-    static func read(_ line: HotCommandLine) throws(HotCommandLine.Declined) -> Self {
-        var options = Self()
-        options.backend = try line.value("--backend", as: StoreBackend.self)
-        options.storeFile = line.value("--store-file")
-        options.storePassword = line.value("--store-password") ?? defaultPasswordSource
-        options.timeout = try line.value("--timeout", as: Double.self) ?? defaultTimeout
-        return options
+extension StoreOptions: HotReadable {
+    static var hotOptions: [HotOption<Self>] {
+        [
+            .option("--backend") { $0.backend = $1 },
+            .option("--store-file") { $0.storeFile = $1 },
+            .option("--store-password", default: defaultPasswordSource) { $0.storePassword = $1 },
+            .option("--timeout", default: defaultTimeout) { $0.timeout = $1 },
+        ]
     }
 }

@@ -1,33 +1,12 @@
-import ArgumentParser
-import SecKit
 #if canImport(Glibc)
 import Glibc
 #endif
-
-extension ExitCode {
-    /// A verification failed or an input could not be read.
-    static let checkFailed = ExitCode(1)
-    /// Malformed key, hex, base64 or an unreadable secret.
-    static let dataError = ExitCode(2)
-}
-
-extension CryptoError {
-    /// Failed checks, input that cannot be decrypted (including expired tokens, tokens naming an
-    /// unknown key or an unsupported algorithm) and file errors exit 1, like a failed
-    /// `sha256sum -c`; malformed keys and parameters exit 2.
-    var exitCode: ExitCode {
-        switch self {
-        case .decryptionFailed, .authenticationFailure, .malformedInput, .io, .unsupported, .expired, .keyNotFound: .checkFailed
-        default: .dataError
-        }
-    }
-}
 
 /// A failure reported as one `seccli: <message>` line on standard error (none when the details
 /// were already reported), with an exit code.
 struct Failure: Error {
     var message: String?
-    var exitCode: ExitCode
+    var exitCode: ExitStatus
 
     func report() -> Never {
         if let message { Diagnostics.error(message) }

@@ -1,7 +1,8 @@
 import ArgumentParser
 
-/// The command line of `cred get` or `sso token` read without ArgumentParser's reflection (about
-/// 4 ms of CPU per process, docs/performance.md): these are the commands tools run once per use.
+/// The command line of `cred get` or `sso token` read without ArgumentParser's reflection, whose
+/// set-up would be a large part of these commands' start-up (docs/performance.md), and tools run
+/// them once per use. What each command reads is its `HotReadable` table.
 ///
 /// Only well-formed lines of known long options are read here: `--name value`, `--name=value`
 /// and flags, each at most once. Anything else (help, `--version`, an unknown or repeated option, a
@@ -47,11 +48,6 @@ struct HotCommandLine {
         }
     }
 
-    /// The value given to the option `name`, if any.
-    func value(_ name: String) -> String? {
-        values[name]
-    }
-
     /// The value given to `name`, converted as ArgumentParser converts it; `Declined` when the
     /// type refuses it.
     func value<Value: ExpressibleByArgument>(_ name: String, as _: Value.Type) throws(Declined) -> Value? {
@@ -63,5 +59,83 @@ struct HotCommandLine {
     /// Whether the flag `name` was given.
     func isSet(_ name: String) -> Bool {
         flags.contains(name)
+    }
+}
+
+/// A command or option group the hot reader reads: `hotOptions` is the one list of its options,
+/// from which both the names `HotCommandLine` accepts and the reading come.
+protocol HotReadable: ParsableArguments {
+    /// Every option, flag and option group the type declares, each once.
+    static var hotOptions: [HotOption<Self>] { get }
+}
+
+extension HotReadable {
+    static var hotNames: HotCommandLine.Names {
+        hotOptions.reduce(HotCommandLine.Names()) { $0 + $1.names }
+    }
+
+    /// The value `line` gives, validated as ArgumentParser validates it.
+    static func read(_ line: HotCommandLine) throws -> Self {
+        var value = Self()
+        for option in hotOptions { try option.read(&value, line) }
+        try value.validate()
+        return value
+    }
+
+    /// The command `arguments` (the words after its name) give; nil leaves them to ArgumentParser.
+    static func read(hotArguments arguments: ArraySlice<String>) -> Self? {
+        guard let line = HotCommandLine(arguments, names: hotNames) else { return nil }
+        return try? read(line)
+    }
+}
+
+/// One entry of a `HotReadable` table: the names it reads and how it stores them. Each entry
+/// assigns its property whether or not the option was given, because an ArgumentParser property
+/// that was never assigned holds its declaration, which cannot be read. The entries assign in
+/// closures, not through key paths, since a write through a key path reads the property first.
+struct HotOption<Root> {
+    let names: HotCommandLine.Names
+    let read: (inout Root, HotCommandLine) throws -> Void
+
+    /// `--name value` of an optional property; nil when not given.
+    static func option<Value: ExpressibleByArgument>(
+        _ name: String, _ assign: @escaping (inout Root, Value?) -> Void
+    ) -> Self {
+        Self(names: HotCommandLine.Names(options: [name])) { root, line in
+            assign(&root, try line.value(name, as: Value.self))
+        }
+    }
+
+    /// `--name value` of a property declared with `defaultValue`.
+    static func option<Value: ExpressibleByArgument>(
+        _ name: String, default defaultValue: Value, _ assign: @escaping (inout Root, Value) -> Void
+    ) -> Self {
+        Self(names: HotCommandLine.Names(options: [name])) { root, line in
+            assign(&root, try line.value(name, as: Value.self) ?? defaultValue)
+        }
+    }
+
+    /// A required `--name value`; a line without it is left to ArgumentParser, which reports it.
+    static func required<Value: ExpressibleByArgument>(
+        _ name: String, _ assign: @escaping (inout Root, Value) -> Void
+    ) -> Self {
+        Self(names: HotCommandLine.Names(options: [name])) { root, line in
+            guard let value = try line.value(name, as: Value.self) else { throw HotCommandLine.Declined() }
+            assign(&root, value)
+        }
+    }
+
+    /// A flag: true when given.
+    static func flag(_ name: String, _ assign: @escaping (inout Root, Bool) -> Void) -> Self {
+        Self(names: HotCommandLine.Names(flags: [name])) { root, line in
+            assign(&root, line.isSet(name))
+        }
+    }
+
+    /// An `@OptionGroup`, read and validated by its own table.
+    static func group<Group: HotReadable>(_ assign: @escaping (inout Root, Group) -> Void) -> Self {
+        Self(names: Group.hotNames) { root, line in
+            assign(&root, try Group.read(line))
+        }
     }
 }

@@ -1,27 +1,51 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import ArgumentParser
 import SecKit
 
-/// Reads the secret that `cred set` stores and the token that `sso login` stores: always the whole
-/// secret, byte for byte (NUL bytes and newlines included), up to `limit` bytes.
+/// The whole secret that `cred set` stores (`--secret`) and the token that `sso login` stores
+/// (`--token`): byte for byte, NUL bytes and newlines included, up to a limit.
 ///
-/// With a source option (`--secret env:VAR`, `file:PATH`, `fd:N`, `stdin`) everything the source
-/// holds. Without one, standard input: when it is a terminal, one line is read behind a prompt with
-/// echo off; otherwise every byte is taken as it is, final newline included, as `secret-tool store` does.
-enum SecretInput {
-    static func read(from source: SecretSource?, what: String, limit: Int) throws -> SecureBytes {
+/// With the option (`env:VAR`, `file:PATH`, `fd:N`, `stdin`) everything the source holds. Without
+/// it, standard input: when it is a terminal, one line is read behind a prompt with echo off;
+/// otherwise every byte is taken as it is, final newline included, as `secret-tool store` does.
+struct SecretInput {
+    /// `Secret` or `Token`, as the prompt and messages name it.
+    var what: String
+    /// The option that names a source, and its value if given.
+    var option: String
+    var text: String?
+
+    func source() throws -> SecretSource? {
+        try text.map { try secretSource($0, option: option) }
+    }
+
+    /// Refuses a line on which both this secret and the file store's password read standard input.
+    func validate(with store: StoreOptions) throws {
+        if try source()?.readsStandardInput ?? true, store.passwordReadsStandardInput {
+            throw ValidationError("the \(what.lowercased()) and --store-password cannot both come from standard input")
+        }
+    }
+
+    func read(limit: Int) throws -> SecureBytes {
+        let source = try source()
         if source == nil, isatty(STDIN_FILENO) == 1 {
             let line = try TerminalPrompt.readHidden(prompt: "\(what): ", limit: limit)
-            guard !line.isEmpty else { throw Failure(message: "no \(what.lowercased()) entered; nothing stored", exitCode: .dataError) }
+            guard !line.isEmpty else {
+                throw Failure(message: "no \(what.lowercased()) entered; nothing stored", exitCode: .dataError)
+            }
             return line
         }
-        let source = source ?? .standardInput
-        let secret = Result { () throws(SecretSourceError) in try source.readAll(limit: limit) }
-        if case .failure(.tooLong) = secret {
-            throw Failure(message: "the \(what.lowercased()) from \(source) is larger than \(limit) bytes; nothing stored", exitCode: .dataError)
+        let input = source ?? .standardInput
+        do {
+            return try input.readAll(limit: limit)
+        } catch {
+            guard case .tooLong = error else { throw error }
+            throw Failure(
+                message: "the \(what.lowercased()) from \(input) is larger than \(limit) bytes; nothing stored",
+                exitCode: .dataError)
         }
-        return try secret.get()
     }
 }
 

@@ -2,7 +2,7 @@ import SecKit
 
 /// Whole-file reads of small inputs (certificates, PKCS#12 bundles), with a size limit.
 enum SmallFile {
-    /// Larger than any certificate bundle or PKCS#12 file (the Mozilla CA bundle is about 220 KB).
+    /// Far larger than any certificate bundle or PKCS#12 file, and a bound on what a wrong path makes seccli read.
     static let maximumSize = 16 * 1024 * 1024
 
     /// The bytes of `path`; an unreadable or oversized file is a `Failure` with exit code 2 naming it.

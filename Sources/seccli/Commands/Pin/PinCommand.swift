@@ -17,12 +17,7 @@ extension SecCLI {
                 certificate of the chain. Passphrases come from a source (env:VAR, file:PATH, fd:N, stdin), \
                 never from the command line.
 
-                Exit codes: 0 success (an expected pin matched, when --expect is given); 2 a file \
-                (certificate, CA, key, PKCS#12) cannot be read or parsed, or a wrong passphrase; 3 no \
-                expected pin matches (the chain is still printed); 4 the certificate did not verify \
-                (expired, unknown CA, host name mismatch: OpenSSL's reason is printed); 5 the server \
-                requires a client certificate, or refused the one given; 6 no connection (refused, \
-                unreachable, unknown host, handshake failure) or a timeout; 64 usage error.
+                \(ExitStatus.help(for: "pin"))
                 """
         )
 

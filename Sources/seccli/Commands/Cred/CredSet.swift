@@ -24,19 +24,16 @@ extension SecCLI.CredCommand {
 
         func validate() throws {
             _ = try credential.identity()
-            if try secretSourceOption()?.readsStandardInput ?? true, store.passwordReadsStandardInput {
-                throw ValidationError("the secret and --store-password cannot both come from standard input")
-            }
+            try secretInput.validate(with: store)
         }
 
         func run() throws {
             let keychain = try store.open()
-            let bytes = try SecretInput.read(from: try secretSourceOption(), what: "Secret", limit: store.maximumSecretByteCount)
-            try keychain.upsert(try credential.identity(), secret: bytes, attributes: attributes.attributes, timeout: store.timeLimit)
+            let bytes = try secretInput.read(limit: store.maximumSecretByteCount)
+            try keychain.upsert(
+                try credential.identity(), secret: bytes, attributes: attributes.attributes, timeout: store.timeLimit)
         }
 
-        private func secretSourceOption() throws -> SecretSource? {
-            try secret.map { try seccli.secretSource($0, option: "--secret") }
-        }
+        private var secretInput: SecretInput { SecretInput(what: "Secret", option: "--secret", text: secret) }
     }
 }

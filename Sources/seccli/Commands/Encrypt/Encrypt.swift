@@ -2,7 +2,7 @@ import ArgumentParser
 import SecKit
 
 extension SecCLI {
-    struct Encrypt: ParsableCommand {
+    struct Encrypt: CipherCommand {
         static let configuration = CommandConfiguration(
             commandName: "encrypt",
             abstract: "Encrypt a file or stream: openssl enc, raw, JWE, Fernet or the legacy JSON envelope.",
@@ -24,12 +24,14 @@ extension SecCLI {
                 """
         )
 
+        static var direction: CipherStream.Direction { .encrypt }
+
         @OptionGroup var options: CipherOptions
 
-        func run() throws { try options.run(.encrypt) }
+        func run() throws { try runCipher() }
     }
 
-    struct Decrypt: ParsableCommand {
+    struct Decrypt: CipherCommand {
         static let configuration = CommandConfiguration(
             commandName: "decrypt",
             abstract: "Decrypt what 'seccli encrypt', 'openssl enc', a JOSE library or Fernet wrote.",
@@ -46,8 +48,36 @@ extension SecCLI {
                 """
         )
 
+        static var direction: CipherStream.Direction { .decrypt }
+
         @OptionGroup var options: CipherOptions
 
-        func run() throws { try options.run(.decrypt) }
+        func run() throws { try runCipher() }
+    }
+}
+
+/// `encrypt` and `decrypt`: the same options and the same work, in one direction or the other.
+protocol CipherCommand: ParsableCommand {
+    static var direction: CipherStream.Direction { get }
+    var options: CipherOptions { get }
+}
+
+extension CipherCommand {
+    func runCipher() throws {
+        if options.resolvedFormat.isEnvelope {
+            try runSealed()
+        } else {
+            try runStream()
+        }
+    }
+
+    /// Where the output goes. A regular (or new) --out file is replaced atomically (`atomic`);
+    /// anything else (standard output, a device such as /dev/null, a FIFO) is written in place.
+    func destination() throws -> (sink: ByteSink, atomic: Bool) {
+        if let outputPath = options.outputPath, AtomicFileOutput.canReplace(outputPath) {
+            return (try AtomicFileOutput(path: outputPath), true)
+        }
+        let output = try options.outputPath.map { try DescriptorOutput(openingForWriting: $0) }
+        return (output ?? DescriptorOutput.standardOutput(), false)
     }
 }

@@ -1,11 +1,9 @@
 import SecKit
 
-/// `hash --check`: verifies a `sha256sum`-style list the way `sha256sum -c` does.
-struct ChecksumVerifier {
-    var algorithm: HashAlgorithm
-    var quiet: Bool
-
+extension SecCLI.Hash {
+    /// `--check`: verifies a `sha256sum`-style list the way `sha256sum -c` does.
     func verify(listFile: String) throws {
+        let algorithm = algorithmOption.algorithm
         let list = listFile == "-" ? FileInput.standardInput : FileInput.path(listFile)
         var bytes: [UInt8] = []
         try list.forEachChunk { bytes.append(contentsOf: $0) }
@@ -22,7 +20,8 @@ struct ChecksumVerifier {
             checked += 1
             let shownName = ChecksumLine.checkDisplayName(entry.name)
             do {
-                let digest = try DigestHasher.hash(algorithm, contentsOf: entry.name == "-" ? .standardInput : .path(entry.name))
+                let file: FileInput = entry.name == "-" ? .standardInput : .path(entry.name)
+                let digest = try DigestHasher.hash(algorithm, contentsOf: file)
                 if digest.bytes == expected {
                     if !quiet { print("\(shownName): OK") }
                 } else {
@@ -37,11 +36,18 @@ struct ChecksumVerifier {
         }
 
         if checked == 0 {
-            throw Failure(message: "\(list.name): no properly formatted \(algorithm) checksum lines found", exitCode: .checkFailed)
+            throw Failure(
+                message: "\(list.name): no properly formatted \(algorithm) checksum lines found", exitCode: .checkFailed)
         }
-        if malformed > 0 { Diagnostics.error("WARNING: \(counted(malformed, "line is", "lines are")) improperly formatted") }
-        if unreadable > 0 { Diagnostics.error("WARNING: \(counted(unreadable, "listed file", "listed files")) could not be read") }
-        if mismatched > 0 { Diagnostics.error("WARNING: \(counted(mismatched, "computed checksum", "computed checksums")) did NOT match") }
+        if malformed > 0 {
+            Diagnostics.error("WARNING: \(counted(malformed, "line is", "lines are")) improperly formatted")
+        }
+        if unreadable > 0 {
+            Diagnostics.error("WARNING: \(counted(unreadable, "listed file", "listed files")) could not be read")
+        }
+        if mismatched > 0 {
+            Diagnostics.error("WARNING: \(counted(mismatched, "computed checksum", "computed checksums")) did NOT match")
+        }
         if mismatched + unreadable > 0 { throw Failure(message: nil, exitCode: .checkFailed) }
     }
 

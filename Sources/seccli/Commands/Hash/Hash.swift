@@ -38,10 +38,10 @@ extension SecCLI {
         func run() throws {
             let algorithm = algorithmOption.algorithm
             if let check {
-                try ChecksumVerifier(algorithm: algorithm, quiet: quiet).verify(listFile: check)
+                try verify(listFile: check)
                 return
             }
-            try output.emit(label: algorithm.rawValue, inputs: input.inputs) { input in
+            try DigestListing.emit(input.inputs, label: algorithm.rawValue, format: output) { input in
                 try DigestHasher.hash(algorithm, contentsOf: input).bytes
             }
         }

@@ -86,9 +86,7 @@ struct PinReport {
 
     /// The `--json` document (shape documented in docs/seccli.md).
     func json() throws -> String {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        return String(decoding: try encoder.encode(Document(self)), as: UTF8.self) + "\n"
+        try JSONOutput.text(Document(self)) + "\n"
     }
 
     private struct Document: Encodable {

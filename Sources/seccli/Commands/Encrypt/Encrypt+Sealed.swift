@@ -1,18 +1,21 @@
 import ArgumentParser
 import SecKit
 
-extension CipherOptions {
-    /// The sealed formats are held in memory whole: payloads up to 64 MiB, and the tokens they make
-    /// (a third larger) up to the JWE default of 96 MiB.
-    static let maximumPayloadByteCount = 64 << 20
-    static let maximumTokenByteCount = JWE.DecryptionPolicy.default.maximumTokenByteCount
+/// The sealed formats are held in memory whole: payloads up to 64 MiB, and the tokens they make
+/// (a third larger) up to the JWE default.
+private let maximumPayloadByteCount = 64 << 20
+private let maximumTokenByteCount = JWE.DecryptionPolicy.default.maximumTokenByteCount
 
-    /// Seals or opens a jwe, fernet or legacy-json payload. Nothing is written unless it succeeded.
-    func runEnvelope(_ direction: CipherStream.Direction) throws {
-        try validate(direction)
-        let payload = try readWhole(input, limit: direction == .encrypt ? Self.maximumPayloadByteCount : Self.maximumTokenByteCount)
+extension CipherCommand {
+    /// jwe, fernet and legacy-json: seals or opens the whole payload. Nothing is written unless it succeeded.
+    func runSealed() throws {
+        let direction = Self.direction
+        try validateSealed()
+        let limit = direction == .encrypt ? maximumPayloadByteCount : maximumTokenByteCount
+        let payload = try readWhole(options.input, limit: limit)
+        let envelope = options.envelope
         var output: Data
-        switch (resolvedFormat, direction) {
+        switch (options.resolvedFormat, direction) {
         case (.jwe, .encrypt): output = Data(try sealJWE(payload).utf8)
         case (.jwe, .decrypt): output = try openJWE(payload)
         case (.fernet, .encrypt): output = Data(try MultiFernet(fernets()).encrypt(payload).utf8)
@@ -26,31 +29,36 @@ extension CipherOptions {
         let (destination, _) = try self.destination()
         try destination.write(data: output)
         try destination.finish()
-        warnAboutIterations(direction)
+        warnAboutIterations()
     }
 
     /// The options that only one direction uses.
-    private func validate(_ direction: CipherStream.Direction) throws {
-        switch direction {
+    private func validateSealed() throws {
+        switch Self.direction {
         case .encrypt:
-            if key.count > 1 { throw ValidationError("encrypt takes one --key") }
-            if envelope.ttl != nil { throw ValidationError("--ttl goes with decrypt") }
+            if options.key.count > 1 { throw ValidationError("encrypt takes one --key") }
+            if options.envelope.ttl != nil { throw ValidationError("--ttl goes with decrypt") }
         case .decrypt:
-            if envelope.kid != nil { throw ValidationError("--kid goes with encrypt (decrypt reads it from the token)") }
-            if iter != nil { throw ValidationError("--iter goes with encrypt (decrypt reads p2c from the token)") }
+            if options.envelope.kid != nil {
+                throw ValidationError("--kid goes with encrypt (decrypt reads it from the token)")
+            }
+            if options.iter != nil { throw ValidationError("--iter goes with encrypt (decrypt reads p2c from the token)") }
         }
     }
 
     private func sealJWE(_ payload: Data) throws -> String {
+        let envelope = options.envelope
         let enc = envelope.enc ?? .a256GCM
-        if let password {
+        if let password = options.password {
             let alg = envelope.alg ?? .pbes2HS512A256KW
             return try JWE.encrypt(
                 payload, password: try secretSource(password, option: "--password").read(), keyManagement: alg,
-                contentEncryption: enc, iterations: iter, keyID: envelope.kid)
+                contentEncryption: enc, iterations: options.iter, keyID: envelope.kid)
         }
         let keys = try jsonWebKeys()
-        guard keys.count == 1 else { throw Failure(message: "--key: the JWK set holds \(keys.count) keys; encrypt needs one", exitCode: .dataError) }
+        guard keys.count == 1 else {
+            throw Failure(message: "--key: the JWK set holds \(keys.count) keys; encrypt needs one", exitCode: .dataError)
+        }
         return try JWE.encrypt(
             payload, using: keys[0].key, keyManagement: envelope.alg ?? .direct, contentEncryption: enc,
             keyID: envelope.kid ?? keys[0].keyID)
@@ -58,11 +66,12 @@ extension CipherOptions {
 
     private func openJWE(_ payload: Data) throws -> Data {
         // --alg and --enc, when given, are the only algorithms accepted.
+        let envelope = options.envelope
         var policy = JWE.DecryptionPolicy()
         if let alg = envelope.alg { policy.keyManagementAlgorithms = [alg] }
         if let enc = envelope.enc { policy.contentEncryptionAlgorithms = [enc] }
         let token = try JWE.Token(compact: String(decoding: payload, as: UTF8.self), policy: policy)
-        if let password {
+        if let password = options.password {
             return try token.decrypt(password: try secretSource(password, option: "--password").read())
         }
         let keys = try jsonWebKeys()
@@ -72,10 +81,10 @@ extension CipherOptions {
 
     /// Every key of every --key: JWKs or JWK Sets with --key-format jwk, else bare keys.
     private func jsonWebKeys() throws -> [JSONWebKey] {
-        try key.flatMap { text throws -> [JSONWebKey] in
+        try options.key.flatMap { text throws -> [JSONWebKey] in
             let source = try secretSource(text, option: "--key")
-            guard resolvedKeyFormat == .jwk else {
-                return [JSONWebKey(key: try readKey(source, format: resolvedKeyFormat.encoding!))]
+            guard options.resolvedKeyFormat == .jwk else {
+                return [JSONWebKey(key: try readKey(source, format: options.resolvedKeyFormat.encoding!))]
             }
             // A JWK Set is often pretty-printed: read the whole source, not the first line.
             let json = try source.readAll().withUnsafeBytes { String(decoding: $0, as: UTF8.self) }
@@ -88,8 +97,8 @@ extension CipherOptions {
     }
 
     private func fernets() throws -> [Fernet] {
-        try key.map { text in
-            let bytes = try readKey(try secretSource(text, option: "--key"), format: resolvedKeyFormat.encoding!)
+        try options.key.map { text in
+            let bytes = try readKey(try secretSource(text, option: "--key"), format: options.resolvedKeyFormat.encoding!)
             do {
                 return try Fernet(key: bytes)
             } catch {
@@ -99,9 +108,10 @@ extension CipherOptions {
     }
 
     private func legacyEnvelope() throws -> LegacyEnvelope {
-        let format = resolvedKeyFormat.encoding!
-        let encryptionKey = try readKey(try secretSource(key[0], option: "--key"), format: format)
-        let macKey = try readKey(try secretSource(envelope.macKey!, option: "--mac-key"), format: format, option: "--mac-key")
+        let format = options.resolvedKeyFormat.encoding!
+        let encryptionKey = try readKey(try secretSource(options.key[0], option: "--key"), format: format)
+        let macSource = try secretSource(options.envelope.macKey!, option: "--mac-key")
+        let macKey = try readKey(macSource, format: format, option: "--mac-key")
         do {
             return try LegacyEnvelope(encryptionKey: encryptionKey, macKey: macKey)
         } catch {
@@ -113,16 +123,20 @@ extension CipherOptions {
         var data = Data()
         try input.forEachChunk { (chunk) throws(CryptoError) in
             guard data.count + chunk.count <= limit else {
-                throw .io(path: input.name, reason: "more than \(limit >> 20) MiB: --format \(resolvedFormat.rawValue) holds the whole payload in memory (use --format raw or openssl for large files)")
+                throw .io(
+                    path: input.name,
+                    reason: "more than \(limit >> 20) MiB: --format \(options.resolvedFormat.rawValue) holds the whole "
+                        + "payload in memory (use --format raw or openssl for large files)")
             }
             data.append(contentsOf: chunk)
         }
         return data
     }
 
-    private func warnAboutIterations(_ direction: CipherStream.Direction) {
-        guard direction == .encrypt, resolvedFormat == .jwe, password != nil, let iter else { return }
-        let alg = envelope.alg ?? .pbes2HS512A256KW
+    private func warnAboutIterations() {
+        guard Self.direction == .encrypt, options.resolvedFormat == .jwe, options.password != nil, let iter = options.iter
+        else { return }
+        let alg = options.envelope.alg ?? .pbes2HS512A256KW
         if let recommended = alg.recommendedIterations, iter < recommended {
             Diagnostics.warning("\(iter) PBKDF2 iterations is below the \(recommended) recommended for \(alg)")
         }

@@ -14,7 +14,10 @@ extension SecCLI.CredCommand {
 
         @OptionGroup var credential: CredentialOptions
 
-        @Flag(help: "Print a JSON array of {class, service, server, protocol, port, path, authType, account, group, label, comment, expires, created, modified} objects.")
+        @Flag(help: """
+            Print a JSON array of {class, service, server, protocol, port, path, authType, account, group, label, \
+            comment, expires, created, modified} objects.
+            """)
         var json = false
 
         @OptionGroup var store: StoreOptions
@@ -22,9 +25,9 @@ extension SecCLI.CredCommand {
         func run() throws {
             let items = try store.open().search(credential.search, timeout: store.timeLimit)
             if json {
-                try CredentialListing.printJSON(items)
+                print(try Self.json(items))
             } else {
-                items.forEach { print(CredentialListing.line(for: $0)) }
+                items.forEach { print(Self.line(for: $0)) }
             }
         }
     }

@@ -35,25 +35,8 @@ extension SecCLI.CredCommand {
     }
 }
 
-extension SecCLI.CredCommand.CredGet {
-    /// The options `HotCommandLine` reads for this command.
-    static let hotNames = CredentialOptions.hotNames + StoreOptions.hotNames + HotCommandLine.Names(flags: ["--ignore-expiry"])
-
-    /// The command as `HotCommandLine` reads `arguments` (the words after `cred get`), validated
-    /// as ArgumentParser validates it; nil leaves the line to ArgumentParser.
-    static func read(hotArguments arguments: ArraySlice<String>) -> Self? {
-        guard let line = HotCommandLine(arguments, names: hotNames) else { return nil }
-        var command = Self()
-        do {
-            command.credential = try CredentialOptions.read(line)
-            command.store = try StoreOptions.read(line)
-            command.ignoreExpiry = line.isSet("--ignore-expiry")
-            try command.credential.validate()
-            try command.store.validate()
-            try command.validate()
-        } catch {
-            return nil
-        }
-        return command
+extension SecCLI.CredCommand.CredGet: HotReadable {
+    static var hotOptions: [HotOption<Self>] {
+        [.group { $0.credential = $1 }, .flag("--ignore-expiry") { $0.ignoreExpiry = $1 }, .group { $0.store = $1 }]
     }
 }

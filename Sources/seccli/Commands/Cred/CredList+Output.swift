@@ -1,12 +1,14 @@
 import SecKit
 
 /// How `cred list` shows items: one readable line each, or a JSON array. Never secrets.
-enum CredentialListing {
+extension SecCLI.CredCommand.CredList {
     /// `service S, account A in group G: label "L", expires 2026-12-31T00:00:00Z`.
     static func line(for item: CredentialItem) -> String {
         var details: [String] = []
         if let label = item.label { details.append("label \(quoted(label))") }
-        if let expiresAt = item.expiresAt { details.append("\(item.isExpired() ? "expired" : "expires") \(expiresAt.formatted(.iso8601))") }
+        if let expiresAt = item.expiresAt {
+            details.append("\(item.isExpired() ? "expired" : "expires") \(expiresAt.formatted(.iso8601))")
+        }
         return item.identity.description + (details.isEmpty ? "" : ": " + details.joined(separator: ", "))
     }
 
@@ -30,7 +32,7 @@ enum CredentialListing {
         init(_ item: CredentialItem) {
             let identity = item.identity
             let location = identity.internetLocation
-            `class` = location == nil ? CredentialQuery.ItemClass.genericPassword.rawValue : CredentialQuery.ItemClass.internetPassword.rawValue
+            `class` = (location == nil ? CredentialQuery.ItemClass.genericPassword : .internetPassword).rawValue
             service = identity.service
             server = location?.server
             `protocol` = location?.protocol
@@ -48,10 +50,8 @@ enum CredentialListing {
         }
     }
 
-    static func printJSON(_ items: [CredentialItem]) throws {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        print(String(decoding: try encoder.encode(items.map(Entry.init)), as: UTF8.self))
+    static func json(_ items: [CredentialItem]) throws -> String {
+        try JSONOutput.text(items.map(Entry.init))
     }
 
     private static func quoted(_ text: String) -> String {

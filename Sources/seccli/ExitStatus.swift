@@ -1,0 +1,128 @@
+import SecKit
+
+/// seccli's exit codes: the one table that the code exits with, that `--help` prints and that
+/// docs/seccli.md shows (seccliTests compare the page with it).
+enum ExitStatus: Int32, CaseIterable, Sendable {
+    case success = 0
+    case checkFailed = 1
+    case dataError = 2
+    case pinMismatch = 3
+    case verificationFailed = 4
+    case clientCertificateRefused = 5
+    case connectionFailed = 6
+    case notFound = 10
+    case expired = 11
+    case keyringLocked = 12
+    case noSecretService = 13
+    case keychainTimeout = 14
+    case ambiguous = 15
+    case usageError = 64
+
+    /// The commands that exit with the code (nil: every command), and what it means.
+    var entry: (commands: [String]?, meaning: String) {
+        switch self {
+        case .success:
+            (nil, "success; with `hash --check`, `hmac --verify` or `pin --expect`, everything matched")
+        case .checkFailed:
+            (["hash", "hmac", "encrypt", "decrypt", "keygen", "cred", "sso"],
+             "a check failed: checksum or MAC mismatch; input that cannot be decrypted (wrong key or password, "
+                + "truncated, altered, not in the format, an expired Fernet token, a JWE with a refused algorithm "
+                + "or an unknown `kid`, an input too large for a sealed format); or a file could not be read or "
+                + "written (`hash`/`hmac` still process the other files); for `cred`/`sso` also a store that failed "
+                + "unexpectedly")
+        case .dataError:
+            (["hmac", "encrypt", "decrypt", "kdf", "pin", "cred", "sso"],
+             "bad data in the options: a malformed key or IV (hex/base64/JWK), a key or IV of the wrong size, an "
+                + "unreadable secret source, an unset environment variable; for `pin`: a certificate, `--ca`, client "
+                + "certificate, key or PKCS#12 file that cannot be read or parsed, an encrypted key without "
+                + "passphrase, a wrong passphrase, a key that does not belong to the certificate; for `cred`/`sso`: "
+                + "a secret over 1 MiB, a wrong `--store-password`, a damaged or altered store file, an invalid "
+                + "attribute (an empty name, a NUL character)")
+        case .pinMismatch:
+            (["pin"], "no expected pin matches the chain (the chain is printed on standard output)")
+        case .verificationFailed:
+            (["pin"],
+             "the server's certificate did not verify; the message carries OpenSSL's reason: `certificate has "
+                + "expired`, `unable to get local issuer certificate` (unknown CA), `self-signed certificate`, "
+                + "`hostname mismatch`, …")
+        case .clientCertificateRefused:
+            (["pin"],
+             "the server requires a client certificate and none was given, or it refused the one given (also "
+                + "under TLS 1.3, where the refusal arrives after the handshake)")
+        case .connectionFailed:
+            (["pin"],
+             "no connection: refused, unreachable, unknown host, a failed handshake (no common version or "
+                + "cipher), or a timeout")
+        case .notFound:
+            (["cred", "sso"], "no such item; no SSO token, or nobody logged in (`sso user`)")
+        case .expired:
+            (["cred", "sso"], "`cred get`: the item is past its `--expires` date; `sso token`: the token has expired")
+        case .keyringLocked:
+            (["cred", "sso"], "the keyring is locked (told apart from not found)")
+        case .noSecretService:
+            (["cred", "sso"], "no D-Bus session bus, or no Secret Service provider on it")
+        case .keychainTimeout:
+            (["cred", "sso"], "the store did not answer within `--timeout`")
+        case .ambiguous:
+            (["cred", "sso"], "several different items match where one was asked for")
+        case .usageError:
+            (nil,
+             "usage error: unknown option, missing argument, a literal secret, conflicting options; for `pin`: a "
+                + "malformed `HOST[:PORT]` or `--expect` pin, `--ca` with `--pin-only`, `--p12` with `--cert`, "
+                + "connection options with `--file`, `--pin-only` without `--expect`")
+        }
+    }
+
+    /// The `--help` text of the codes `command` exits with (every code for nil).
+    static func help(for command: String? = nil) -> String {
+        let shown = allCases.filter { status in
+            guard let command, let commands = status.entry.commands else { return true }
+            return commands.contains(command)
+        }
+        let lines = shown.map { "  \($0.rawValue)  \($0.entry.meaning.replacing("`", with: "'"))" }
+        return (["Exit codes:"] + lines).joined(separator: "\n")
+    }
+}
+
+extension ExitStatus {
+    /// The documented status of an error from SecKit; nil for any other error.
+    init?(_ error: any Error) {
+        switch error {
+        case let error as CryptoError:
+            // Like a failed `sha256sum -c`: failed checks, undecryptable input and files exit 1;
+            // malformed keys and parameters 2.
+            switch error {
+            case .decryptionFailed, .authenticationFailure, .malformedInput, .io, .unsupported, .expired, .keyNotFound:
+                self = .checkFailed
+            default:
+                self = .dataError
+            }
+        case let error as TLSError:
+            switch error {
+            case .malformedPEM, .noCertificates, .malformedCertificate, .invalidConfiguration, .backendFailure,
+                .invalidClientIdentity, .passphraseRequired, .wrongPassphrase, .keyMismatch:
+                self = .dataError
+            case .pinMismatch, .noBackupPin: self = .pinMismatch
+            case .certificateVerificationFailed: self = .verificationFailed
+            case .clientCertificateRequired, .clientCertificateRejected: self = .clientCertificateRefused
+            case .hostNotFound, .connectionFailed, .timedOut, .handshakeFailed, .connectionBroken, .endpointNotAllowed:
+                self = .connectionFailed
+            case .invalidPin, .invalidFingerprint, .invalidHostPattern, .unsupported: self = .usageError
+            }
+        case let error as KeychainError:
+            switch error {
+            case .notFound: self = .notFound
+            case .locked: self = .keyringLocked
+            case .noSessionBus, .noSecretService: self = .noSecretService
+            case .timeout: self = .keychainTimeout
+            case .ambiguous: self = .ambiguous
+            case .secretTooLarge, .invalidAttribute, .wrongStorePassword, .corruptStore: self = .dataError
+            case .io, .backendFailure: self = .checkFailed
+            }
+        case is SecretSourceError:
+            self = .dataError
+        default:
+            return nil
+        }
+    }
+}

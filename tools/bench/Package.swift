@@ -7,7 +7,7 @@ import PackageDescription
 let package = Package(
     name: "seckit-bench",
     dependencies: [
-        .package(name: "SecKit", path: "../.."),
+        .package(name: "SecKit", path: "../..")
     ],
     targets: [
         .executableTarget(
@@ -18,6 +18,6 @@ let package = Package(
                 .product(name: "SecKeychain", package: "SecKit"),
                 .product(name: "SecTLS", package: "SecKit"),
             ]
-        ),
+        )
     ]
 )

@@ -11,7 +11,8 @@ import SecKeychain
 func keychainLookup(itemCount: Int) -> Benchmark {
     Benchmark(
         name: "keychain-lookup-\(itemCount)",
-        summary: "SecretServiceStore.secret(for:) of one of \(itemCount) generic passwords in one access group, secret checked"
+        summary:
+            "SecretServiceStore.secret(for:) of one of \(itemCount) generic passwords in one access group, secret checked"
             + " (needs a Secret Service: run through tools/bench/keychain-session)"
     ) {
         let store = SecretServiceStore()
@@ -19,7 +20,11 @@ func keychainLookup(itemCount: Int) -> Benchmark {
         let identities = (0..<itemCount).map { index in
             let digits = String(index)
             let account = "user-" + String(repeating: "0", count: max(0, 4 - digits.count)) + digits
-            return CredentialIdentity.genericPassword(service: "seckit-bench-lookup", account: account, accessGroup: group)
+            return CredentialIdentity.genericPassword(
+                service: "seckit-bench-lookup",
+                account: account,
+                accessGroup: group
+            )
         }
         func expected(_ index: Int) -> [UInt8] { Array("secret-\(index)".utf8) }
         do {
@@ -27,7 +32,12 @@ func keychainLookup(itemCount: Int) -> Benchmark {
             if Set(stored.map(\.identity)) != Set(identities) {
                 log("  keychain-lookup-\(itemCount): storing \(itemCount) items in group \(group)")
                 for (index, identity) in identities.enumerated() {
-                    try store.upsert(identity, secret: expected(index), attributes: CredentialAttributes(), timeout: .seconds(10))
+                    try store.upsert(
+                        identity,
+                        secret: expected(index),
+                        attributes: CredentialAttributes(),
+                        timeout: .seconds(10)
+                    )
                 }
             }
         } catch {
@@ -38,8 +48,12 @@ func keychainLookup(itemCount: Int) -> Benchmark {
             let index = next
             next = (next + 1) % itemCount
             let secret: SecureBytes
-            do { secret = try store.secret(for: identities[index], timeout: .seconds(10)) } catch { fail("lookup: \(error)") }
-            guard secret.withUnsafeBytes({ $0.elementsEqual(expected(index)) }) else { fail("lookup: item \(index) holds another secret") }
+            do { secret = try store.secret(for: identities[index], timeout: .seconds(10)) } catch {
+                fail("lookup: \(error)")
+            }
+            guard secret.withUnsafeBytes({ $0.elementsEqual(expected(index)) }) else {
+                fail("lookup: item \(index) holds another secret")
+            }
             return UInt8(truncatingIfNeeded: secret.count)
         })
     }

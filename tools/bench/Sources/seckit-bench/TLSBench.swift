@@ -23,18 +23,31 @@ func tlsHandshake(pinned: Bool) -> Benchmark {
     let name = pinned ? "tls-handshake-pinned" : "tls-handshake"
     return Benchmark(
         name: name,
-        summary: "TLSClient.connect + close to 127.0.0.1:$SECKIT_BENCH_TLS_PORT (CA $SECKIT_BENCH_TLS_CA, SNI localhost)"
+        summary:
+            "TLSClient.connect + close to 127.0.0.1:$SECKIT_BENCH_TLS_PORT (CA $SECKIT_BENCH_TLS_CA, SNI localhost)"
             + (pinned ? ", pin $SECKIT_BENCH_TLS_PIN checked" : ", no pins")
     ) {
         func setting(_ variable: String) -> String {
-            guard let value = getenv(variable).map({ String(cString: $0) }), !value.isEmpty else { fail("\(name): \(variable) is not set") }
+            guard let value = getenv(variable).map({ String(cString: $0) }), !value.isEmpty else {
+                fail("\(name): \(variable) is not set")
+            }
             return value
         }
-        guard let port = Int(setting("SECKIT_BENCH_TLS_PORT")) else { fail("\(name): SECKIT_BENCH_TLS_PORT is not a number") }
+        guard let port = Int(setting("SECKIT_BENCH_TLS_PORT")) else {
+            fail("\(name): SECKIT_BENCH_TLS_PORT is not a number")
+        }
         let client: TLSClient
         do {
-            var configuration = TLSConfiguration(trustRoots: .caFile(setting("SECKIT_BENCH_TLS_CA")), serverName: "localhost")
-            if pinned { configuration.pinPolicy = try PinPolicy(host: "localhost", pins: [Pin(parsing: setting("SECKIT_BENCH_TLS_PIN"))]) }
+            var configuration = TLSConfiguration(
+                trustRoots: .caFile(setting("SECKIT_BENCH_TLS_CA")),
+                serverName: "localhost"
+            )
+            if pinned {
+                configuration.pinPolicy = try PinPolicy(
+                    host: "localhost",
+                    pins: [Pin(parsing: setting("SECKIT_BENCH_TLS_PIN"))]
+                )
+            }
             client = try TLSClient(configuration: configuration)
         } catch {
             fail("\(name): \(error)")
@@ -56,6 +69,7 @@ func tlsHandshake(pinned: Bool) -> Benchmark {
         }
         return Prepared(
             operation: { UInt8(truncatingIfNeeded: handshake().verifiedChain.count) },
-            result: "\(first.protocolVersion)/\(first.cipher)")
+            result: "\(first.protocolVersion)/\(first.cipher)"
+        )
     }
 }

@@ -1,0 +1,158 @@
+"""Part throughput: cipher throughput on 16 KiB chunks, SecCrypto in-process vs `openssl speed`.
+
+`openssl speed -evp CIPHER -bytes 16384 -seconds S` encrypts one 16 KiB buffer again and again
+through one EVP_CIPHER_CTX (EVP_EncryptUpdate in place, padding off; no per-chunk IV, AAD or tag,
+even for GCM) and divides by the user CPU time of the process. seckit-bench's aes-256-gcm-16384 and
+des-ede3-cbc-16384 do the same through one CipherStream with one reused output buffer, and report
+cpu_bytes_per_sec (user CPU time, getrusage) beside the wall-clock bytes_per_sec. One seal per chunk
+is what `openssl speed -aead` times (re-init with the IV, 13-byte AAD, update, final), so
+seckit-bench's aes-256-gcm-seal-16384 (AES.GCM.seal per chunk, 13-byte AAD) is compared with that.
+-mr only changes how openssl speed prints (+F:...:bytes per second), not what it measures.
+
+Every round checks seckit-bench's result= against openssl enc (and against Python's cryptography
+for the GCM tag, when it is installed): a wrong result ends the run.
+"""
+
+import hashlib
+import re
+import subprocess
+from types import SimpleNamespace
+
+from runner.context import fail, output, run, say
+from runner.stats import all_met, fixed, mbs, median, required_field, verdict
+
+NAME = "throughput"
+CASES = ("aes-256-gcm-16384", "des-ede3-cbc-16384", "aes-256-gcm-seal-16384")
+OPENSSL_ARGS = {
+    "aes-256-gcm-16384": ["-evp", "aes-256-gcm"],
+    "des-ede3-cbc-16384": ["-evp", "des-ede3-cbc"],
+    "aes-256-gcm-seal-16384": ["-aead", "-evp", "aes-256-gcm"],
+}
+# The tag of AES.GCM.seal(patternBytes(16384, seed: 1), key: patternBytes(32, seed: 3),
+# nonce: patternBytes(12, seed: 5), aad: 13 bytes of 0xcc), by Python's cryptography.
+GCM_TAG = """
+from cryptography.hazmat.primitives.ciphers.aead import AESGCM
+p = lambda n, s: bytes((i * 31 + s) & 0xFF for i in range(n))
+print(AESGCM(p(32, 3)).encrypt(p(12, 5), p(16384, 1), b"\\xcc" * 13)[-16:].hex())"""
+
+
+def pattern(count, seed):
+    """patternBytes(count, seed:) of seckit-bench."""
+    return bytes((i * 31 + seed) & 0xFF for i in range(count))
+
+
+def expected_results(ctx):
+    """What each case's result= must be. GCM's ciphertext is AES-CTR from the counter block
+    nonce || 00000002; 3DES is CBC without padding."""
+    chunk = ctx.work / "chunk.bin"
+    chunk.write_bytes(pattern(16384, 1))
+
+    def digest_of(cipher, key, iv, *extra):
+        command = ["openssl", "enc", cipher, *extra, "-K", key.hex(), "-iv", iv, "-in", chunk]
+        return hashlib.sha256(run(command, stdout=subprocess.PIPE).stdout).hexdigest()
+
+    expected = {
+        "aes-256-gcm-16384": digest_of("-aes-256-ctr", pattern(32, 3), pattern(12, 5).hex() + "00000002"),
+        "des-ede3-cbc-16384": digest_of("-des-ede3-cbc", pattern(24, 3), pattern(8, 5).hex(), "-nopad"),
+    }
+    tag = subprocess.run(["python3", "-c", GCM_TAG], stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+    expected["aes-256-gcm-seal-16384"] = tag.stdout.strip() if tag.returncode == 0 else ""
+    return expected
+
+
+def measure(ctx):
+    ctx.sample_load(NAME)
+    expected = expected_results(ctx)
+    swift = {name: [] for name in CASES}  # (cpu bytes/s, wall bytes/s)
+    openssl = {name: [] for name in CASES}  # bytes/s by user CPU time
+
+    def swift_round(name):
+        line = ctx.bench_line("--warmup", "0.5", "--seconds", ctx.speed_seconds, "--rounds", "1", name)
+        got = re.search(r".* result=([0-9a-f]*)", line)
+        got = got.group(1) if got else ""
+        if expected[name] and got != expected[name]:
+            fail(f"seckit-bench {name} computed result={got}, expected {expected[name]}")
+        cpu = required_field(line, "cpu_bytes_per_sec", "seckit-bench")
+        swift[name].append((cpu, required_field(line, "bytes_per_sec", "seckit-bench")))
+
+    def openssl_round(name):
+        command = ["openssl", "speed", "-mr", *OPENSSL_ARGS[name], "-bytes", "16384", "-seconds", ctx.speed_seconds]
+        values = re.findall(r"(?m)^\+F:[0-9]*:[^:\n]*:([0-9.]*)$", output(command, stderr=subprocess.DEVNULL))
+        if not values or not values[-1]:
+            fail(f"could not read the result of openssl speed {' '.join(OPENSSL_ARGS[name])}")
+        openssl[name].append(values[-1])
+
+    for i in range(1, ctx.speed_rounds + 1):
+        for name in CASES:
+            if i % 2:
+                swift_round(name)
+                openssl_round(name)
+            else:
+                openssl_round(name)
+                swift_round(name)
+            say(
+                f"throughput {name}, round {i}/{ctx.speed_rounds}: SecCrypto {mbs(swift[name][-1][0])} MB/s,"
+                f" openssl speed {mbs(openssl[name][-1])} MB/s"
+            )
+    return SimpleNamespace(
+        gcm_tag_checked=bool(expected["aes-256-gcm-seal-16384"]),
+        swift={name: median([cpu for cpu, _ in swift[name]]) for name in CASES},
+        swift_wall={name: median([wall for _, wall in swift[name]]) for name in CASES},
+        openssl={name: median(openssl[name]) for name in CASES},
+        swift_all={name: " ".join(mbs(cpu) for cpu, _ in swift[name]) for name in CASES},
+        openssl_all={name: " ".join(mbs(v) for v in openssl[name]) for name in CASES},
+    )
+
+
+def gcm_tag_note(m):
+    if m.gcm_tag_checked:
+        return "the tag of `aes-256-gcm-seal-16384` against Python's `cryptography` AESGCM"
+    return "the tag of `aes-256-gcm-seal-16384` is not checked (Python's `cryptography` is not installed)"
+
+
+def report(ctx, m):
+    ratio = {name: fixed(m.swift[name] / m.openssl[name], 3) for name in CASES}
+    ok = {name: verdict(m.swift[name] / m.openssl[name] >= 0.95) for name in CASES}
+    # The per-chunk seal against the streaming openssl speed figure as well, for readers who
+    # expected that comparison.
+    seal_vs_stream = fixed(m.swift["aes-256-gcm-seal-16384"] / m.openssl["aes-256-gcm-16384"], 3)
+    gcm, des, seal = CASES
+    s = ctx.speed_seconds
+    rows = (
+        "| SecCrypto AES-256-GCM, 16 KiB chunks through one `CipherStream`, ≥ 0.95 ×"
+        f" `openssl speed -evp aes-256-gcm -bytes 16384 -seconds {s}` | {ratio[gcm]} × | {ok[gcm]} |\n"
+        "| SecCrypto 3DES (des-ede3-cbc), 16 KiB chunks through one `CipherStream`, ≥ 0.95 ×"
+        f" `openssl speed -evp des-ede3-cbc -bytes 16384 -seconds {s}` | {ratio[des]} × | {ok[des]} |\n"
+        "| Same threshold for one `AES.GCM.seal` per 16 KiB chunk, against its like,"
+        f" `openssl speed -aead -evp aes-256-gcm -bytes 16384` (see Method) | {ratio[seal]} × | {ok[seal]} |"
+    )
+    text = (
+        f"Cipher throughput target (AES-256-GCM and 3DES streaming): {all_met(ok[gcm], ok[des])};"
+        f" per-chunk `AES.GCM.seal`: {ok[seal]}."
+    )
+
+    def row(label, name, note):
+        return (
+            f"| {label} | {mbs(m.swift[name])} | {mbs(m.swift_wall[name])} | {mbs(m.openssl[name])}"
+            f" | **{ratio[name]}** ({note}) |"
+        )
+
+    results = f"""### Cipher throughput, 16 KiB chunks (MB/s = 10^6 bytes per second of user CPU time)
+
+| case | SecCrypto (median) | SecCrypto, by wall clock | openssl speed (median) | SecCrypto / openssl |
+| --- | --- | --- | --- | --- |
+{row("AES-256-GCM, streaming (`aes-256-gcm-16384` vs `-evp aes-256-gcm`)", gcm, "target ≥ 0.95")}
+{row("3DES-CBC, streaming (`des-ede3-cbc-16384` vs `-evp des-ede3-cbc`)", des, "target ≥ 0.95")}
+{row("AES-256-GCM, one seal per chunk (`aes-256-gcm-seal-16384` vs `-aead -evp aes-256-gcm`)", seal, "same threshold")}
+
+One seal per chunk against the streaming `openssl speed -evp aes-256-gcm` figure: {seal_vs_stream}.
+
+All rounds (MB/s, in run order):
+
+- SecCrypto AES-256-GCM streaming: {m.swift_all[gcm]}
+- openssl speed -evp aes-256-gcm: {m.openssl_all[gcm]}
+- SecCrypto 3DES-CBC streaming: {m.swift_all[des]}
+- openssl speed -evp des-ede3-cbc: {m.openssl_all[des]}
+- SecCrypto AES.GCM.seal per chunk: {m.swift_all[seal]}
+- openssl speed -aead -evp aes-256-gcm: {m.openssl_all[seal]}"""
+    return rows, text, results

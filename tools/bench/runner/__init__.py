@@ -1,0 +1,1 @@
+"""What the parts of the benchmark share: settings, builds, timing and statistics, the summary."""

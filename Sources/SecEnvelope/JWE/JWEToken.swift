@@ -66,7 +66,7 @@ extension JWE {
             guard !header.keyManagement.usesPassword else {
                 throw .invalidParameter("this JWE uses \(header.keyManagement), which needs a password, not a key")
             }
-            return try key.withUnsafeBytes { key in Result { () throws(CryptoError) in try open(secret: key) } }.get()
+            return try key.withUnsafeBytes { (key) throws(CryptoError) in try open(secret: key) }
         }
 
         /// Decrypts with the key the `kid` header names, or, without a `kid`, with each key in turn
@@ -97,7 +97,7 @@ extension JWE {
             guard header.keyManagement.usesPassword else {
                 throw .invalidParameter("this JWE uses \(header.keyManagement), which needs a key, not a password")
             }
-            return try password.withUnsafeBytes { password in Result { () throws(CryptoError) in try open(secret: password) } }.get()
+            return try password.withBytes { (password) throws(CryptoError) in try open(secret: password) }
         }
 
         private func open(secret: UnsafeRawBufferPointer) throws(CryptoError) -> Data {

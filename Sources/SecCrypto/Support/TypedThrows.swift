@@ -38,3 +38,24 @@ extension Sequence<UInt8> {
         }?.get()
     }
 }
+
+/// The bytes of five values at once, for a call that needs them all (JWE decryption): one closure
+/// with a body that throws `E`, instead of five nested ones.
+@inlinable
+package func withBytes<R, E: Error>(
+    of first: some ContiguousBytes, _ second: some ContiguousBytes, _ third: some ContiguousBytes,
+    _ fourth: some ContiguousBytes, _ fifth: some ContiguousBytes,
+    _ body: (
+        UnsafeRawBufferPointer, UnsafeRawBufferPointer, UnsafeRawBufferPointer, UnsafeRawBufferPointer, UnsafeRawBufferPointer
+    ) throws(E) -> R
+) throws(E) -> R {
+    try first.withUnsafeBytes { a in
+        second.withUnsafeBytes { b in
+            third.withUnsafeBytes { c in
+                fourth.withUnsafeBytes { d in
+                    fifth.withUnsafeBytes { e in Result(catching: { () throws(E) in try body(a, b, c, d, e) }) }
+                }
+            }
+        }
+    }.get()
+}

@@ -107,22 +107,12 @@ extension JWE {
             }
             let cek = try contentKey(encryptedKey: encryptedKey, secret: secret)
             var plaintext = [UInt8](repeating: 0, count: ciphertext.count + 16)
-            let count = try cek.withUnsafeBytes { cek in
-                bytes.withUnsafeBytes { token in
-                    iv.withUnsafeBytes { iv in
-                        ciphertext.withUnsafeBytes { ciphertext in
-                            tag.withUnsafeBytes { tag in
-                                plaintext.withUnsafeMutableBytes { plaintext in
-                                    Result { () throws(CryptoError) in
-                                        let aad = UnsafeRawBufferPointer(rebasing: token[parts[0]])
-                                        return try enc.open(ciphertext, cek: cek, iv: iv, aad: aad, tag: tag, into: plaintext)
-                                    }
-                                }
-                            }
-                        }
-                    }
+            let aad = bytes[parts[0]]
+            let count = try withBytes(of: cek, aad, iv, ciphertext, tag) { (cek, aad, iv, ciphertext, tag) throws(CryptoError) in
+                try plaintext.withUnsafeMutableBufferPointer { (plaintext) throws(CryptoError) in
+                    try enc.open(ciphertext, cek: cek, iv: iv, aad: aad, tag: tag, into: UnsafeMutableRawBufferPointer(plaintext))
                 }
-            }.get()
+            }
             return Data(plaintext[..<count])
         }
 

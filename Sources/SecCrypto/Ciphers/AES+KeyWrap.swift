@@ -15,11 +15,11 @@ extension AES {
                 throw .incorrectSize(what: "key to wrap", expected: "a multiple of 8 bytes, at least 16", actual: count)
             }
             let wrapped = try SecureBytes(count: count + 8) { (output) throws(CryptoError) in
-                try kek.withUnsafeBytes { kek in
-                    keyToWrap.withUnsafeBytes { input in
-                        Result { () throws(CryptoError) in try keyWrap(encrypting: true, kek: kek, input: input, into: output) }
+                try kek.withUnsafeBytes { (kek) throws(CryptoError) in
+                    try keyToWrap.withUnsafeBytes { (input) throws(CryptoError) in
+                        try keyWrap(encrypting: true, kek: kek, input: input, into: output)
                     }
-                }.get()
+                }
             }
             return wrapped.withUnsafeBytes { Data($0) }
         }
@@ -32,11 +32,11 @@ extension AES {
                 throw .incorrectSize(what: "wrapped key", expected: "a multiple of 8 bytes, at least 24", actual: wrapped.count)
             }
             let key = try SecureBytes(count: wrapped.count - 8) { (output) throws(CryptoError) in
-                try kek.withUnsafeBytes { kek in
-                    wrapped.withUnsafeBytes { input in
-                        Result { () throws(CryptoError) in try keyWrap(encrypting: false, kek: kek, input: input, into: output) }
+                try kek.withUnsafeBytes { (kek) throws(CryptoError) in
+                    try wrapped.withUnsafeBufferPointer { (input) throws(CryptoError) in
+                        try keyWrap(encrypting: false, kek: kek, input: UnsafeRawBufferPointer(input), into: output)
                     }
-                }.get()
+                }
             }
             return SymmetricKey(key)
         }

@@ -31,14 +31,11 @@ public final class CipherStream {
         _ algorithm: CipherAlgorithm, _ direction: Direction, key: SymmetricKey, iv: some ContiguousBytes,
         padding: Padding = .pkcs7
     ) throws(CryptoError) {
-        let result = key.withUnsafeBytes { key in
-            iv.withUnsafeBytes { iv in
-                Result { () throws(CryptoError) in
-                    try CipherContext(algorithm, encrypting: direction == .encrypt, key: key, iv: iv, padding: padding == .pkcs7)
-                }
+        context = try key.withUnsafeBytes { (key) throws(CryptoError) in
+            try iv.withBytes { (iv) throws(CryptoError) in
+                try CipherContext(algorithm, encrypting: direction == .encrypt, key: key, iv: iv, padding: padding == .pkcs7)
             }
         }
-        context = try result.get()
     }
 
     /// True for encryption, false for decryption.
@@ -80,16 +77,14 @@ public final class CipherStream {
     /// GCM decryption only: the 16-byte tag that `finalize()` must verify.
     public func setExpectedTag(_ tag: some ContiguousBytes) throws(CryptoError) {
         precondition(algorithm.isGCM && !context.encrypting, "an expected tag applies to GCM decryption")
-        try tag.withUnsafeBytes { tag in Result { () throws(CryptoError) in try context.setExpectedTag(tag) } }.get()
+        try tag.withBytes { (tag) throws(CryptoError) in try context.setExpectedTag(tag) }
     }
 
     /// Finishes: returns the last block (CBC), checks padding (CBC decryption) or the tag (GCM
     /// decryption). Failures say only `decryptionFailed` / `authenticationFailure`.
     public func finalize() throws(CryptoError) -> Data {
         var output = Data(count: algorithm.blockByteCount)
-        let written = try output.withUnsafeMutableBytes { buffer in
-            Result { () throws(CryptoError) in try context.finish(into: buffer) }
-        }.get()
+        let written = try output.withMutableBytes { (buffer) throws(CryptoError) in try context.finish(into: buffer) }
         output.removeSubrange(written...)
         return output
     }

@@ -116,9 +116,7 @@ public enum Base64 {
     /// to the same bytes as the original.
     package static func decodeCanonical(_ text: String, alphabet: Alphabet, padded: Bool?) throws(CryptoError) -> [UInt8] {
         var text = text
-        return try text.withUTF8 { utf8 in
-            Result { () throws(CryptoError) in try decodeCanonical(UnsafeRawBufferPointer(utf8), alphabet: alphabet, padded: padded) }
-        }.get()
+        return try text.withUTF8Bytes { (utf8) throws(CryptoError) in try decodeCanonical(utf8, alphabet: alphabet, padded: padded) }
     }
 
     /// `decodeCanonical` of UTF-8 bytes.

@@ -77,13 +77,11 @@ public enum OpenSSLEncFormat {
         let material = try KDF.PBKDF2.deriveKey(
             from: password, salt: salt, using: parameters.digest, unsafeUncheckedIterations: parameters.iterations,
             outputByteCount: cipher.keyByteCount + cipher.ivByteCount)
-        return try material.withUnsafeBytes { bytes in
-            Result { () throws(CryptoError) in
-                let key = SymmetricKey(data: UnsafeRawBufferPointer(rebasing: bytes.prefix(cipher.keyByteCount)))
-                let iv = UnsafeRawBufferPointer(rebasing: bytes.suffix(cipher.ivByteCount))
-                return try CipherStream(cipher, direction, key: key, iv: iv)
-            }
-        }.get()
+        return try material.withUnsafeBytes { (bytes) throws(CryptoError) in
+            let key = SymmetricKey(data: UnsafeRawBufferPointer(rebasing: bytes.prefix(cipher.keyByteCount)))
+            let iv = UnsafeRawBufferPointer(rebasing: bytes.suffix(cipher.ivByteCount))
+            return try CipherStream(cipher, direction, key: key, iv: iv)
+        }
     }
 }
 

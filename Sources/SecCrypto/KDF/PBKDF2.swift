@@ -46,13 +46,11 @@ public enum KDF {
                 throw .invalidParameter("PBKDF2 output length must be at least 1 byte, got \(outputByteCount)")
             }
             let key = try SecureBytes(count: outputByteCount) { (output) throws(CryptoError) in
-                try password.withUnsafeBytes { password in
-                    salt.withUnsafeBytes { salt in
-                        Result { () throws(CryptoError) in
-                            try pbkdf2(password: password, salt: salt, prf: prf, iterations: iterations, into: output)
-                        }
+                try password.withBytes { (password) throws(CryptoError) in
+                    try salt.withBytes { (salt) throws(CryptoError) in
+                        try pbkdf2(password: password, salt: salt, prf: prf, iterations: iterations, into: output)
                     }
-                }.get()
+                }
             }
             return SymmetricKey(key)
         }

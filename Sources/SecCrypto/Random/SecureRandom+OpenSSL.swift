@@ -20,7 +20,7 @@ public enum SecureRandom {
     /// Returns `count` random bytes.
     public static func bytes(count: Int) throws(CryptoError) -> [UInt8] {
         var bytes = [UInt8](repeating: 0, count: count)
-        try bytes.withUnsafeMutableBytes { buffer in Result { () throws(CryptoError) in try fill(buffer) } }.get()
+        try bytes.withUnsafeMutableBufferPointer { (buffer) throws(CryptoError) in try fill(UnsafeMutableRawBufferPointer(buffer)) }
         return bytes
     }
 }

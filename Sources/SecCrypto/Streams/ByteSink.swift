@@ -12,7 +12,7 @@ extension ByteSink {
     /// Accepts the next bytes from any `DataProtocol`.
     public func write(data: some DataProtocol) throws(CryptoError) {
         for region in data.regions {
-            try region.withUnsafeBytes { bytes in Result { () throws(CryptoError) in try write(bytes) } }.get()
+            try region.withBytes { (bytes) throws(CryptoError) in try write(bytes) }
         }
     }
 }

@@ -62,23 +62,22 @@ public struct Fernet: Sendable {
         let plaintext = [UInt8](plaintext)
         let capacity = Self.headerByteCount + plaintext.count + 16 + Self.macByteCount
         var token = [UInt8](repeating: 0, count: capacity)
-        let count = try token.withUnsafeMutableBytes { token in Result { () throws(CryptoError) -> Int in
+        let count = try token.withUnsafeMutableBufferPointer { (token) throws(CryptoError) -> Int in
+            let token = UnsafeMutableRawBufferPointer(token)
             token[0] = Self.version
             withUnsafeBytes(of: UInt64(bitPattern: timestamp).bigEndian) { token.baseAddress!.advanced(by: 1).copyMemory(from: $0.baseAddress!, byteCount: 8) }
             iv.withUnsafeBytes { token.baseAddress!.advanced(by: 9).copyMemory(from: $0.baseAddress!, byteCount: 16) }
-            let ciphertextCount = try encryptionKey.withUnsafeBytes { key in
-                Result { () throws(CryptoError) in
-                    let context = try CipherContext(.aes128CBC, encrypting: true, key: key, iv: UnsafeRawBufferPointer(rebasing: token[9..<25]), padding: true)
-                    let output = UnsafeMutableRawBufferPointer(rebasing: token[Self.headerByteCount...])
-                    let count = plaintext.withUnsafeBytes { context.update($0, into: output) }
-                    return count + (try context.finish(into: UnsafeMutableRawBufferPointer(rebasing: output[count...])))
-                }
-            }.get()
+            let ciphertextCount = try encryptionKey.withUnsafeBytes { (key) throws(CryptoError) in
+                let context = try CipherContext(.aes128CBC, encrypting: true, key: key, iv: UnsafeRawBufferPointer(rebasing: token[9..<25]), padding: true)
+                let output = UnsafeMutableRawBufferPointer(rebasing: token[Self.headerByteCount...])
+                let count = plaintext.withUnsafeBytes { context.update($0, into: output) }
+                return count + (try context.finish(into: UnsafeMutableRawBufferPointer(rebasing: output[count...])))
+            }
             let signed = Self.headerByteCount + ciphertextCount
             let mac = mac(UnsafeRawBufferPointer(rebasing: token[..<signed]))
             mac.bytes.withUnsafeBytes { token.baseAddress!.advanced(by: signed).copyMemory(from: $0.baseAddress!, byteCount: Self.macByteCount) }
             return signed + Self.macByteCount
-        } }.get()
+        }
         return Base64.encode(token[..<count], alphabet: .url)
     }
 
@@ -101,7 +100,7 @@ public struct Fernet: Sendable {
         }
         let ciphertextCount = raw.count - Self.headerByteCount - Self.macByteCount
         guard raw.first == Self.version, ciphertextCount >= 16, ciphertextCount % 16 == 0 else { throw .authenticationFailure }
-        return try raw.withUnsafeBytes { raw in Result { () throws(CryptoError) in
+        return try raw.withBytes { (raw) throws(CryptoError) in
             let signed = raw.count - Self.macByteCount
             let expected = mac(UnsafeRawBufferPointer(rebasing: raw[..<signed]))
             guard expected.bytes.withUnsafeBytes({ constantTimeEquals($0, UnsafeRawBufferPointer(rebasing: raw[signed...])) }) else {
@@ -118,19 +117,23 @@ public struct Fernet: Sendable {
                 }
             }
             // The MAC verified, so bad padding means a sender bug or a broken key: still one error.
-            let plaintext = try encryptionKey.withUnsafeBytes { key in Result { () throws(CryptoError) in
+            let plaintext = try encryptionKey.withUnsafeBytes { (key) throws(CryptoError) in
                 let context = try CipherContext(
                     .aes128CBC, encrypting: false, key: key, iv: UnsafeRawBufferPointer(rebasing: raw[9..<25]), padding: true)
                 var plaintext = Data(count: ciphertextCount + 16)
-                let count = try plaintext.withUnsafeMutableBytes { output in Result { () throws(CryptoError) in
+                let count = try plaintext.withMutableBytes { (output) throws(CryptoError) in
                     let count = context.update(UnsafeRawBufferPointer(rebasing: raw[Self.headerByteCount..<signed]), into: output)
-                    return count + (try context.finish(into: UnsafeMutableRawBufferPointer(rebasing: output[count...])))
-                }.mapError { _ in CryptoError.authenticationFailure } }.get()
+                    do {
+                        return count + (try context.finish(into: UnsafeMutableRawBufferPointer(rebasing: output[count...])))
+                    } catch {
+                        throw .authenticationFailure
+                    }
+                }
                 plaintext.count = count
                 return plaintext
-            } }.get()
+            }
             return (plaintext, timestamp)
-        } }.get()
+        }
     }
 
     private func mac(_ bytes: UnsafeRawBufferPointer) -> AuthenticationCode {

@@ -32,21 +32,18 @@ package enum JSONValue: Equatable, Sendable {
     /// repeated member name are refused (RFC 7516 §4 allows refusing them; accepting one of the two
     /// would let a header say two things). Nesting is limited to `maximumDepth`.
     package init(parsing bytes: some Collection<UInt8>, maximumDepth: Int = 32) throws(JSONError) {
-        let result = bytes.withContiguousStorageIfAvailable { buffer in
-            Result { () throws(JSONError) in
-                var parser = JSONParser(bytes: UnsafeRawBufferPointer(buffer), maximumDepth: maximumDepth)
-                return try parser.parseDocument()
-            }
-        } ?? Result { () throws(JSONError) in
-            let copy = Array(bytes)
-            return try copy.withUnsafeBytes { buffer in
-                Result { () throws(JSONError) in
-                    var parser = JSONParser(bytes: buffer, maximumDepth: maximumDepth)
-                    return try parser.parseDocument()
-                }
-            }.get()
+        if let value = try bytes.withContiguousBytesIfAvailable({ (buffer) throws(JSONError) in
+            var parser = JSONParser(bytes: buffer, maximumDepth: maximumDepth)
+            return try parser.parseDocument()
+        }) {
+            self = value
+            return
         }
-        self = try result.get()
+        let copy = Array(bytes)
+        self = try copy.withUnsafeBufferPointer { (buffer) throws(JSONError) in
+            var parser = JSONParser(bytes: UnsafeRawBufferPointer(buffer), maximumDepth: maximumDepth)
+            return try parser.parseDocument()
+        }
     }
 }
 
@@ -203,7 +200,9 @@ private struct JSONParser {
             switch byte {
             case UInt8(ascii: "\""):
                 index += 1
-                return try utf8.withUnsafeBytes { buffer in Result { () throws(JSONError) in try validatedString(buffer, at: start) } }.get()
+                return try utf8.withUnsafeBufferPointer { (buffer) throws(JSONError) in
+                    try validatedString(UnsafeRawBufferPointer(buffer), at: start)
+                }
             case UInt8(ascii: "\\"):
                 index += 1
                 try parseEscape(into: &utf8)

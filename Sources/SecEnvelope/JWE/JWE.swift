@@ -49,9 +49,7 @@ public enum JWE {
             throw .invalidParameter("JWE \(keyManagement) takes a password, not a key")
         }
         let header = Header(keyManagement: keyManagement, contentEncryption: contentEncryption, keyID: keyID, contentType: contentType)
-        return try key.withUnsafeBytes { key in
-            Result { () throws(CryptoError) in try seal(plaintext, header: header, secret: key) }
-        }.get()
+        return try key.withUnsafeBytes { (key) throws(CryptoError) in try seal(plaintext, header: header, secret: key) }
     }
 
     /// Encrypts `plaintext` with a JWK, naming it in the header with its `kid`.
@@ -85,9 +83,7 @@ public enum JWE {
         var header = Header(keyManagement: keyManagement, contentEncryption: contentEncryption, keyID: keyID, contentType: contentType)
         header.pbes2SaltInput = try SecureRandom.bytes(count: 16)
         header.pbes2Iterations = iterations
-        return try password.withUnsafeBytes { password in
-            Result { () throws(CryptoError) in try seal(plaintext, header: header, secret: password) }
-        }.get()
+        return try password.withBytes { (password) throws(CryptoError) in try seal(plaintext, header: header, secret: password) }
     }
 
     // MARK: Decryption
@@ -116,18 +112,14 @@ public enum JWE {
         let enc = header.contentEncryption
         let (cek, encryptedKey) = try contentKey(for: header, secret: secret)
         let encodedHeader = header.json.withUnsafeBytes { Base64.encode($0, alphabet: .url, padding: false) }
-        let sealed = plaintext.withContiguousStorageIfAvailable { plaintext in
-            Result { () throws(CryptoError) in
-                try seal(UnsafeRawBufferPointer(plaintext), encodedHeader: encodedHeader, cek: cek, encryptedKey: encryptedKey, enc: enc)
-            }
-        } ?? Result { () throws(CryptoError) in
-            try Array(plaintext).withUnsafeBytes { plaintext in
-                Result { () throws(CryptoError) in
-                    try seal(plaintext, encodedHeader: encodedHeader, cek: cek, encryptedKey: encryptedKey, enc: enc)
-                }
-            }.get()
+        if let sealed = try plaintext.withContiguousBytesIfAvailable({ (plaintext) throws(CryptoError) in
+            try seal(plaintext, encodedHeader: encodedHeader, cek: cek, encryptedKey: encryptedKey, enc: enc)
+        }) {
+            return sealed
         }
-        return try sealed.get()
+        return try Array(plaintext).withUnsafeBufferPointer { (plaintext) throws(CryptoError) in
+            try seal(UnsafeRawBufferPointer(plaintext), encodedHeader: encodedHeader, cek: cek, encryptedKey: encryptedKey, enc: enc)
+        }
     }
 
     private static func seal(
@@ -135,27 +127,24 @@ public enum JWE {
         enc: ContentEncryptionAlgorithm
     ) throws(CryptoError) -> String {
         var encodedHeader = encodedHeader
-        return try encodedHeader.withUTF8 { aad in
-            Result { () throws(CryptoError) in
-                var iv = [UInt8](repeating: 0, count: enc.ivByteCount)
-                try iv.withUnsafeMutableBytes { iv in Result { () throws(CryptoError) in try SecureRandom.fill(iv) } }.get()
-                var tag = [UInt8](repeating: 0, count: enc.tagByteCount)
-                var ciphertext = [UInt8](repeating: 0, count: enc.ciphertextCapacity(plaintextCount: plaintext.count))
-                let count = try cek.withUnsafeBytes { cek in
-                    iv.withUnsafeBytes { iv in
-                        ciphertext.withUnsafeMutableBytes { ciphertext in
-                            tag.withUnsafeMutableBytes { tag in
-                                Result { () throws(CryptoError) in
-                                    try enc.seal(plaintext, cek: cek, iv: iv, aad: UnsafeRawBufferPointer(aad), ciphertext: ciphertext, tag: tag)
-                                }
-                            }
+        return try encodedHeader.withUTF8Bytes { (aad) throws(CryptoError) in
+            let iv = try SecureRandom.bytes(count: enc.ivByteCount)
+            var tag = [UInt8](repeating: 0, count: enc.tagByteCount)
+            var ciphertext = [UInt8](repeating: 0, count: enc.ciphertextCapacity(plaintextCount: plaintext.count))
+            let count = try cek.withUnsafeBytes { (cek) throws(CryptoError) in
+                try iv.withUnsafeBufferPointer { (iv) throws(CryptoError) in
+                    try ciphertext.withUnsafeMutableBufferPointer { (ciphertext) throws(CryptoError) in
+                        try tag.withUnsafeMutableBufferPointer { (tag) throws(CryptoError) in
+                            try enc.seal(
+                                plaintext, cek: cek, iv: UnsafeRawBufferPointer(iv), aad: aad,
+                                ciphertext: UnsafeMutableRawBufferPointer(ciphertext), tag: UnsafeMutableRawBufferPointer(tag))
                         }
                     }
-                }.get()
-                ciphertext.removeLast(ciphertext.count - count)
-                return compactSerialization(encodedHeader: UnsafeRawBufferPointer(aad), parts: [encryptedKey, iv, ciphertext, tag])
+                }
             }
-        }.get()
+            ciphertext.removeLast(ciphertext.count - count)
+            return compactSerialization(encodedHeader: aad, parts: [encryptedKey, iv, ciphertext, tag])
+        }
     }
 
     /// A fresh content key and its encrypted form for `header` (for `dir`, the key itself and nothing).

@@ -66,7 +66,7 @@ extension JWE {
             guard !header.keyManagement.usesPassword else {
                 throw .invalidParameter("this JWE uses \(header.keyManagement), which needs a password, not a key")
             }
-            return try key.withUnsafeBytes { key in Result { () throws(CryptoError) in try open(secret: key) } }.get()
+            return try key.withUnsafeBytes { (key) throws(CryptoError) in try open(secret: key) }
         }
 
         /// Decrypts with the key the `kid` header names, or, without a `kid`, with each key in turn
@@ -97,7 +97,7 @@ extension JWE {
             guard header.keyManagement.usesPassword else {
                 throw .invalidParameter("this JWE uses \(header.keyManagement), which needs a key, not a password")
             }
-            return try password.withUnsafeBytes { password in Result { () throws(CryptoError) in try open(secret: password) } }.get()
+            return try password.withBytes { (password) throws(CryptoError) in try open(secret: password) }
         }
 
         private func open(secret: UnsafeRawBufferPointer) throws(CryptoError) -> Data {
@@ -107,22 +107,12 @@ extension JWE {
             }
             let cek = try contentKey(encryptedKey: encryptedKey, secret: secret)
             var plaintext = [UInt8](repeating: 0, count: ciphertext.count + 16)
-            let count = try cek.withUnsafeBytes { cek in
-                bytes.withUnsafeBytes { token in
-                    iv.withUnsafeBytes { iv in
-                        ciphertext.withUnsafeBytes { ciphertext in
-                            tag.withUnsafeBytes { tag in
-                                plaintext.withUnsafeMutableBytes { plaintext in
-                                    Result { () throws(CryptoError) in
-                                        let aad = UnsafeRawBufferPointer(rebasing: token[parts[0]])
-                                        return try enc.open(ciphertext, cek: cek, iv: iv, aad: aad, tag: tag, into: plaintext)
-                                    }
-                                }
-                            }
-                        }
-                    }
+            let aad = bytes[parts[0]]
+            let count = try withBytes(of: cek, aad, iv, ciphertext, tag) { (cek, aad, iv, ciphertext, tag) throws(CryptoError) in
+                try plaintext.withUnsafeMutableBufferPointer { (plaintext) throws(CryptoError) in
+                    try enc.open(ciphertext, cek: cek, iv: iv, aad: aad, tag: tag, into: UnsafeMutableRawBufferPointer(plaintext))
                 }
-            }.get()
+            }
             return Data(plaintext[..<count])
         }
 

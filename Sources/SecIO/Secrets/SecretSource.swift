@@ -130,15 +130,14 @@ public enum SecretEncoding: String, CaseIterable, Sendable {
 
     /// Decodes `secret` into key bytes, keeping every intermediate copy in wiped memory.
     public func decode(_ secret: SecureBytes) throws(CryptoError) -> SecureBytes {
-        let result: Result<[UInt8], CryptoError>
+        var decoded: [UInt8]
         switch self {
         case .raw: return secret
-        case .hex: result = secret.withUnsafeBytes { bytes in Result { () throws(CryptoError) in try Hex.decode(utf8: bytes) } }
-        case .base64: result = secret.withUnsafeBytes { bytes in Result { () throws(CryptoError) in try Base64.decode(utf8: bytes) } }
+        case .hex: decoded = try secret.withUnsafeBytes { (bytes) throws(CryptoError) in try Hex.decode(utf8: bytes) }
+        case .base64: decoded = try secret.withUnsafeBytes { (bytes) throws(CryptoError) in try Base64.decode(utf8: bytes) }
         case .base64url:
-            result = secret.withUnsafeBytes { bytes in Result { () throws(CryptoError) in try Base64.decode(utf8: bytes, alphabet: .url) } }
+            decoded = try secret.withUnsafeBytes { (bytes) throws(CryptoError) in try Base64.decode(utf8: bytes, alphabet: .url) }
         }
-        var decoded = try result.get()
         defer { decoded.withUnsafeMutableBytes { secureZero($0) } }
         return SecureBytes(decoded)
     }

@@ -64,16 +64,14 @@ struct EncryptedFileHeader: Equatable {
     init(parsing file: [UInt8]) throws(KeychainError) {
         guard file.count >= Self.byteCount + 12 + 16 else { throw .corruptStore("the file is too short") }
         guard Array(file.prefix(Self.magic.count)) == Self.magic else { throw .corruptStore("not a SecKeychain file") }
-        let fields = try file.withUnsafeBytes { buffer in
-            Result { () throws(KeychainError) in
-                var reader = ByteReader(UnsafeRawBufferPointer(rebasing: buffer[Self.magic.count..<Self.byteCount]))
-                let version = try reader.byte(), kdf = try reader.byte()
-                guard version == Self.version, kdf == Self.pbkdf2SHA256 else {
-                    throw .corruptStore("unknown format version \(version).\(kdf)")
-                }
-                return (iterations: Int(try reader.uint32()), salt: try reader.bytes(Self.saltByteCount), check: try reader.bytes(32))
+        let fields = try file.withBytes { (buffer) throws(KeychainError) in
+            var reader = ByteReader(UnsafeRawBufferPointer(rebasing: buffer[Self.magic.count..<Self.byteCount]))
+            let version = try reader.byte(), kdf = try reader.byte()
+            guard version == Self.version, kdf == Self.pbkdf2SHA256 else {
+                throw .corruptStore("unknown format version \(version).\(kdf)")
             }
-        }.get()
+            return (iterations: Int(try reader.uint32()), salt: try reader.bytes(Self.saltByteCount), check: try reader.bytes(32))
+        }
         guard (KDF.PBKDF2.minimumIterations(for: .sha256)...Self.maximumIterations).contains(fields.iterations) else {
             throw .corruptStore("implausible PBKDF2 iteration count \(fields.iterations)")
         }

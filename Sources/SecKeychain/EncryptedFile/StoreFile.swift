@@ -31,7 +31,7 @@ enum StoreFile {
     static func replace(_ path: String, with bytes: [UInt8]) throws(KeychainError) {
         do {
             let output = try AtomicFileOutput(path: path, permissions: 0o600)
-            try bytes.withUnsafeBytes { buffer in Result { () throws(CryptoError) in try output.write(buffer) } }.get()
+            try bytes.withUnsafeBufferPointer { (buffer) throws(CryptoError) in try output.write(UnsafeRawBufferPointer(buffer)) }
             try output.finish()
         } catch {
             if case .io(let path, let reason) = error { throw .io(path: path, reason: reason) }

@@ -25,15 +25,13 @@ public struct SecretServiceStore: CredentialStore {
             let existing = try items(of: identity, in: session, loadSecrets: false, firstHitOnly: false)
             // Keep the oldest copy (its creation date stays) and update it in place; remove the others.
             let kept = existing.min { ($0.created ?? .distantFuture) < ($1.created ?? .distantFuture) }
-            try secret.withUnsafeBytes { bytes in
-                Result { () throws(KeychainError) in
-                    if let kept {
-                        try writer.update(kept, pairs: ItemAttributes.updating(kept.pairs, to: pairs), label: label, secret: bytes)
-                    } else {
-                        try writer.create(pairs, label: label, secret: bytes, isInternetPassword: identity.service == nil)
-                    }
+            try secret.withBytes { (bytes) throws(KeychainError) in
+                if let kept {
+                    try writer.update(kept, pairs: ItemAttributes.updating(kept.pairs, to: pairs), label: label, secret: bytes)
+                } else {
+                    try writer.create(pairs, label: label, secret: bytes, isInternetPassword: identity.service == nil)
                 }
-            }.get()
+            }
             for stray in existing where stray.path != kept?.path {
                 try writer.delete(stray)
             }

@@ -67,16 +67,14 @@ public struct ClientIdentity: Sendable {
     /// Calls `body` with the bytes of `data`: in place when they are contiguous, else through a
     /// `SecureBytes` copy.
     private static func withBytes<R>(of data: some DataProtocol, _ body: (UnsafeRawBufferPointer) throws(TLSError) -> R) throws(TLSError) -> R {
-        if let result = data.withContiguousStorageIfAvailable({ buffer in
-            Result { () throws(TLSError) in try body(UnsafeRawBufferPointer(buffer)) }
-        }) {
-            return try result.get()
+        if let result = try data.withContiguousBytesIfAvailable(body) {
+            return result
         }
         let copy = SecureBytes(count: data.count) { (buffer: UnsafeMutableRawBufferPointer) in _ = data.copyBytes(to: buffer) }
         return try withBytes(of: copy, body)
     }
 
     private static func withBytes<R>(of bytes: SecureBytes, _ body: (UnsafeRawBufferPointer) throws(TLSError) -> R) throws(TLSError) -> R {
-        try bytes.withUnsafeBytes { buffer in Result { () throws(TLSError) in try body(buffer) } }.get()
+        try bytes.withUnsafeBytes(body)
     }
 }

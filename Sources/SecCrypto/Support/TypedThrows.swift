@@ -1,0 +1,61 @@
+// Typed-throws forms of the byte accessors whose closures are `rethrows` (which turns a typed error
+// into `any Error`), for types SecKit does not own. Swift 6.3's `Array.withUnsafeBufferPointer` and
+// `withUnsafeMutableBufferPointer` already keep the error type, and `SecureBytes` and `SymmetricKey`
+// take typed bodies themselves: use those. A body must still say what it throws, as in
+// `try iv.withBytes { (iv) throws(CryptoError) in … }`: Swift infers `any Error` for a closure otherwise.
+
+extension ContiguousBytes {
+    /// `withUnsafeBytes` with a body that throws `E`.
+    @inlinable
+    package func withBytes<R, E: Error>(_ body: (UnsafeRawBufferPointer) throws(E) -> R) throws(E) -> R {
+        try withUnsafeBytes { bytes in Result(catching: { () throws(E) in try body(bytes) }) }.get()
+    }
+}
+
+extension Data {
+    /// `withUnsafeMutableBytes` with a body that throws `E`.
+    @inlinable
+    package mutating func withMutableBytes<R, E: Error>(_ body: (UnsafeMutableRawBufferPointer) throws(E) -> R) throws(E) -> R {
+        try withUnsafeMutableBytes { bytes in Result(catching: { () throws(E) in try body(bytes) }) }.get()
+    }
+}
+
+extension String {
+    /// `withUTF8` with a body that throws `E` and takes the UTF-8 bytes as raw bytes.
+    @inlinable
+    package mutating func withUTF8Bytes<R, E: Error>(_ body: (UnsafeRawBufferPointer) throws(E) -> R) throws(E) -> R {
+        try withUTF8 { utf8 in Result(catching: { () throws(E) in try body(UnsafeRawBufferPointer(utf8)) }) }.get()
+    }
+}
+
+extension Sequence<UInt8> {
+    /// `withContiguousStorageIfAvailable` with a body that throws `E` and takes raw bytes; nil, without
+    /// calling `body`, when the bytes are not contiguous.
+    @inlinable
+    package func withContiguousBytesIfAvailable<R, E: Error>(_ body: (UnsafeRawBufferPointer) throws(E) -> R) throws(E) -> R? {
+        try withContiguousStorageIfAvailable { bytes in
+            Result(catching: { () throws(E) in try body(UnsafeRawBufferPointer(bytes)) })
+        }?.get()
+    }
+}
+
+/// The bytes of five values at once, for a call that needs them all (JWE decryption): one closure
+/// with a body that throws `E`, instead of five nested ones.
+@inlinable
+package func withBytes<R, E: Error>(
+    of first: some ContiguousBytes, _ second: some ContiguousBytes, _ third: some ContiguousBytes,
+    _ fourth: some ContiguousBytes, _ fifth: some ContiguousBytes,
+    _ body: (
+        UnsafeRawBufferPointer, UnsafeRawBufferPointer, UnsafeRawBufferPointer, UnsafeRawBufferPointer, UnsafeRawBufferPointer
+    ) throws(E) -> R
+) throws(E) -> R {
+    try first.withUnsafeBytes { a in
+        second.withUnsafeBytes { b in
+            third.withUnsafeBytes { c in
+                fourth.withUnsafeBytes { d in
+                    fifth.withUnsafeBytes { e in Result(catching: { () throws(E) in try body(a, b, c, d, e) }) }
+                }
+            }
+        }
+    }.get()
+}

@@ -13,7 +13,7 @@ let package = Package(
         .executable(name: "seccli", targets: ["seccli"]),
     ],
     dependencies: [
-        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0")
     ],
     targets: [
         // System OpenSSL 3 (libcrypto/libssl). The header refuses OpenSSL < 3.0.
@@ -63,7 +63,11 @@ let package = Package(
             dependencies: ["SecTLS", "SecCrypto", "TestSupport"]
         ),
         // One writer process of SecKeychainTests' concurrent-writers test: opens a store once, upserts in a loop.
-        .executableTarget(name: "keychain-stress", dependencies: ["SecKeychain", "SecIO"], path: "Tests/KeychainStress"),
+        .executableTarget(
+            name: "keychain-stress",
+            dependencies: ["SecKeychain", "SecIO"],
+            path: "Tests/KeychainStress"
+        ),
         .testTarget(
             name: "SecKeychainTests",
             dependencies: ["SecKeychain", "TestSupport", "keychain-stress"],
@@ -71,7 +75,10 @@ let package = Package(
         ),
         .testTarget(
             name: "seccliTests",
-            dependencies: ["seccli", "SecCrypto", "TestSupport", .product(name: "ArgumentParser", package: "swift-argument-parser")]
+            dependencies: [
+                "seccli", "SecCrypto", "TestSupport",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
         ),
     ]
 )

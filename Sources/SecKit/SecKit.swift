@@ -1,6 +1,6 @@
 // SecKit: the umbrella module. `import SecKit` brings in every SecKit module.
 @_exported import SecCrypto
-@_exported import SecIO
 @_exported import SecEnvelope
-@_exported import SecTLS
+@_exported import SecIO
 @_exported import SecKeychain
+@_exported import SecTLS

@@ -67,14 +67,17 @@ public enum TLSError: Error, Equatable, Sendable, CustomStringConvertible {
         case .backendFailure(let reason): return "OpenSSL: \(reason)"
         case .invalidHostPattern(let reason): return "host pattern: \(reason)"
         case .invalidConfiguration(let reason): return "TLS configuration: \(reason)"
-        case .endpointNotAllowed(let host, let port, let scheme): return "\(scheme)://\(host):\(port) is not on the endpoint allow-list"
+        case .endpointNotAllowed(let host, let port, let scheme):
+            return "\(scheme)://\(host):\(port) is not on the endpoint allow-list"
         case .hostNotFound(let host, let reason): return "cannot resolve \(host): \(reason)"
         case .connectionFailed(let reason): return "cannot connect: \(reason)"
         case .timedOut(let phase): return "\(phase) timed out"
         case .handshakeFailed(let reason): return "TLS handshake failed: \(reason)"
         case .certificateVerificationFailed(let failure): return "certificate verification failed: \(failure)"
         case .pinMismatch(let evaluation): return "pin mismatch: \(evaluation)"
-        case .noBackupPin(let host): return "\(host): every pin is in the current chain and the policy demands a backup pin (RFC 7469 section 2.5)"
+        case .noBackupPin(let host):
+            return
+                "\(host): every pin is in the current chain and the policy demands a backup pin (RFC 7469 section 2.5)"
         case .clientCertificateRequired: return "the server requires a client certificate and none was given"
         case .clientCertificateRejected(let alert): return "the server rejected the client certificate (\(alert))"
         case .invalidClientIdentity(let reason): return "client identity: \(reason)"

@@ -7,7 +7,9 @@ extension StringProtocol where SubSequence == Substring {
         func isTrimmed(_ scalar: Unicode.Scalar) -> Bool {
             guard scalar.properties.isWhitespace else { return false }
             guard keepingNewlines else { return true }
-            return !((0x0A...0x0D).contains(scalar.value) || scalar.value == 0x85 || scalar.value == 0x2028 || scalar.value == 0x2029)
+            return
+                !((0x0A...0x0D).contains(scalar.value) || scalar.value == 0x85 || scalar.value == 0x2028
+                || scalar.value == 0x2029)
         }
         var scalars = self[...].unicodeScalars
         while let first = scalars.first, isTrimmed(first) { scalars.removeFirst() }

@@ -24,35 +24,45 @@ enum ExitStatus: Int32, CaseIterable, Sendable {
         case .success:
             (nil, "success; with `hash --check`, `hmac --verify` or `pin --expect`, everything matched")
         case .checkFailed:
-            (["hash", "hmac", "encrypt", "decrypt", "keygen", "cred", "sso"],
-             "a check failed: checksum or MAC mismatch; input that cannot be decrypted (wrong key or password, "
-                + "truncated, altered, not in the format, an expired Fernet token, a JWE with a refused algorithm "
-                + "or an unknown `kid`, an input too large for a sealed format); or a file could not be read or "
-                + "written (`hash`/`hmac` still process the other files); for `cred`/`sso` also a store that failed "
-                + "unexpectedly")
+            (
+                ["hash", "hmac", "encrypt", "decrypt", "keygen", "cred", "sso"],
+                "a check failed: checksum or MAC mismatch; input that cannot be decrypted (wrong key or password, "
+                    + "truncated, altered, not in the format, an expired Fernet token, a JWE with a refused algorithm "
+                    + "or an unknown `kid`, an input too large for a sealed format); or a file could not be read or "
+                    + "written (`hash`/`hmac` still process the other files); for `cred`/`sso` also a store that failed "
+                    + "unexpectedly"
+            )
         case .dataError:
-            (["hmac", "encrypt", "decrypt", "kdf", "pin", "cred", "sso"],
-             "bad data in the options: a malformed key or IV (hex/base64/JWK), a key or IV of the wrong size, an "
-                + "unreadable secret source, an unset environment variable; for `pin`: a certificate, `--ca`, client "
-                + "certificate, key or PKCS#12 file that cannot be read or parsed, an encrypted key without "
-                + "passphrase, a wrong passphrase, a key that does not belong to the certificate; for `cred`/`sso`: "
-                + "a secret over 1 MiB, a wrong `--store-password`, a damaged or altered store file, an invalid "
-                + "attribute (an empty name, a NUL character)")
+            (
+                ["hmac", "encrypt", "decrypt", "kdf", "pin", "cred", "sso"],
+                "bad data in the options: a malformed key or IV (hex/base64/JWK), a key or IV of the wrong size, an "
+                    + "unreadable secret source, an unset environment variable; for `pin`: a certificate, `--ca`, client "
+                    + "certificate, key or PKCS#12 file that cannot be read or parsed, an encrypted key without "
+                    + "passphrase, a wrong passphrase, a key that does not belong to the certificate; for `cred`/`sso`: "
+                    + "a secret over 1 MiB, a wrong `--store-password`, a damaged or altered store file, an invalid "
+                    + "attribute (an empty name, a NUL character)"
+            )
         case .pinMismatch:
             (["pin"], "no expected pin matches the chain (the chain is printed on standard output)")
         case .verificationFailed:
-            (["pin"],
-             "the server's certificate did not verify; the message carries OpenSSL's reason: `certificate has "
-                + "expired`, `unable to get local issuer certificate` (unknown CA), `self-signed certificate`, "
-                + "`hostname mismatch`, …")
+            (
+                ["pin"],
+                "the server's certificate did not verify; the message carries OpenSSL's reason: `certificate has "
+                    + "expired`, `unable to get local issuer certificate` (unknown CA), `self-signed certificate`, "
+                    + "`hostname mismatch`, …"
+            )
         case .clientCertificateRefused:
-            (["pin"],
-             "the server requires a client certificate and none was given, or it refused the one given (also "
-                + "under TLS 1.3, where the refusal arrives after the handshake)")
+            (
+                ["pin"],
+                "the server requires a client certificate and none was given, or it refused the one given (also "
+                    + "under TLS 1.3, where the refusal arrives after the handshake)"
+            )
         case .connectionFailed:
-            (["pin"],
-             "no connection: refused, unreachable, unknown host, a failed handshake (no common version or "
-                + "cipher), or a timeout")
+            (
+                ["pin"],
+                "no connection: refused, unreachable, unknown host, a failed handshake (no common version or "
+                    + "cipher), or a timeout"
+            )
         case .notFound:
             (["cred", "sso"], "no such item; no SSO token, or nobody logged in (`sso user`)")
         case .expired:
@@ -66,10 +76,12 @@ enum ExitStatus: Int32, CaseIterable, Sendable {
         case .ambiguous:
             (["cred", "sso"], "several different items match where one was asked for")
         case .usageError:
-            (nil,
-             "usage error: unknown option, missing argument, a literal secret, conflicting options; for `pin`: a "
-                + "malformed `HOST[:PORT]` or `--expect` pin, `--ca` with `--pin-only`, `--p12` with `--cert`, "
-                + "connection options with `--file`, `--pin-only` without `--expect`")
+            (
+                nil,
+                "usage error: unknown option, missing argument, a literal secret, conflicting options; for `pin`: a "
+                    + "malformed `HOST[:PORT]` or `--expect` pin, `--ca` with `--pin-only`, `--p12` with `--cert`, "
+                    + "connection options with `--file`, `--pin-only` without `--expect`"
+            )
         }
     }
 

@@ -13,8 +13,11 @@ struct SecCLI: ParsableCommand {
             \(ExitStatus.help())
             """,
         version: "0.1.0",
-        subcommands: [Hash.self, HMACCommand.self, Encrypt.self, Decrypt.self, KDFCommand.self, KeygenCommand.self, PinCommand.self,
-                      CredCommand.self, SSOCommand.self]
+        subcommands: [
+            Hash.self, HMACCommand.self, Encrypt.self, Decrypt.self, KDFCommand.self, KeygenCommand.self,
+            PinCommand.self,
+            CredCommand.self, SSOCommand.self,
+        ]
     )
 
     static func main() {

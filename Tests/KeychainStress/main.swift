@@ -16,6 +16,7 @@ import Foundation
 import SecCrypto
 import SecIO
 import SecKeychain
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -29,10 +30,14 @@ struct StressOptions {
     private let values: [String: String]
 
     init(_ arguments: [String]) throws {
-        guard arguments.count.isMultiple(of: 2) else { throw StressFailure(description: "options come in --name value pairs") }
+        guard arguments.count.isMultiple(of: 2) else {
+            throw StressFailure(description: "options come in --name value pairs")
+        }
         var values: [String: String] = [:]
         for index in stride(from: 0, to: arguments.count, by: 2) {
-            guard arguments[index].hasPrefix("--") else { throw StressFailure(description: "expected an option, got \(arguments[index])") }
+            guard arguments[index].hasPrefix("--") else {
+                throw StressFailure(description: "expected an option, got \(arguments[index])")
+            }
             values[String(arguments[index].dropFirst(2))] = arguments[index + 1]
         }
         self.values = values
@@ -44,14 +49,20 @@ struct StressOptions {
     }
 
     func number(_ name: String) throws -> Int {
-        guard let value = Int(try string(name)), value > 0 else { throw StressFailure(description: "--\(name) needs a positive number") }
+        guard let value = Int(try string(name)), value > 0 else {
+            throw StressFailure(description: "--\(name) needs a positive number")
+        }
         return value
     }
 }
 
 func makeStore(_ options: StressOptions) throws -> any CredentialStore {
     switch try options.string("backend") {
-    case "file": try EncryptedFileStore(path: options.string("store"), password: SecretSource.environment("KEYCHAIN_STRESS_PASSWORD").read())
+    case "file":
+        try EncryptedFileStore(
+            path: options.string("store"),
+            password: SecretSource.environment("KEYCHAIN_STRESS_PASSWORD").read()
+        )
     case "secret-service": SecretServiceStore()
     case let other: throw StressFailure(description: "unknown backend \(other)")
     }
@@ -60,19 +71,25 @@ func makeStore(_ options: StressOptions) throws -> any CredentialStore {
 /// Appends one byte to the barrier file, then waits until it holds one byte per writer.
 func waitAtBarrier(_ path: String, writers: Int) throws {
     let descriptor = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0o600)
-    guard descriptor >= 0, write(descriptor, "x", 1) == 1 else { throw StressFailure(description: "barrier \(path): \(String(cString: strerror(errno)))") }
+    guard descriptor >= 0, write(descriptor, "x", 1) == 1 else {
+        throw StressFailure(description: "barrier \(path): \(String(cString: strerror(errno)))")
+    }
     close(descriptor)
     let deadline = ContinuousClock.now + .seconds(60)
     var info = stat()
     while stat(path, &info) == 0, info.st_size < writers {
-        guard ContinuousClock.now < deadline else { throw StressFailure(description: "the other writers did not arrive at the barrier within 60 s") }
+        guard ContinuousClock.now < deadline else {
+            throw StressFailure(description: "the other writers did not arrive at the barrier within 60 s")
+        }
         usleep(500)
     }
 }
 
 func stress(_ options: StressOptions) throws {
     let service = try options.string("service")
-    let writer = try options.number("writer"), upserts = try options.number("upserts"), shared = try options.number("shared")
+    let writer = try options.number("writer")
+    let upserts = try options.number("upserts")
+    let shared = try options.number("shared")
     let store = try makeStore(options)
     func identity(slot: Int) -> CredentialIdentity {
         .genericPassword(service: service, account: slot < shared ? "shared-\(slot)" : "own-\(writer)")
@@ -91,7 +108,9 @@ func stress(_ options: StressOptions) throws {
         do {
             _ = try store.secret(for: observed, timeout: timeout)
         } catch {
-            throw StressFailure(description: "writer \(writer), read after upsert \(iteration) of \(observed.account): \(error)")
+            throw StressFailure(
+                description: "writer \(writer), read after upsert \(iteration) of \(observed.account): \(error)"
+            )
         }
     }
 }

@@ -1,6 +1,6 @@
 import SecCrypto
-import Testing
 import TestSupport
+import Testing
 
 /// A Wycheproof `ind_cpa_test_schema_v1` group (AES-CBC with PKCS#7 padding). Sizes are in bits.
 struct IndCpaTestGroup: WycheproofTestGroup {
@@ -50,10 +50,11 @@ struct IndCpaTestGroup: WycheproofTestGroup {
             let iv = try record.hex("IV")
             let direction = try record.direction()
             let input = try record.hex(direction.cavpFields.input)
-            let output = switch direction {
-            case .encrypt: try AES.CBC.encrypt(input, using: key, iv: iv, padding: .none)
-            case .decrypt: try AES.CBC.decrypt(input, using: key, iv: iv, padding: .none)
-            }
+            let output =
+                switch direction {
+                case .encrypt: try AES.CBC.encrypt(input, using: key, iv: iv, padding: .none)
+                case .decrypt: try AES.CBC.decrypt(input, using: key, iv: iv, padding: .none)
+                }
             #expect(Hex.encode(output) == (try record.hexString(direction.cavpFields.output)), "\(record.location)")
             #expect(file.path.hasSuffix("\(key.bitCount).rsp"), "\(record.location): key size")
             directions[direction, default: 0] += 1
@@ -63,21 +64,33 @@ struct IndCpaTestGroup: WycheproofTestGroup {
     }
 
     /// AESVS Monte Carlo: 1000 chained inner iterations per record, each record checked on its own.
-    @Test(arguments: [
-        VectorFile("nist-cavp/ciphers/AES/CBC/CBCMCT128.rsp", cases: 200),
-        VectorFile("nist-cavp/ciphers/AES/CBC/CBCMCT192.rsp", cases: 200),
-        VectorFile("nist-cavp/ciphers/AES/CBC/CBCMCT256.rsp", cases: 200),
-    ], [CipherStream.Direction.encrypt, .decrypt])
+    @Test(
+        arguments: [
+            VectorFile("nist-cavp/ciphers/AES/CBC/CBCMCT128.rsp", cases: 200),
+            VectorFile("nist-cavp/ciphers/AES/CBC/CBCMCT192.rsp", cases: 200),
+            VectorFile("nist-cavp/ciphers/AES/CBC/CBCMCT256.rsp", cases: 200),
+        ],
+        [CipherStream.Direction.encrypt, .decrypt]
+    )
     func monteCarlo(_ file: VectorFile, _ direction: CipherStream.Direction) throws {
         let records = try TestVectors.cavpRecords(file.path).filter { try $0.direction() == direction }
         for record in records {
             let key = try record.hex("KEY")
             let iv = try record.hex("IV")
             let stream = try CipherStream(
-                try Self.cbcAlgorithm(keyByteCount: key.count), direction, key: SymmetricKey(data: key), iv: iv, padding: .none)
+                try Self.cbcAlgorithm(keyByteCount: key.count),
+                direction,
+                key: SymmetricKey(data: key),
+                iv: iv,
+                padding: .none
+            )
             let output = CBCMonteCarlo.lastOutput(
-                of: stream, iv: iv, firstInput: try record.hex(direction.cavpFields.input), iterations: 1000,
-                feedback: .outputBeforeLast)
+                of: stream,
+                iv: iv,
+                firstInput: try record.hex(direction.cavpFields.input),
+                iterations: 1000,
+                feedback: .outputBeforeLast
+            )
             #expect(Hex.encode(output) == (try record.hexString(direction.cavpFields.output)), "\(record.location)")
         }
         #expect(records.count == file.cases / 2)
@@ -98,8 +111,14 @@ struct IndCpaTestGroup: WycheproofTestGroup {
                 #expect(key.bitCount == group.keySize && iv.count * 8 == group.ivSize, "tcId \(test.tcId)")
                 switch test.result {
                 case .valid:
-                    #expect(Hex.encode(try AES.CBC.encrypt(message, using: key, iv: iv)) == Hex.encode(ciphertext), "tcId \(test.tcId)")
-                    #expect(Hex.encode(try AES.CBC.decrypt(ciphertext, using: key, iv: iv)) == Hex.encode(message), "tcId \(test.tcId)")
+                    #expect(
+                        Hex.encode(try AES.CBC.encrypt(message, using: key, iv: iv)) == Hex.encode(ciphertext),
+                        "tcId \(test.tcId)"
+                    )
+                    #expect(
+                        Hex.encode(try AES.CBC.decrypt(ciphertext, using: key, iv: iv)) == Hex.encode(message),
+                        "tcId \(test.tcId)"
+                    )
                 case .invalid:
                     #expect(throws: CryptoError.decryptionFailed, "tcId \(test.tcId)") {
                         try AES.CBC.decrypt(ciphertext, using: key, iv: iv)

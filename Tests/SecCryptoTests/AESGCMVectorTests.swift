@@ -1,6 +1,6 @@
 import SecCrypto
-import Testing
 import TestSupport
+import Testing
 
 /// A Wycheproof `aead_test_schema_v1` group (AES-GCM). Sizes are in bits; `tag` is separate from `ct`.
 struct AEADTestGroup: WycheproofTestGroup {
@@ -35,7 +35,10 @@ struct AEADTestGroup: WycheproofTestGroup {
         init(_ record: CAVPRecord) throws {
             func field(_ name: String, bits header: String) throws -> [UInt8] {
                 let value = try record.hex(name)
-                #expect(value.count * 8 == (try record.headerInt(header)), "\(record.location): \(name) against [\(header)]")
+                #expect(
+                    value.count * 8 == (try record.headerInt(header)),
+                    "\(record.location): \(name) against [\(header)]"
+                )
                 return value
             }
             key = SymmetricKey(data: try field("Key", bits: "Keylen"))
@@ -58,7 +61,11 @@ struct AEADTestGroup: WycheproofTestGroup {
         for record in records {
             let gcm = try GCMRecord(record)
             let box = try AES.GCM.seal(
-                try record.hex("PT"), using: gcm.key, nonce: try AES.GCM.Nonce(data: gcm.iv), authenticating: gcm.aad)
+                try record.hex("PT"),
+                using: gcm.key,
+                nonce: try AES.GCM.Nonce(data: gcm.iv),
+                authenticating: gcm.aad
+            )
             #expect(Hex.encode(box.ciphertext) == Hex.encode(gcm.ciphertext), "\(record.location)")
             #expect(box.tag.count == AES.GCM.tagByteCount, "\(record.location)")
             #expect(Hex.encode(box.tag.prefix(gcm.tag.count)) == Hex.encode(gcm.tag), "\(record.location)")
@@ -75,7 +82,10 @@ struct AEADTestGroup: WycheproofTestGroup {
     ])
     func nistDecrypt(_ file: VectorFile, failures: Int) throws {
         let records = try TestVectors.cavpRecords(file.path)
-        var failRecords = 0, opened = 0, rejected = 0, refused = 0
+        var failRecords = 0
+        var opened = 0
+        var rejected = 0
+        var refused = 0
         for record in records {
             let gcm = try GCMRecord(record)
             let mustFail = record.fields["FAIL"] != nil
@@ -138,8 +148,14 @@ struct AEADTestGroup: WycheproofTestGroup {
                 switch test.result {
                 case .valid:
                     let sealed = try AES.GCM.seal(message, using: key, nonce: nonce, authenticating: aad)
-                    #expect(Hex.encode(sealed.ciphertext + sealed.tag) == Hex.encode(ciphertext + tag), "tcId \(test.tcId)")
-                    #expect(Hex.encode(try AES.GCM.open(box, using: key, authenticating: aad)) == Hex.encode(message), "tcId \(test.tcId)")
+                    #expect(
+                        Hex.encode(sealed.ciphertext + sealed.tag) == Hex.encode(ciphertext + tag),
+                        "tcId \(test.tcId)"
+                    )
+                    #expect(
+                        Hex.encode(try AES.GCM.open(box, using: key, authenticating: aad)) == Hex.encode(message),
+                        "tcId \(test.tcId)"
+                    )
                 case .invalid:
                     #expect(throws: CryptoError.authenticationFailure, "tcId \(test.tcId)") {
                         try AES.GCM.open(box, using: key, authenticating: aad)

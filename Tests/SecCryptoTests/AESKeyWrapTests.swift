@@ -23,18 +23,42 @@ import Testing
 
     /// RFC 3394 §4.1–4.6: every KEK size with every key-data size it can wrap.
     static let vectors = [
-        Vector(section: "4.1", kek: kek128, keyData: data128, wrapped: "1FA68B0A8112B447AEF34BD8FB5A7B829D3E862371D2CFE5"),
-        Vector(section: "4.2", kek: kek192, keyData: data128, wrapped: "96778B25AE6CA435F92B5B97C050AED2468AB8A17AD84E5D"),
-        Vector(section: "4.3", kek: kek256, keyData: data128, wrapped: "64E8C3F9CE0F5BA263E9777905818A2A93C8191E7D6E8AE7"),
         Vector(
-            section: "4.4", kek: kek192, keyData: data192,
-            wrapped: "031D33264E15D33268F24EC260743EDCE1C6C7DDEE725A936BA814915C6762D2"),
+            section: "4.1",
+            kek: kek128,
+            keyData: data128,
+            wrapped: "1FA68B0A8112B447AEF34BD8FB5A7B829D3E862371D2CFE5"
+        ),
         Vector(
-            section: "4.5", kek: kek256, keyData: data192,
-            wrapped: "A8F9BC1612C68B3FF6E6F4FBE30E71E4769C8B80A32CB8958CD5D17D6B254DA1"),
+            section: "4.2",
+            kek: kek192,
+            keyData: data128,
+            wrapped: "96778B25AE6CA435F92B5B97C050AED2468AB8A17AD84E5D"
+        ),
         Vector(
-            section: "4.6", kek: kek256, keyData: data256,
-            wrapped: "28C9F404C4B810F4CBCCB35CFB87F8263F5786E2D80ED326CBC7F0E71A99F43BFB988B9B7A02DD21"),
+            section: "4.3",
+            kek: kek256,
+            keyData: data128,
+            wrapped: "64E8C3F9CE0F5BA263E9777905818A2A93C8191E7D6E8AE7"
+        ),
+        Vector(
+            section: "4.4",
+            kek: kek192,
+            keyData: data192,
+            wrapped: "031D33264E15D33268F24EC260743EDCE1C6C7DDEE725A936BA814915C6762D2"
+        ),
+        Vector(
+            section: "4.5",
+            kek: kek256,
+            keyData: data192,
+            wrapped: "A8F9BC1612C68B3FF6E6F4FBE30E71E4769C8B80A32CB8958CD5D17D6B254DA1"
+        ),
+        Vector(
+            section: "4.6",
+            kek: kek256,
+            keyData: data256,
+            wrapped: "28C9F404C4B810F4CBCCB35CFB87F8263F5786E2D80ED326CBC7F0E71A99F43BFB988B9B7A02DD21"
+        ),
     ]
 
     private static func key(_ hex: String) throws -> SymmetricKey { SymmetricKey(data: try Hex.decode(hex)) }

@@ -11,13 +11,20 @@ import Testing
     /// (a multiple of 3 bytes, the empty text included), which is the canonical padded form of those lengths.
     /// Expects `text` to be refused as `invalidEncoding`.
     private func expectRefused(
-        _ text: String, alphabet: Base64.Alphabet = .url, padded: Bool?, sourceLocation: SourceLocation = #_sourceLocation
+        _ text: String,
+        alphabet: Base64.Alphabet = .url,
+        padded: Bool?,
+        sourceLocation: SourceLocation = #_sourceLocation
     ) {
-        let error = #expect(throws: CryptoError.self, "\(text.debugDescription) padded: \(String(describing: padded))",
-            sourceLocation: sourceLocation) {
+        let error = #expect(
+            throws: CryptoError.self,
+            "\(text.debugDescription) padded: \(String(describing: padded))",
+            sourceLocation: sourceLocation
+        ) {
             try Base64.decodeCanonical(text, alphabet: alphabet, padded: padded)
         }
-        if let error, case .invalidEncoding = error {} else if let error {
+        if let error, case .invalidEncoding = error {
+        } else if let error {
             Issue.record("expected invalidEncoding, got \(error)", sourceLocation: sourceLocation)
         }
     }
@@ -30,7 +37,9 @@ import Testing
     func rfc4648(_ plain: String, _ encoded: String) throws {
         let unpadded = String(encoded.filter { $0 != "=" })
         for alphabet in [Base64.Alphabet.standard, .url] {
-            for (text, padded) in [(encoded, true), (encoded, nil), (unpadded, false), (unpadded, nil)] as [(String, Bool?)] {
+            for (text, padded) in [(encoded, true), (encoded, nil), (unpadded, false), (unpadded, nil)]
+                as [(String, Bool?)]
+            {
                 #expect(try Base64.decodeCanonical(text, alphabet: alphabet, padded: padded) == Array(plain.utf8))
             }
         }
@@ -48,11 +57,14 @@ import Testing
     /// One byte leaves 4 unused bits in the second character, two bytes leave 2 in the third: every
     /// character whose unused bits are not zero is refused ("QR" is not another spelling of "QQ").
     @Test func refusesNonZeroTrailingBits() throws {
-        var accepted1 = 0, accepted2 = 0
+        var accepted1 = 0
+        var accepted2 = 0
         for (value, character) in Self.url.enumerated() {
             let oneByte = "Q\(character)"
             if value & 0x0f == 0 {
-                #expect(try Base64.decodeCanonical(oneByte, alphabet: .url, padded: false) == [0x40 | UInt8(value >> 4)])
+                #expect(
+                    try Base64.decodeCanonical(oneByte, alphabet: .url, padded: false) == [0x40 | UInt8(value >> 4)]
+                )
                 #expect(try Base64.decodeCanonical(oneByte + "==", alphabet: .url, padded: true).count == 1)
                 accepted1 += 1
             } else {
@@ -62,7 +74,11 @@ import Testing
             }
             let twoBytes = "UJ\(character)"
             if value & 0x03 == 0 {
-                #expect(try Base64.decodeCanonical(twoBytes, alphabet: .url, padded: false) == [0x50, 0x90 | UInt8(value >> 2)])
+                #expect(
+                    try Base64.decodeCanonical(twoBytes, alphabet: .url, padded: false) == [
+                        0x50, 0x90 | UInt8(value >> 2),
+                    ]
+                )
                 #expect(try Base64.decodeCanonical(twoBytes + "=", alphabet: .url, padded: true).count == 2)
                 accepted2 += 1
             } else {
@@ -124,7 +140,10 @@ import Testing
 
     /// Characters outside the alphabet: the other alphabet's two, punctuation, NUL, DEL, non-ASCII.
     @Test func refusesInvalidCharacters() throws {
-        for text in ["QU+D", "QU/D", "QUJ+", "+A", "QUJD/w", "QU.D", "QU*D", "QU\u{0}D", "QU\u{7f}D", "QUé", "QUJD€", "Q🙂", "QUJD\"", "%41"] {
+        for text in [
+            "QU+D", "QU/D", "QUJ+", "+A", "QUJD/w", "QU.D", "QU*D", "QU\u{0}D", "QU\u{7f}D", "QUé", "QUJD€", "Q🙂",
+            "QUJD\"", "%41",
+        ] {
             for padded in [true, false, nil] as [Bool?] { expectRefused(text, alphabet: .url, padded: padded) }
         }
         for text in ["QU-D", "QU_D", "QUJ-", "_w", "QU.D"] {
@@ -145,7 +164,10 @@ import Testing
                 let text = Base64.encode(bytes, alphabet: alphabet, padding: padding)
                 // Without padding characters (a multiple of 3 bytes) the two forms are the same text.
                 for setting in [padding, nil, !padding] as [Bool?] where setting != !padding || count % 3 == 0 {
-                    #expect(try Base64.decodeCanonical(text, alphabet: alphabet, padded: setting) == bytes, "\(count) bytes: \(text)")
+                    #expect(
+                        try Base64.decodeCanonical(text, alphabet: alphabet, padded: setting) == bytes,
+                        "\(count) bytes: \(text)"
+                    )
                 }
                 if count % 3 != 0 { expectRefused(text, alphabet: alphabet, padded: !padding) }
                 let fromBuffer = try Array(text.utf8).withUnsafeBytes { buffer in

@@ -17,16 +17,23 @@ enum CBCMonteCarlo {
     /// Runs `iterations` blocks through `stream`, a new CBC stream with `padding: .none` keyed with the
     /// record's key and `iv`, and returns the last output block.
     static func lastOutput(
-        of stream: CipherStream, iv: [UInt8], firstInput: [UInt8], iterations: Int, feedback: Feedback
+        of stream: CipherStream,
+        iv: [UInt8],
+        firstInput: [UInt8],
+        iterations: Int,
+        feedback: Feedback
     ) -> [UInt8] {
         let blockCount = stream.algorithm.blockByteCount
         // Raw buffers allocated once: TMOVS alone runs 24 million blocks, and a debug build is slow
         // enough per block that array copies and closures would double the time.
         let storage = UnsafeMutableRawBufferPointer.allocate(
-            byteCount: 2 * blockCount + stream.outputCapacity(forInputCount: blockCount), alignment: 16)
+            byteCount: 2 * blockCount + stream.outputCapacity(forInputCount: blockCount),
+            alignment: 16
+        )
         defer { storage.deallocate() }
         var input = UnsafeMutableRawBufferPointer(rebasing: storage[0..<blockCount])
-        var previousOutput = UnsafeMutableRawBufferPointer(rebasing: storage[blockCount..<(2 * blockCount)])  // Output[j-1]
+        // Output[j-1]
+        var previousOutput = UnsafeMutableRawBufferPointer(rebasing: storage[blockCount..<(2 * blockCount)])
         let output = UnsafeMutableRawBufferPointer(rebasing: storage[(2 * blockCount)...])
         let outputBlock = UnsafeRawBufferPointer(rebasing: output[0..<blockCount])
         input.copyBytes(from: firstInput)

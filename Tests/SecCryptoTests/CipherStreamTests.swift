@@ -8,7 +8,9 @@ import Testing
 
     /// What `stream` turns `input` into through a `CipherSink` (or `TagSplittingSink`), written in uneven pieces.
     private static func stream(
-        _ input: [UInt8], through stream: CipherStream, splittingTag: Bool = false
+        _ input: [UInt8],
+        through stream: CipherStream,
+        splittingTag: Bool = false
     ) throws -> [UInt8] {
         let output = DataSink()
         let sink: ByteSink = splittingTag ? TagSplittingSink(stream, next: output) : CipherSink(stream, next: output)
@@ -23,15 +25,24 @@ import Testing
 
     /// The one-shot `AES.CBC` or `Insecure.TripleDES.CBC` call for `cipher`.
     private static func oneShot(
-        _ cipher: CipherAlgorithm, _ direction: CipherStream.Direction, _ input: [UInt8], key: SymmetricKey, iv: [UInt8]
+        _ cipher: CipherAlgorithm,
+        _ direction: CipherStream.Direction,
+        _ input: [UInt8],
+        key: SymmetricKey,
+        iv: [UInt8]
     ) throws -> [UInt8] {
         guard cipher.isTripleDES else {
-            return [UInt8](direction == .encrypt ? try AES.CBC.encrypt(input, using: key, iv: iv) : try AES.CBC.decrypt(input, using: key, iv: iv))
+            return [UInt8](
+                direction == .encrypt
+                    ? try AES.CBC.encrypt(input, using: key, iv: iv) : try AES.CBC.decrypt(input, using: key, iv: iv)
+            )
         }
         let keying: Insecure.TripleDES.Keying = cipher == .tripleDESCBC ? .threeKey : .twoKey
-        return [UInt8](direction == .encrypt
-            ? try Insecure.TripleDES.CBC.encrypt(input, using: key, iv: iv, keying: keying)
-            : try Insecure.TripleDES.CBC.decrypt(input, using: key, iv: iv, keying: keying))
+        return [UInt8](
+            direction == .encrypt
+                ? try Insecure.TripleDES.CBC.encrypt(input, using: key, iv: iv, keying: keying)
+                : try Insecure.TripleDES.CBC.decrypt(input, using: key, iv: iv, keying: keying)
+        )
     }
 
     @Test(arguments: [CipherAlgorithm.aes128CBC, .aes192CBC, .aes256CBC, .tripleDESCBC, .tripleDES2KeyCBC], sizes)
@@ -67,13 +78,17 @@ import Testing
 
         var tampered = sealed
         tampered[tampered.count - 1] ^= 0x80
-        #expect(throws: CryptoError.authenticationFailure) { try Self.stream(tampered, through: stream(.decrypt), splittingTag: true) }
+        #expect(throws: CryptoError.authenticationFailure) {
+            try Self.stream(tampered, through: stream(.decrypt), splittingTag: true)
+        }
     }
 
     @Test func tagSplittingSinkNeedsAWholeTag() throws {
         let key = SymmetricKey(size: .bits128)
         let stream = try CipherStream(.aes128GCM, .decrypt, key: key, iv: AES.GCM.Nonce())
-        #expect(throws: CryptoError.authenticationFailure) { try Self.stream(Array(repeating: 0, count: 15), through: stream, splittingTag: true) }
+        #expect(throws: CryptoError.authenticationFailure) {
+            try Self.stream(Array(repeating: 0, count: 15), through: stream, splittingTag: true)
+        }
     }
 
     /// nonce(12) ‖ ciphertext ‖ tag(16) parses back into the same box, and opens.
@@ -90,9 +105,15 @@ import Testing
     }
 
     @Test func combinedFormNeedsATwelveByteNonce() throws {
-        let box = try AES.GCM.seal([1, 2, 3], using: SymmetricKey(size: .bits128), nonce: AES.GCM.Nonce(data: [UInt8](repeating: 7, count: 16)))
+        let box = try AES.GCM.seal(
+            [1, 2, 3],
+            using: SymmetricKey(size: .bits128),
+            nonce: AES.GCM.Nonce(data: [UInt8](repeating: 7, count: 16))
+        )
         #expect(box.combined == nil)
-        expectIncorrectSize(actual: 27, expected: "at least 28 bytes") { try AES.GCM.SealedBox(combined: [UInt8](repeating: 0, count: 27)) }
+        expectIncorrectSize(actual: 27, expected: "at least 28 bytes") {
+            try AES.GCM.SealedBox(combined: [UInt8](repeating: 0, count: 27))
+        }
     }
 
     /// A wrong size throws `incorrectSize` naming the size that was expected.
@@ -105,32 +126,58 @@ import Testing
 
     static let sizeErrors: [SizeError] = [
         SizeError(testDescription: "AES-CBC key", actual: 20, expected: "16, 24 or 32 bytes") {
-            _ = try AES.CBC.encrypt([UInt8](), using: SymmetricKey(data: [UInt8](repeating: 0, count: 20)), iv: [UInt8](repeating: 0, count: 16))
+            _ = try AES.CBC.encrypt(
+                [UInt8](),
+                using: SymmetricKey(data: [UInt8](repeating: 0, count: 20)),
+                iv: [UInt8](repeating: 0, count: 16)
+            )
         },
         SizeError(testDescription: "AES-CBC IV", actual: 12, expected: "16 bytes") {
-            _ = try AES.CBC.decrypt([UInt8](), using: SymmetricKey(size: .bits128), iv: [UInt8](repeating: 0, count: 12))
+            _ = try AES.CBC.decrypt(
+                [UInt8](),
+                using: SymmetricKey(size: .bits128),
+                iv: [UInt8](repeating: 0, count: 12)
+            )
         },
         SizeError(testDescription: "AES-GCM key", actual: 8, expected: "16, 24 or 32 bytes") {
             _ = try AES.GCM.seal([UInt8](), using: SymmetricKey(data: [UInt8](repeating: 0, count: 8)))
         },
-        SizeError(testDescription: "empty GCM nonce", actual: 0, expected: "1 to 128 bytes") { _ = try AES.GCM.Nonce(data: [UInt8]()) },
+        SizeError(testDescription: "empty GCM nonce", actual: 0, expected: "1 to 128 bytes") {
+            _ = try AES.GCM.Nonce(data: [UInt8]())
+        },
         SizeError(testDescription: "129-byte GCM nonce", actual: 129, expected: "1 to 128 bytes") {
             _ = try AES.GCM.Nonce(data: [UInt8](repeating: 0, count: 129))
         },
         SizeError(testDescription: "short GCM tag", actual: 12, expected: "16 bytes") {
-            _ = try AES.GCM.SealedBox(nonce: AES.GCM.Nonce(), ciphertext: [UInt8](), tag: [UInt8](repeating: 0, count: 12))
+            _ = try AES.GCM.SealedBox(
+                nonce: AES.GCM.Nonce(),
+                ciphertext: [UInt8](),
+                tag: [UInt8](repeating: 0, count: 12)
+            )
         },
         SizeError(testDescription: "three-key 3DES key", actual: 16, expected: "24 bytes") {
             _ = try Insecure.TripleDES.CBC.encrypt(
-                [UInt8](), using: SymmetricKey(size: .bits128), iv: [UInt8](repeating: 0, count: 8), keying: .threeKey)
+                [UInt8](),
+                using: SymmetricKey(size: .bits128),
+                iv: [UInt8](repeating: 0, count: 8),
+                keying: .threeKey
+            )
         },
         SizeError(testDescription: "two-key 3DES key", actual: 24, expected: "16 bytes") {
             _ = try Insecure.TripleDES.CBC.encrypt(
-                [UInt8](), using: SymmetricKey(size: .bits192), iv: [UInt8](repeating: 0, count: 8), keying: .twoKey)
+                [UInt8](),
+                using: SymmetricKey(size: .bits192),
+                iv: [UInt8](repeating: 0, count: 8),
+                keying: .twoKey
+            )
         },
         SizeError(testDescription: "3DES IV", actual: 16, expected: "8 bytes") {
             _ = try Insecure.TripleDES.CBC.decrypt(
-                [UInt8](), using: SymmetricKey(size: .bits192), iv: [UInt8](repeating: 0, count: 16), keying: .threeKey)
+                [UInt8](),
+                using: SymmetricKey(size: .bits192),
+                iv: [UInt8](repeating: 0, count: 16),
+                keying: .threeKey
+            )
         },
         SizeError(testDescription: "CipherStream key", actual: 16, expected: "32 bytes") {
             _ = try CipherStream(.aes256GCM, .encrypt, key: SymmetricKey(size: .bits128), iv: AES.GCM.Nonce())
@@ -141,7 +188,11 @@ import Testing
         },
         SizeError(testDescription: "openssl enc salt", actual: 16, expected: "8 bytes") {
             _ = try OpenSSLEncFormat.encryptingSink(
-                password: SecureBytes([UInt8]()), parameters: .init(iterations: 1), salt: [UInt8](repeating: 0, count: 16), next: DataSink())
+                password: SecureBytes([UInt8]()),
+                parameters: .init(iterations: 1),
+                salt: [UInt8](repeating: 0, count: 16),
+                next: DataSink()
+            )
         },
     ]
 

@@ -9,7 +9,10 @@ extension CryptoError {
 /// Expects `body` to throw `CryptoError.incorrectSize` reporting `actual` bytes, with an expected size
 /// that mentions `expected` (for example "16 bytes").
 func expectIncorrectSize<R>(
-    actual: Int, expected: String, _ comment: Comment? = nil, sourceLocation: SourceLocation = #_sourceLocation,
+    actual: Int,
+    expected: String,
+    _ comment: Comment? = nil,
+    sourceLocation: SourceLocation = #_sourceLocation,
     _ body: () throws -> R
 ) {
     let error = #expect(throws: CryptoError.self, comment, sourceLocation: sourceLocation) { _ = try body() }

@@ -15,7 +15,10 @@ import Testing
         let expected = hash.hash(data: bytes)
         let padded = [0xAA, 0xBB, 0xCC] + bytes + [0xDD]
         let range = 3..<(3 + bytes.count)
-        let thirds = [bytes[..<(bytes.count / 3)], bytes[(bytes.count / 3)..<(bytes.count * 2 / 3)], bytes[(bytes.count * 2 / 3)...]]
+        let thirds = [
+            bytes[..<(bytes.count / 3)], bytes[(bytes.count / 3)..<(bytes.count * 2 / 3)],
+            bytes[(bytes.count * 2 / 3)...],
+        ]
         var regions = DispatchData.empty  // not contiguous: several regions
         for third in thirds { Array(third).withUnsafeBytes { regions.append($0) } }
 

@@ -80,15 +80,21 @@ import Testing
 
     /// Known outputs: `openssl base64` (64 columns) and Python's `base64.encodebytes` (76, MIME).
     @Test(arguments: [
-        (64, """
+        (
+            64,
+            """
             AAECAwQFBgcICQoLDA0ODxAREhMUFRYXGBkaGxwdHh8gISIjJCUmJygpKissLS4v
             MDEyMzQ1Njc4OTo7PD0+P0BBQkNERUZHSElKS0xNTk9QUVJTVFVWV1hZWltcXV5f
             YGFiYw==
-            """),
-        (76, """
+            """
+        ),
+        (
+            76,
+            """
             AAECAwQFBgcICQoLDA0ODxAREhMUFRYXGBkaGxwdHh8gISIjJCUmJygpKissLS4vMDEyMzQ1Njc4
             OTo7PD0+P0BBQkNERUZHSElKS0xNTk9QUVJTVFVWV1hZWltcXV5fYGFiYw==
-            """),
+            """
+        ),
     ])
     func lineWrapping(_ lineLength: Int, _ expected: String) throws {
         #expect(Base64.encode(Self.hundredBytes, lineLength: lineLength) == expected)

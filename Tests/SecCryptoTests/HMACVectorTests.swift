@@ -1,6 +1,6 @@
 import SecCrypto
-import Testing
 import TestSupport
+import Testing
 
 extension HashAlgorithm {
     /// HMAC of `message` under `key` with this algorithm. Also checks that an incremental computation
@@ -106,7 +106,9 @@ struct MACTestGroup: WycheproofTestGroup {
                 let message = try Hex.decode(test.msg)
                 let tag = try Hex.decode(test.tag)
                 #expect(key.count * 8 == group.keySize && tag.count * 8 == group.tagSize, "tcId \(test.tcId)")
-                let truncated = Array(file.algorithm.authenticationCode(key: key, message: message).bytes.prefix(group.tagSize / 8))
+                let truncated = Array(
+                    file.algorithm.authenticationCode(key: key, message: message).bytes.prefix(group.tagSize / 8)
+                )
                 #expect((truncated == tag) == (test.result == .valid), "tcId \(test.tcId)")
                 let acceptsFullTag = test.result == .valid && tag.count == file.algorithm.byteCount
                 #expect(

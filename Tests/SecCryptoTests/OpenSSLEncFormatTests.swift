@@ -1,7 +1,7 @@
 import Foundation
 import SecCrypto
-import Testing
 import TestSupport
+import Testing
 
 /// Runs the system `openssl` with `arguments` plus `-in` a temporary file holding `input`, and returns
 /// its standard output. `password` is passed as the environment variable `P` (`-pass env:P`).
@@ -13,7 +13,8 @@ private func openssl(_ arguments: [String], input: [UInt8], password: String? = 
         var environment = ProcessInfo.processInfo.environment
         environment["P"] = password
         process.environment = environment
-        let output = Pipe(), errors = Pipe()
+        let output = Pipe()
+        let errors = Pipe()
         process.standardInput = FileHandle.nullDevice
         process.standardOutput = output
         process.standardError = errors
@@ -23,7 +24,8 @@ private func openssl(_ arguments: [String], input: [UInt8], password: String? = 
         process.waitUntilExit()
         try #require(
             process.terminationStatus == 0,
-            "openssl \(arguments.joined(separator: " ")) failed: \(String(decoding: stderr, as: UTF8.self))")
+            "openssl \(arguments.joined(separator: " ")) failed: \(String(decoding: stderr, as: UTF8.self))"
+        )
         return [UInt8](stdout)
     }
 }
@@ -53,26 +55,49 @@ private func through(_ make: (ByteSink) throws(CryptoError) -> ByteSink, _ bytes
     private static func secret(_ password: String = password) -> SecureBytes { SecureBytes(Array(password.utf8)) }
 
     private static func opensslEnc(_ parameters: Parameters) -> [String] {
-        ["enc", "-\(parameters.cipher.rawValue)", "-pbkdf2", "-iter", "\(parameters.iterations)", "-md", parameters.digest.rawValue,
-         "-pass", "env:P"]
+        [
+            "enc", "-\(parameters.cipher.rawValue)", "-pbkdf2", "-iter", "\(parameters.iterations)", "-md",
+            parameters.digest.rawValue,
+            "-pass", "env:P",
+        ]
     }
 
     /// Our file for `plaintext` with the fixed salt.
-    private static func encrypt(_ plaintext: [UInt8], _ parameters: Parameters, password: String = password) throws -> [UInt8] {
-        try through({ (next) throws(CryptoError) in
-            try OpenSSLEncFormat.encryptingSink(password: secret(password), parameters: parameters, salt: salt, next: next)
-        }, plaintext)
+    private static func encrypt(
+        _ plaintext: [UInt8],
+        _ parameters: Parameters,
+        password: String = password
+    ) throws -> [UInt8] {
+        try through(
+            { (next) throws(CryptoError) in
+                try OpenSSLEncFormat.encryptingSink(
+                    password: secret(password),
+                    parameters: parameters,
+                    salt: salt,
+                    next: next
+                )
+            },
+            plaintext
+        )
     }
 
-    private static func decrypt(_ file: [UInt8], _ parameters: Parameters, password: String = password) throws -> [UInt8] {
-        try through({ (next) throws(CryptoError) in
-            try OpenSSLEncFormat.decryptingSink(password: secret(password), parameters: parameters, next: next)
-        }, file)
+    private static func decrypt(
+        _ file: [UInt8],
+        _ parameters: Parameters,
+        password: String = password
+    ) throws -> [UInt8] {
+        try through(
+            { (next) throws(CryptoError) in
+                try OpenSSLEncFormat.decryptingSink(password: secret(password), parameters: parameters, next: next)
+            },
+            file
+        )
     }
 
     /// Every cipher with openssl's defaults (`-iter 10000 -md sha256`), then every other digest and a few counts.
     static let parameterSets: [Parameters] = [
-        Parameters(cipher: .aes128CBC), Parameters(cipher: .aes192CBC), Parameters(cipher: .aes256CBC), Parameters(cipher: .tripleDESCBC),
+        Parameters(cipher: .aes128CBC), Parameters(cipher: .aes192CBC), Parameters(cipher: .aes256CBC),
+        Parameters(cipher: .tripleDESCBC),
         Parameters(cipher: .aes128CBC, iterations: 1, digest: .sha1),
         Parameters(cipher: .aes192CBC, iterations: 1000, digest: .sha512),
         Parameters(cipher: .aes256CBC, iterations: 2, digest: .sha384),
@@ -85,7 +110,11 @@ private func through(_ make: (ByteSink) throws(CryptoError) -> ByteSink, _ bytes
     func fixedSaltMatchesOpenSSL(_ parameters: Parameters) throws {
         for size in Self.sizes {
             let plaintext = pattern(size)
-            let theirs = try openssl(Self.opensslEnc(parameters) + ["-S", Hex.encode(Self.salt)], input: plaintext, password: Self.password)
+            let theirs = try openssl(
+                Self.opensslEnc(parameters) + ["-S", Hex.encode(Self.salt)],
+                input: plaintext,
+                password: Self.password
+            )
             let ours = try Self.encrypt(plaintext, parameters)
             #expect(Hex.encode(ours) == Hex.encode(OpenSSLEncFormat.magic + Self.salt + theirs), "\(size) bytes")
         }
@@ -99,16 +128,25 @@ private func through(_ make: (ByteSink) throws(CryptoError) -> ByteSink, _ bytes
             let theirs = try openssl(Self.opensslEnc(parameters), input: plaintext, password: Self.password)
             #expect(try Self.decrypt(theirs, parameters) == plaintext, "\(size) bytes")
 
-            let theirsArmoured = try openssl(Self.opensslEnc(parameters) + ["-a"], input: plaintext, password: Self.password)
+            let theirsArmoured = try openssl(
+                Self.opensslEnc(parameters) + ["-a"],
+                input: plaintext,
+                password: Self.password
+            )
             let dearmoured = try through({ Base64DecodingSink(next: $0) }, theirsArmoured)
             #expect(try Self.decrypt(dearmoured, parameters) == plaintext, "-a, \(size) bytes")
 
             let ours = try Self.encrypt(plaintext, parameters)
-            #expect(try openssl(Self.opensslEnc(parameters) + ["-d"], input: ours, password: Self.password) == plaintext, "\(size) bytes")
+            #expect(
+                try openssl(Self.opensslEnc(parameters) + ["-d"], input: ours, password: Self.password) == plaintext,
+                "\(size) bytes"
+            )
             let oursArmoured = try through({ Base64EncodingSink(next: $0) }, ours)
             #expect(
-                try openssl(Self.opensslEnc(parameters) + ["-d", "-a"], input: oursArmoured, password: Self.password) == plaintext,
-                "-a, \(size) bytes")
+                try openssl(Self.opensslEnc(parameters) + ["-d", "-a"], input: oursArmoured, password: Self.password)
+                    == plaintext,
+                "-a, \(size) bytes"
+            )
         }
     }
 
@@ -133,7 +171,9 @@ private func through(_ make: (ByteSink) throws(CryptoError) -> ByteSink, _ bytes
     func wrongPasswordFailsToDecrypt(_ cipher: CipherAlgorithm) throws {
         let parameters = Parameters(cipher: cipher, iterations: 1000)
         let file = try Self.encrypt(pattern(100), parameters)
-        #expect(throws: CryptoError.decryptionFailed) { try Self.decrypt(file, parameters, password: "correct horse battery stapler") }
+        #expect(throws: CryptoError.decryptionFailed) {
+            try Self.decrypt(file, parameters, password: "correct horse battery stapler")
+        }
     }
 
     @Test func missingMagicIsMalformed() throws {
@@ -149,7 +189,9 @@ private func through(_ make: (ByteSink) throws(CryptoError) -> ByteSink, _ bytes
         let parameters = Parameters(iterations: 1000)
         let file = try Self.encrypt(pattern(100), parameters)
         for count in 0..<16 {
-            let error = #expect(throws: CryptoError.self, "\(count) bytes") { try Self.decrypt(Array(file.prefix(count)), parameters) }
+            let error = #expect(throws: CryptoError.self, "\(count) bytes") {
+                try Self.decrypt(Array(file.prefix(count)), parameters)
+            }
             #expect(error?.isMalformedInput == true, "\(count) bytes: \(String(describing: error))")
         }
     }

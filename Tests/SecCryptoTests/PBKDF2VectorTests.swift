@@ -1,6 +1,6 @@
 import SecCrypto
-import Testing
 import TestSupport
+import Testing
 
 /// A Wycheproof `pbkdf_test_schema` group. `password` and `salt` are hex; `dkLen` is in bytes.
 struct PBKDFTestGroup: WycheproofTestGroup {
@@ -20,19 +20,35 @@ struct PBKDFTestGroup: WycheproofTestGroup {
 /// PBKDF2-HMAC known answers (Wycheproof, RFC 6070, ring), and the iteration-count policy.
 @Suite struct PBKDF2VectorTests {
     /// The derived key in hex, with the iteration count unchecked (the vectors use counts from 1 up).
-    private static func derive(_ password: [UInt8], _ salt: [UInt8], _ prf: HashAlgorithm, iterations: Int, byteCount: Int) throws -> String {
+    private static func derive(
+        _ password: [UInt8],
+        _ salt: [UInt8],
+        _ prf: HashAlgorithm,
+        iterations: Int,
+        byteCount: Int
+    ) throws -> String {
         Hex.encode(
-            try KDF.PBKDF2.deriveKey(from: password, salt: salt, using: prf, unsafeUncheckedIterations: iterations, outputByteCount: byteCount))
+            try KDF.PBKDF2.deriveKey(
+                from: password,
+                salt: salt,
+                using: prf,
+                unsafeUncheckedIterations: iterations,
+                outputByteCount: byteCount
+            )
+        )
     }
 
     /// Every case is valid. The SHA-1 file repeats RFC 6070's 16,777,216-iteration case, hence slow.
-    @Test(.tags(.slow), arguments: [
-        HashVectorFile(.sha1, "wycheproof/pbkdf2_hmacsha1_test.json", cases: 64),
-        HashVectorFile(.sha224, "wycheproof/pbkdf2_hmacsha224_test.json", cases: 58),
-        HashVectorFile(.sha256, "wycheproof/pbkdf2_hmacsha256_test.json", cases: 60),
-        HashVectorFile(.sha384, "wycheproof/pbkdf2_hmacsha384_test.json", cases: 58),
-        HashVectorFile(.sha512, "wycheproof/pbkdf2_hmacsha512_test.json", cases: 58),
-    ])
+    @Test(
+        .tags(.slow),
+        arguments: [
+            HashVectorFile(.sha1, "wycheproof/pbkdf2_hmacsha1_test.json", cases: 64),
+            HashVectorFile(.sha224, "wycheproof/pbkdf2_hmacsha224_test.json", cases: 58),
+            HashVectorFile(.sha256, "wycheproof/pbkdf2_hmacsha256_test.json", cases: 60),
+            HashVectorFile(.sha384, "wycheproof/pbkdf2_hmacsha384_test.json", cases: 58),
+            HashVectorFile(.sha512, "wycheproof/pbkdf2_hmacsha512_test.json", cases: 58),
+        ]
+    )
     func wycheproof(_ file: HashVectorFile) throws {
         let vectors = try TestVectors.wycheproof(file.path, groups: PBKDFTestGroup.self)
         #expect(vectors.algorithm == "PBKDF2-HMAC" + file.algorithm.rawValue.uppercased())
@@ -41,8 +57,12 @@ struct PBKDFTestGroup: WycheproofTestGroup {
             let expected = try Hex.decode(test.dk)
             #expect(test.result == .valid && expected.count == test.dkLen, "tcId \(test.tcId)")
             let derived = try Self.derive(
-                try Hex.decode(test.password), try Hex.decode(test.salt), file.algorithm, iterations: test.iterationCount,
-                byteCount: test.dkLen)
+                try Hex.decode(test.password),
+                try Hex.decode(test.salt),
+                file.algorithm,
+                iterations: test.iterationCount,
+                byteCount: test.dkLen
+            )
             #expect(derived == Hex.encode(expected), "tcId \(test.tcId)")
             caseCount += 1
         }
@@ -58,8 +78,12 @@ struct PBKDFTestGroup: WycheproofTestGroup {
             let length = try record.int("LENGTH")
             #expect(expected.count == 2 * length, "\(record.location)")
             let derived = try Self.derive(
-                try record.asciiWithEscapedNUL("PASSWORD"), try record.asciiWithEscapedNUL("SALT"), .sha1,
-                iterations: try record.int("ITERATIONS"), byteCount: length)
+                try record.asciiWithEscapedNUL("PASSWORD"),
+                try record.asciiWithEscapedNUL("SALT"),
+                .sha1,
+                iterations: try record.int("ITERATIONS"),
+                byteCount: length
+            )
             #expect(derived == expected, "\(record.location)")
         }
         #expect(records.count == 6)
@@ -71,7 +95,8 @@ struct PBKDFTestGroup: WycheproofTestGroup {
     /// stands for a zero-length output, which `deriveKey` refuses with `invalidParameter`.
     @Test func ring() throws {
         let records = try TestVectors.cavpRecords("supplementary/ring/pbkdf2_tests.txt")
-        var prfs: [HashAlgorithm: Int] = [:], verdicts: [String: Int] = [:]
+        var prfs: [HashAlgorithm: Int] = [:]
+        var verdicts: [String: Int] = [:]
         for record in records {
             let prf = try #require(HashAlgorithm(name: try record.string("Hash")), "\(record.location)")
             let password = try record.quotedStringOrHex("P")
@@ -84,7 +109,13 @@ struct PBKDFTestGroup: WycheproofTestGroup {
             if expected.isEmpty {
                 #expect(verify == "Err", "\(record.location)")
                 let error = #expect(throws: CryptoError.self, "\(record.location)") {
-                    try KDF.PBKDF2.deriveKey(from: password, salt: salt, using: prf, unsafeUncheckedIterations: iterations, outputByteCount: 0)
+                    try KDF.PBKDF2.deriveKey(
+                        from: password,
+                        salt: salt,
+                        using: prf,
+                        unsafeUncheckedIterations: iterations,
+                        outputByteCount: 0
+                    )
                 }
                 #expect(error?.isInvalidParameter == true, "\(record.location): \(String(describing: error))")
                 continue
@@ -103,16 +134,30 @@ struct PBKDFTestGroup: WycheproofTestGroup {
 
     /// `deriveKey(…, iterations:)` refuses one iteration fewer than the OWASP 2023 minimum and accepts
     /// the minimum, deriving the same key as the unchecked variant.
-    @Test(arguments: [(HashAlgorithm.sha1, 1_300_000), (.sha224, 600_000), (.sha256, 600_000), (.sha384, 210_000), (.sha512, 210_000)])
+    @Test(arguments: [
+        (HashAlgorithm.sha1, 1_300_000), (.sha224, 600_000), (.sha256, 600_000), (.sha384, 210_000), (.sha512, 210_000),
+    ])
     func checkedDerivationEnforcesTheMinimum(_ prf: HashAlgorithm, _ minimum: Int) throws {
         #expect(KDF.PBKDF2.minimumIterations(for: prf) == minimum)
         let password = Array("correct horse battery staple".utf8)
         let salt = Array("NaCl-NaCl-NaCl".utf8)
         let error = #expect(throws: CryptoError.self) {
-            try KDF.PBKDF2.deriveKey(from: password, salt: salt, using: prf, iterations: minimum - 1, outputByteCount: 32)
+            try KDF.PBKDF2.deriveKey(
+                from: password,
+                salt: salt,
+                using: prf,
+                iterations: minimum - 1,
+                outputByteCount: 32
+            )
         }
         #expect(error?.isInvalidParameter == true, "\(String(describing: error))")
-        let key = try KDF.PBKDF2.deriveKey(from: password, salt: salt, using: prf, iterations: minimum, outputByteCount: 32)
+        let key = try KDF.PBKDF2.deriveKey(
+            from: password,
+            salt: salt,
+            using: prf,
+            iterations: minimum,
+            outputByteCount: 32
+        )
         #expect(Hex.encode(key) == (try Self.derive(password, salt, prf, iterations: minimum, byteCount: 32)))
     }
 
@@ -122,9 +167,15 @@ struct PBKDFTestGroup: WycheproofTestGroup {
         let iterations = try KDF.PBKDF2.calibrate(duration: .milliseconds(100))
         let elapsed = try ContinuousClock().measure {
             _ = try KDF.PBKDF2.deriveKey(
-                from: [UInt8](repeating: 0x70, count: 16), salt: [UInt8](repeating: 0x73, count: 16),
-                unsafeUncheckedIterations: iterations, outputByteCount: 32)
+                from: [UInt8](repeating: 0x70, count: 16),
+                salt: [UInt8](repeating: 0x73, count: 16),
+                unsafeUncheckedIterations: iterations,
+                outputByteCount: 32
+            )
         }
-        #expect(elapsed >= .milliseconds(25) && elapsed <= .milliseconds(400), "\(iterations) iterations took \(elapsed)")
+        #expect(
+            elapsed >= .milliseconds(25) && elapsed <= .milliseconds(400),
+            "\(iterations) iterations took \(elapsed)"
+        )
     }
 }

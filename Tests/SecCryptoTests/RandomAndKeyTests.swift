@@ -17,7 +17,9 @@ import Testing
         #expect(buffer != [UInt8](repeating: 0, count: 64))
     }
 
-    @Test(arguments: [(SymmetricKeySize.bits128, 128), (.bits192, 192), (.bits256, 256), (SymmetricKeySize(bitCount: 520), 520)])
+    @Test(arguments: [
+        (SymmetricKeySize.bits128, 128), (.bits192, 192), (.bits256, 256), (SymmetricKeySize(bitCount: 520), 520),
+    ])
     func generatedKeyHasTheRequestedSize(_ size: SymmetricKeySize, _ bits: Int) {
         let key = SymmetricKey(size: size)
         #expect(size.bitCount == bits)

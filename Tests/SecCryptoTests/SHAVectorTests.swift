@@ -1,6 +1,6 @@
 import SecCrypto
-import Testing
 import TestSupport
+import Testing
 
 /// NIST CAVP SHAVS ShortMsg/LongMsg and RFC 1321 (pyca's `Len`/`Msg`/`MD` format).
 @Suite struct SHAVectorTests {

@@ -1,6 +1,6 @@
 import SecCrypto
-import Testing
 import TestSupport
+import Testing
 
 /// NIST CAVP TMOVS known-answer and multi-block files, and NSS's CAVS TDES Monte Carlo files: raw CBC.
 @Suite struct TripleDESVectorTests {
@@ -14,17 +14,23 @@ import TestSupport
 
     /// Runs the record in its direction through the one-shot API and returns that direction.
     private static func check(
-        _ record: CAVPRecord, key: [UInt8], keying: Insecure.TripleDES.Keying
+        _ record: CAVPRecord,
+        key: [UInt8],
+        keying: Insecure.TripleDES.Keying
     ) throws -> CipherStream.Direction {
         let key = SymmetricKey(data: key)
         let iv = try record.hex("IV")
         let direction = try record.direction()
         let input = try record.hex(direction.cavpFields.input)
-        let output = switch direction {
-        case .encrypt: try Insecure.TripleDES.CBC.encrypt(input, using: key, iv: iv, keying: keying, padding: .none)
-        case .decrypt: try Insecure.TripleDES.CBC.decrypt(input, using: key, iv: iv, keying: keying, padding: .none)
-        }
-        #expect(Hex.encode(output) == (try record.hexString(direction.cavpFields.output)), "\(record.location), \(keying)")
+        let output =
+            switch direction {
+            case .encrypt: try Insecure.TripleDES.CBC.encrypt(input, using: key, iv: iv, keying: keying, padding: .none)
+            case .decrypt: try Insecure.TripleDES.CBC.decrypt(input, using: key, iv: iv, keying: keying, padding: .none)
+            }
+        #expect(
+            Hex.encode(output) == (try record.hexString(direction.cavpFields.output)),
+            "\(record.location), \(keying)"
+        )
         return direction
     }
 
@@ -43,7 +49,10 @@ import TestSupport
         let records = try TestVectors.cavpRecords(file.path)
         var directions: [CipherStream.Direction: Int] = [:]
         for record in records {
-            directions[try Self.check(record, key: try Self.keys(record).reduce([], +), keying: .threeKey), default: 0] += 1
+            directions[
+                try Self.check(record, key: try Self.keys(record).reduce([], +), keying: .threeKey),
+                default: 0
+            ] += 1
         }
         #expect(records.count == file.cases)
         #expect(directions == [.encrypt: file.cases / 2, .decrypt: file.cases / 2])
@@ -62,20 +71,33 @@ import TestSupport
 
     /// TMOVS Monte Carlo, 10,000 inner iterations per record, each record checked on its own. Unlike
     /// AESVS, decryption feeds each output straight back as the next input.
-    @Test(.tags(.slow), arguments: [
-        VectorFile("nist-cavs-nss/TDES-CBC/TCBCMonte1.fax", cases: 800),
-        VectorFile("nist-cavs-nss/TDES-CBC/TCBCMonte2.fax", cases: 800),
-        VectorFile("nist-cavs-nss/TDES-CBC/TCBCMonte3.fax", cases: 800),
-    ], [CipherStream.Direction.encrypt, .decrypt])
+    @Test(
+        .tags(.slow),
+        arguments: [
+            VectorFile("nist-cavs-nss/TDES-CBC/TCBCMonte1.fax", cases: 800),
+            VectorFile("nist-cavs-nss/TDES-CBC/TCBCMonte2.fax", cases: 800),
+            VectorFile("nist-cavs-nss/TDES-CBC/TCBCMonte3.fax", cases: 800),
+        ],
+        [CipherStream.Direction.encrypt, .decrypt]
+    )
     func monteCarlo(_ file: VectorFile, _ direction: CipherStream.Direction) throws {
         let records = try TestVectors.cavpRecords(file.path).filter { try $0.direction() == direction }
         for record in records {
             let iv = try record.hex("IV")
             let stream = try CipherStream(
-                .tripleDESCBC, direction, key: SymmetricKey(data: try Self.keys(record).reduce([], +)), iv: iv, padding: .none)
+                .tripleDESCBC,
+                direction,
+                key: SymmetricKey(data: try Self.keys(record).reduce([], +)),
+                iv: iv,
+                padding: .none
+            )
             let output = CBCMonteCarlo.lastOutput(
-                of: stream, iv: iv, firstInput: try record.hex(direction.cavpFields.input), iterations: 10_000,
-                feedback: direction == .encrypt ? .outputBeforeLast : .lastOutput)
+                of: stream,
+                iv: iv,
+                firstInput: try record.hex(direction.cavpFields.input),
+                iterations: 10_000,
+                feedback: direction == .encrypt ? .outputBeforeLast : .lastOutput
+            )
             #expect(Hex.encode(output) == (try record.hexString(direction.cavpFields.output)), "\(record.location)")
         }
         #expect(records.count == file.cases / 2)

@@ -1,7 +1,7 @@
 import Foundation
 import SecCrypto
-import Testing
 import TestSupport
+import Testing
 
 extension TestVectors {
     /// Parses a CAVP-style file (`.rsp`, `.fax`, pyca's RFC `.txt`).
@@ -22,7 +22,9 @@ extension TestVectors {
         var recordLine = 0
 
         func finishRecord() {
-            if !fields.isEmpty { records.append(CAVPRecord(file: path, line: recordLine, header: header, fields: fields)) }
+            if !fields.isEmpty {
+                records.append(CAVPRecord(file: path, line: recordLine, header: header, fields: fields))
+            }
             fields = [:]
         }
 
@@ -67,8 +69,11 @@ extension TestVectors {
 
     /// `bytes` without leading and trailing spaces, tabs and carriage returns.
     private static func trimmed(_ bytes: ArraySlice<UInt8>) -> ArraySlice<UInt8> {
-        let isBlank = { (byte: UInt8) in byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t") || byte == UInt8(ascii: "\r") }
-        guard let first = bytes.firstIndex(where: { !isBlank($0) }), let last = bytes.lastIndex(where: { !isBlank($0) }) else {
+        let isBlank = { (byte: UInt8) in
+            byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t") || byte == UInt8(ascii: "\r")
+        }
+        guard let first = bytes.firstIndex(where: { !isBlank($0) }), let last = bytes.lastIndex(where: { !isBlank($0) })
+        else {
             return bytes[bytes.endIndex...]
         }
         return bytes[first...last]
@@ -80,7 +85,10 @@ extension TestVectors {
 
     /// Decodes a Wycheproof JSON file with `Group` describing its `testGroups` entries.
     /// Throws unless the file holds at least one case and exactly `numberOfTests` of them.
-    static func wycheproof<Group: WycheproofTestGroup>(_ path: String, groups: Group.Type) throws -> WycheproofFile<Group> {
+    static func wycheproof<Group: WycheproofTestGroup>(
+        _ path: String,
+        groups: Group.Type
+    ) throws -> WycheproofFile<Group> {
         let file = try JSONDecoder().decode(WycheproofFile<Group>.self, from: data(path))
         let caseCount = file.testGroups.reduce(0) { $0 + $1.tests.count }
         guard caseCount > 0, caseCount == file.numberOfTests else {
@@ -134,7 +142,9 @@ struct CAVPRecord {
     }
 
     func int(_ key: String) throws -> Int {
-        guard let value = Int(try string(key)) else { throw VectorFileError(description: "\(location): \(key) is not a number") }
+        guard let value = Int(try string(key)) else {
+            throw VectorFileError(description: "\(location): \(key) is not a number")
+        }
         return value
     }
 

@@ -1,8 +1,9 @@
 import Foundation
 import SecCrypto
-@testable import SecEnvelope
-import Testing
 import TestSupport
+import Testing
+
+@testable import SecEnvelope
 
 /// The Fernet specification's vectors (`TestVectors/fernet/`, github.com/fernet/spec).
 @Suite struct FernetSpecTests {
@@ -60,9 +61,14 @@ import TestSupport
             let created = Date(timeIntervalSince1970: TimeInterval(Self.seconds(try fernet.timestamp(of: item.token))))
             let lastSecond = created.addingTimeInterval(TimeInterval(item.ttlSec))
             #expect(try fernet.decrypt(item.token, timeToLive: item.ttlSec, now: lastSecond) == Data(item.src.utf8))
-            KAT.expectError("expired") { try fernet.decrypt(item.token, timeToLive: item.ttlSec, now: lastSecond.addingTimeInterval(1)) }
+            KAT.expectError("expired") {
+                try fernet.decrypt(item.token, timeToLive: item.ttlSec, now: lastSecond.addingTimeInterval(1))
+            }
             let skew = TimeInterval(Fernet.maximumClockSkew)
-            #expect(try fernet.decrypt(item.token, timeToLive: item.ttlSec, now: created.addingTimeInterval(-skew)) == Data(item.src.utf8))
+            #expect(
+                try fernet.decrypt(item.token, timeToLive: item.ttlSec, now: created.addingTimeInterval(-skew))
+                    == Data(item.src.utf8)
+            )
             KAT.expectError("expired") { try fernet.decrypt(item.token, now: created.addingTimeInterval(-skew - 1)) }
         }
         #expect(cases.count == 1)
@@ -91,9 +97,13 @@ import TestSupport
             let now = try Self.date(item.now)
             let expected = try #require(Self.invalidExpectations[item.desc])
             let multi = MultiFernet([try Fernet(key: SymmetricKey(size: .bits256)), fernet])
-            KAT.expectError(expected, "\(item.desc)") { try fernet.decrypt(item.token, timeToLive: item.ttlSec, now: now) }
+            KAT.expectError(expected, "\(item.desc)") {
+                try fernet.decrypt(item.token, timeToLive: item.ttlSec, now: now)
+            }
             // The same with MultiFernet, the spec key second.
-            KAT.expectError(expected, "MultiFernet: \(item.desc)") { try multi.decrypt(item.token, timeToLive: item.ttlSec, now: now) }
+            KAT.expectError(expected, "MultiFernet: \(item.desc)") {
+                try multi.decrypt(item.token, timeToLive: item.ttlSec, now: now)
+            }
         }
     }
 
@@ -113,7 +123,9 @@ import TestSupport
     /// Keys: base64url text of exactly 32 bytes.
     @Test func keySizes() throws {
         for size in [0, 16, 31, 33, 64] {
-            KAT.expectIncorrectSize(actual: size, expected: "32 bytes") { try Fernet(key: SymmetricKey(data: KAT.random(size))) }
+            KAT.expectIncorrectSize(actual: size, expected: "32 bytes") {
+                try Fernet(key: SymmetricKey(data: KAT.random(size)))
+            }
             KAT.expectIncorrectSize(actual: size, expected: "32 bytes") {
                 try Fernet(key: Base64.encode(KAT.random(size), alphabet: .url))
             }

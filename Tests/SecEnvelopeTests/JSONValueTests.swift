@@ -1,6 +1,7 @@
 import Foundation
-@testable import SecEnvelope
 import Testing
+
+@testable import SecEnvelope
 
 /// The small RFC 8259 parser and writer behind JOSE headers, JWKs and legacy envelopes.
 @Suite struct JSONValueTests {
@@ -10,14 +11,26 @@ import Testing
 
     /// Expects `bytes` to be refused; returns the error.
     @discardableResult
-    private static func expectRefused(_ bytes: [UInt8], maximumDepth: Int = 32, sourceLocation: SourceLocation = #_sourceLocation) -> JSONError? {
-        #expect(throws: JSONError.self, "\(String(decoding: bytes, as: UTF8.self).debugDescription)", sourceLocation: sourceLocation) {
+    private static func expectRefused(
+        _ bytes: [UInt8],
+        maximumDepth: Int = 32,
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) -> JSONError? {
+        #expect(
+            throws: JSONError.self,
+            "\(String(decoding: bytes, as: UTF8.self).debugDescription)",
+            sourceLocation: sourceLocation
+        ) {
             try JSONValue(parsing: bytes, maximumDepth: maximumDepth)
         }
     }
 
     @discardableResult
-    private static func expectRefused(_ text: String, maximumDepth: Int = 32, sourceLocation: SourceLocation = #_sourceLocation) -> JSONError? {
+    private static func expectRefused(
+        _ text: String,
+        maximumDepth: Int = 32,
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) -> JSONError? {
         expectRefused(Array(text.utf8), maximumDepth: maximumDepth, sourceLocation: sourceLocation)
     }
 
@@ -25,7 +38,8 @@ import Testing
 
     /// RFC 8259 §13: the two examples, and the small texts of the same section.
     @Test func rfc8259Examples() throws {
-        let image = try Self.parse("""
+        let image = try Self.parse(
+            """
             {
               "Image": {
                   "Width":  800,
@@ -40,7 +54,8 @@ import Testing
                   "IDs": [116, 943, 234, 38793]
                 }
             }
-            """)
+            """
+        )
         let members = try #require(image.object?["Image"]?.object)
         #expect(members["Width"]?.integer == 800)
         #expect(members["Title"]?.string == "View from 15th Floor")
@@ -48,7 +63,8 @@ import Testing
         #expect(members["Animated"] == .bool(false))
         #expect(members["IDs"]?.array?.compactMap(\.integer) == [116, 943, 234, 38793])
 
-        let places = try Self.parse("""
+        let places = try Self.parse(
+            """
             [
               {
                  "precision": "zip",
@@ -71,7 +87,8 @@ import Testing
                  "Country":   "US"
               }
             ]
-            """)
+            """
+        )
         let array = try #require(places.array)
         #expect(array.count == 2)
         #expect(array[0].object?["Latitude"] == .number("37.7668"))
@@ -88,10 +105,13 @@ import Testing
     }
 
     /// Numbers keep their text; `integer` is there only for integers that fit an `Int`.
-    @Test(arguments: [
-        ("0", 0), ("-0", 0), ("1", 1), ("-1", -1), ("9223372036854775807", Int.max), ("-9223372036854775808", Int.min),
-        ("1.5", nil), ("1e3", nil), ("1E+3", nil), ("-0.0e-2", nil), ("9223372036854775808", nil), ("10.0", nil),
-    ] as [(String, Int?)])
+    @Test(
+        arguments: [
+            ("0", 0), ("-0", 0), ("1", 1), ("-1", -1), ("9223372036854775807", Int.max),
+            ("-9223372036854775808", Int.min),
+            ("1.5", nil), ("1e3", nil), ("1E+3", nil), ("-0.0e-2", nil), ("9223372036854775808", nil), ("10.0", nil),
+        ] as [(String, Int?)]
+    )
     func numbers(_ text: String, _ integer: Int?) throws {
         let value = try Self.parse(text)
         #expect(value == .number(text))
@@ -128,7 +148,7 @@ import Testing
             Self.expectRefused([0x22, 0x61, byte, 0x62, 0x22])
             Self.expectRefused([0x22, 0x5c, 0x6e, byte, 0x22])  // after an escape: the slow path
         }
-        Self.expectRefused("\"\u{7f}") // unterminated, DEL itself is allowed
+        Self.expectRefused("\"\u{7f}")  // unterminated, DEL itself is allowed
     }
 
     /// A surrogate must be a high one followed by an escaped low one.
@@ -142,11 +162,14 @@ import Testing
 
     /// Strings must be valid UTF-8: no stray continuation bytes, overlong forms, encoded surrogates,
     /// truncated sequences or bytes above U+10FFFF. Outside strings non-ASCII is never valid.
-    @Test(arguments: [
-        [0x80], [0xbf], [0xc0, 0xaf], [0xc1, 0xbf], [0xe0, 0x80, 0xaf], [0xed, 0xa0, 0x80], [0xed, 0xbf, 0xbf],
-        [0xf0, 0x80, 0x80, 0xaf], [0xf4, 0x90, 0x80, 0x80], [0xf5, 0x80, 0x80, 0x80], [0xff], [0xfe], [0xc3], [0xe2, 0x82],
-        [0xf0, 0x9f, 0x98],
-    ] as [[UInt8]])
+    @Test(
+        arguments: [
+            [0x80], [0xbf], [0xc0, 0xaf], [0xc1, 0xbf], [0xe0, 0x80, 0xaf], [0xed, 0xa0, 0x80], [0xed, 0xbf, 0xbf],
+            [0xf0, 0x80, 0x80, 0xaf], [0xf4, 0x90, 0x80, 0x80], [0xf5, 0x80, 0x80, 0x80], [0xff], [0xfe], [0xc3],
+            [0xe2, 0x82],
+            [0xf0, 0x9f, 0x98],
+        ] as [[UInt8]]
+    )
     func invalidUTF8(_ sequence: [UInt8]) {
         Self.expectRefused([0x22] + sequence + [0x22])
         Self.expectRefused([0x22, 0x5c, 0x74] + sequence + [0x22])  // with an escape before it
@@ -170,7 +193,9 @@ import Testing
         #expect(throws: Never.self) { try Self.parse(ok) }
         Self.expectRefused(String(repeating: "[", count: 33) + String(repeating: "]", count: 33))
         Self.expectRefused(String(repeating: #"{"a":"#, count: 33) + "1" + String(repeating: "}", count: 33))
-        #expect(throws: Never.self) { try Self.parse(String(repeating: #"{"a":"#, count: 32) + "1" + String(repeating: "}", count: 32)) }
+        #expect(throws: Never.self) {
+            try Self.parse(String(repeating: #"{"a":"#, count: 32) + "1" + String(repeating: "}", count: 32))
+        }
         #expect(throws: Never.self) { try Self.parse("[[[1]]]", maximumDepth: 3) }
         Self.expectRefused("[[[[1]]]]", maximumDepth: 3)
         Self.expectRefused(#"{"a":[{"b":[]}]}"#, maximumDepth: 3)
@@ -184,7 +209,8 @@ import Testing
     }
 
     @Test(arguments: [
-        "01", "-01", "00", "[01]", #"{"a":00}"#, "1.", ".5", "+1", "1e", "1e+", "-", "--1", "0x10", "1.e5", "Infinity", "NaN",
+        "01", "-01", "00", "[01]", #"{"a":00}"#, "1.", ".5", "+1", "1e", "1e+", "-", "--1", "0x10", "1.e5", "Infinity",
+        "NaN",
         "-Infinity", "1_000", "０", "0.0.0", "1ee5", "1e5.0",
     ])
     func invalidNumbers(_ text: String) {
@@ -192,7 +218,8 @@ import Testing
     }
 
     @Test(arguments: [
-        "", " ", "\n", "tru", "nul", "True", "NULL", "falsey", "'a'", "\"abc", "\"\\x\"", "\"\\u12\"", "\"\\u12G4\"", "\"\\", "\"\\U0041\"",
+        "", " ", "\n", "tru", "nul", "True", "NULL", "falsey", "'a'", "\"abc", "\"\\x\"", "\"\\u12\"", "\"\\u12G4\"",
+        "\"\\", "\"\\U0041\"",
         "{", "[", "{\"a\"}", "{\"a\":}", "{\"a\" 1}", "{\"a\":1,}", "[1,]", "[,1]", "{,}", "{1:2}", "{a:1}", "[1 2]",
         "\u{a0}1", "\u{feff}1", "\u{c}1", "/* */1", "[1]//", "\u{0}",
     ])
@@ -215,7 +242,10 @@ import Testing
     @Test func writerEscapes() {
         var writer = JSONWriter()
         writer.string("a\"b\\c/d\n\r\t\u{0}\u{1}\u{8}\u{c}\u{1f}\u{7f}é😀")
-        #expect(String(decoding: writer.bytes, as: UTF8.self) == #""a\"b\\c/d\n\r\t\u0000\u0001\u0008\u000c\u001f"# + "\u{7f}é😀\"")
+        #expect(
+            String(decoding: writer.bytes, as: UTF8.self) == #""a\"b\\c/d\n\r\t\u0000\u0001\u0008\u000c\u001f"#
+                + "\u{7f}é😀\""
+        )
     }
 
     @Test func writerObjectOrder() {
@@ -237,7 +267,9 @@ import Testing
         let allASCII = String(decoding: Array(0..<0x80 as Range<UInt8>), as: UTF8.self)
         let values: [JSONValue] = [
             .string(allASCII), .string(""), .string("\u{10FFFF}\u{FFFD}😀é"),
-            .object([allASCII: .string(allASCII), "": .null, "n": .array([.number("0"), .number("-1.25E+7"), .bool(false)])]),
+            .object([
+                allASCII: .string(allASCII), "": .null, "n": .array([.number("0"), .number("-1.25E+7"), .bool(false)]),
+            ]),
             .array([.array([.array([.object(["deep": .string("\\\"")])])])]),
         ]
         for value in values {
@@ -247,9 +279,10 @@ import Testing
             #expect(writer.bytes.allSatisfy { $0 >= 0x20 }, "no raw control characters")
         }
         for _ in 0..<200 {
-            let scalars = (0..<Int.random(in: 0...20)).map { _ in
-                Unicode.Scalar(UInt32.random(in: 0...0x7f)) ?? "?"
-            } + [Unicode.Scalar(UInt32.random(in: 0x80...0xd7ff))!]
+            let scalars =
+                (0..<Int.random(in: 0...20)).map { _ in
+                    Unicode.Scalar(UInt32.random(in: 0...0x7f)) ?? "?"
+                } + [Unicode.Scalar(UInt32.random(in: 0x80...0xd7ff))!]
             let text = String(String.UnicodeScalarView(scalars))
             var writer = JSONWriter()
             writer.object { $0.member(text, .string(text)) }

@@ -1,8 +1,8 @@
 import Foundation
 import SecCrypto
 import SecEnvelope
-import Testing
 import TestSupport
+import Testing
 
 /// SecKit's JWE against joserfc (Tests/Peers/jose_peer.py), every alg × enc, both directions.
 @Suite struct JWEInteropTests {
@@ -22,7 +22,8 @@ import TestSupport
             case .a192KW: .key(randomKey(24))
             case .a256KW: .key(randomKey(32))
             // Not ASCII: both sides must take the password as its UTF-8 bytes.
-            case .pbes2HS256A128KW, .pbes2HS384A192KW, .pbes2HS512A256KW: .password("pässwörd-\(Hex.encode(randomBytes(6)))")
+            case .pbes2HS256A128KW, .pbes2HS384A192KW, .pbes2HS512A256KW:
+                .password("pässwörd-\(Hex.encode(randomBytes(6)))")
             }
         }
 
@@ -37,13 +38,20 @@ import TestSupport
     /// PBES2 count for the combination tests: SecKit's minimum, cheap enough to keep the suite fast.
     static let iterations = 1000
 
-    static func seal(_ plaintext: Data, _ alg: Alg, _ enc: Enc, _ secret: Secret, keyID: String? = nil) throws -> String {
+    static func seal(_ plaintext: Data, _ alg: Alg, _ enc: Enc, _ secret: Secret, keyID: String? = nil) throws -> String
+    {
         switch secret {
         case .key(let key):
             try JWE.encrypt(plaintext, using: key, keyManagement: alg, contentEncryption: enc, keyID: keyID)
         case .password(let password):
             try JWE.encrypt(
-                plaintext, password: Data(password.utf8), keyManagement: alg, contentEncryption: enc, iterations: iterations, keyID: keyID)
+                plaintext,
+                password: Data(password.utf8),
+                keyManagement: alg,
+                contentEncryption: enc,
+                iterations: iterations,
+                keyID: keyID
+            )
         }
     }
 
@@ -62,7 +70,10 @@ import TestSupport
     static func peerHeader(_ token: String) throws -> [String: Any] {
         let result = try jose(["header"], Data(token.utf8), [:])
         try #require(result.status == 0, "jose_peer header: \(result.stderr)")
-        return try #require(try JSONSerialization.jsonObject(with: result.stdout) as? [String: Any], "header: \(result.text)")
+        return try #require(
+            try JSONSerialization.jsonObject(with: result.stdout) as? [String: Any],
+            "header: \(result.text)"
+        )
     }
 
     /// Empty, one random byte, or 1000 bytes in random order holding every byte value, spread over the combinations
@@ -79,7 +90,8 @@ import TestSupport
 
     @Test("SecKit encrypts, joserfc decrypts", arguments: Alg.allCases, Enc.allCases)
     func secKitToJoserfc(alg: Alg, enc: Enc) throws {
-        let secret = Secret.random(for: alg, enc), plaintext = Self.plaintext(alg, enc)
+        let secret = Secret.random(for: alg, enc)
+        let plaintext = Self.plaintext(alg, enc)
         let token = try Self.seal(plaintext, alg, enc, secret)
         let result = try Self.jose(["decrypt"], Data(token.utf8), secret.environment)
         #expect(result.status == 0, "jose_peer decrypt: \(result.stderr)")
@@ -88,7 +100,8 @@ import TestSupport
 
     @Test("joserfc encrypts, SecKit decrypts; a wrong key or password fails", arguments: Alg.allCases, Enc.allCases)
     func joserfcToSecKit(alg: Alg, enc: Enc) throws {
-        let secret = Secret.random(for: alg, enc), plaintext = Self.plaintext(alg, enc)
+        let secret = Secret.random(for: alg, enc)
+        let plaintext = Self.plaintext(alg, enc)
         var arguments = ["encrypt", "--alg", alg.rawValue, "--enc", enc.rawValue]
         if alg.usesPassword { arguments += ["--p2c", String(Self.iterations)] }
         let result = try Self.jose(arguments, plaintext, secret.environment)
@@ -115,7 +128,9 @@ import TestSupport
     func header(alg: Alg) throws {
         let enc = Enc.allCases[(Alg.allCases.firstIndex(of: alg)! + 3) % Enc.allCases.count]
         let keyID: String? = alg == .direct ? nil : "key-\(alg.rawValue)"
-        let header = try Self.peerHeader(try Self.seal(Data("x".utf8), alg, enc, Secret.random(for: alg, enc), keyID: keyID))
+        let header = try Self.peerHeader(
+            try Self.seal(Data("x".utf8), alg, enc, Secret.random(for: alg, enc), keyID: keyID)
+        )
         var expected: Set = ["alg", "enc"]
         if keyID != nil { expected.insert("kid") }
         if alg.usesPassword { expected.formUnion(["p2s", "p2c"]) }
@@ -132,7 +147,8 @@ import TestSupport
 
     @Test("the default PBES2-HS512+A256KW count (210,000) is within joserfc's limit")
     func defaultPBES2Iterations() throws {
-        let password = "correct horse battery staple", plaintext = Data("sealed with the defaults".utf8)
+        let password = "correct horse battery staple"
+        let plaintext = Data("sealed with the defaults".utf8)
         let token = try JWE.encrypt(plaintext, password: Data(password.utf8))
         let header = try Self.peerHeader(token)
         #expect(header["alg"] as? String == "PBES2-HS512+A256KW")
@@ -158,8 +174,14 @@ import TestSupport
 
     @Test("a SecKit token with kid k2 opens in joserfc with a two-key JWK Set; an unknown kid does not")
     func kidToJoserfc() throws {
-        let keys = Self.twoKeys(), plaintext = Data("for k2".utf8)
-        let token = try JWE.encrypt(plaintext, using: keys.keys[1], keyManagement: .a256KW, contentEncryption: .a128CBCHS256)
+        let keys = Self.twoKeys()
+        let plaintext = Data("for k2".utf8)
+        let token = try JWE.encrypt(
+            plaintext,
+            using: keys.keys[1],
+            keyManagement: .a256KW,
+            contentEncryption: .a128CBCHS256
+        )
         let header = try Self.peerHeader(token)
         #expect(header.count == 3)
         #expect(header["alg"] as? String == "A256KW")
@@ -170,7 +192,11 @@ import TestSupport
         #expect(result.stdout == plaintext)
 
         // The same key under a kid the set does not hold.
-        let stray = try JWE.encrypt(plaintext, using: JSONWebKey(key: keys.keys[1].key, keyID: "k3"), keyManagement: .a256KW)
+        let stray = try JWE.encrypt(
+            plaintext,
+            using: JSONWebKey(key: keys.keys[1].key, keyID: "k3"),
+            keyManagement: .a256KW
+        )
         let refused = try Self.jose(["decrypt"], Data(stray.utf8), ["JOSE_KEYSET_JSON": Self.setJSON(keys)])
         #expect(refused.status == 1)
         #expect(refused.stdout.isEmpty)
@@ -178,22 +204,34 @@ import TestSupport
 
     @Test("a joserfc token with a kid opens in SecKit with the JSONWebKeySet; an unknown kid is keyNotFound")
     func kidFromJoserfc() throws {
-        let keys = Self.twoKeys(), plaintext = Data("for k1".utf8)
+        let keys = Self.twoKeys()
+        let plaintext = Data("for k1".utf8)
         let set = try JSONWebKeySet(json: Self.setJSON(keys))
         #expect(set == keys)
         let result = try Self.jose(
-            ["encrypt", "--alg", "dir", "--enc", "A256GCM", "--kid", "k1"], plaintext, ["JOSE_KEY_HEX": Hex.encode(keys.keys[0].key)])
+            ["encrypt", "--alg", "dir", "--enc", "A256GCM", "--kid", "k1"],
+            plaintext,
+            ["JOSE_KEY_HEX": Hex.encode(keys.keys[0].key)]
+        )
         try #require(result.status == 0, "jose_peer encrypt: \(result.stderr)")
         #expect(try JWE.Token(compact: result.text).header.keyID == "k1")
         #expect(try JWE.decrypt(result.text, using: set) == plaintext)
         // k1's token under k2's key: the kid, not trial decryption, chose the key.
-        let swapped = JSONWebKeySet([JSONWebKey(key: keys.keys[1].key, keyID: "k1"), JSONWebKey(key: keys.keys[0].key, keyID: "k2")])
+        let swapped = JSONWebKeySet([
+            JSONWebKey(key: keys.keys[1].key, keyID: "k1"), JSONWebKey(key: keys.keys[0].key, keyID: "k2"),
+        ])
         #expect(throws: CryptoError.authenticationFailure) { try JWE.decrypt(result.text, using: swapped) }
 
         let other = try Self.jose(
-            ["encrypt", "--alg", "A256KW", "--enc", "A128GCM", "--kid", "k9"], plaintext, ["JOSE_KEY_HEX": Hex.encode(keys.keys[0].key)])
+            ["encrypt", "--alg", "A256KW", "--enc", "A128GCM", "--kid", "k9"],
+            plaintext,
+            ["JOSE_KEY_HEX": Hex.encode(keys.keys[0].key)]
+        )
         try #require(other.status == 0, "jose_peer encrypt: \(other.stderr)")
         let error = #expect(throws: CryptoError.self) { try JWE.decrypt(other.text, using: set) }
-        #expect({ if case .keyNotFound? = error { true } else { false } }(), "expected .keyNotFound, got \(String(describing: error))")
+        #expect(
+            { if case .keyNotFound? = error { true } else { false } }(),
+            "expected .keyNotFound, got \(String(describing: error))"
+        )
     }
 }

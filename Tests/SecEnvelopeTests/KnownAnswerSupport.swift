@@ -1,7 +1,7 @@
 import Foundation
 import SecCrypto
-import Testing
 import TestSupport
+import Testing
 
 extension CryptoError {
     /// The case name without its text, for comparing and tallying kinds of failure.
@@ -28,24 +28,31 @@ enum KAT {
     /// Expects `body` to throw the `CryptoError` case called `caseName` (any text); returns the error.
     @discardableResult
     static func expectError<R>(
-        _ caseName: String, _ comment: Comment? = nil, sourceLocation: SourceLocation = #_sourceLocation,
+        _ caseName: String,
+        _ comment: Comment? = nil,
+        sourceLocation: SourceLocation = #_sourceLocation,
         _ body: () throws -> R
     ) -> CryptoError? {
         let error = #expect(throws: CryptoError.self, comment, sourceLocation: sourceLocation) { _ = try body() }
         if let error, error.caseName != caseName {
-            Issue.record("expected CryptoError.\(caseName), got .\(error.caseName): \(error)\(comment.map { " (\($0))" } ?? "")",
-                sourceLocation: sourceLocation)
+            Issue.record(
+                "expected CryptoError.\(caseName), got .\(error.caseName): \(error)\(comment.map { " (\($0))" } ?? "")",
+                sourceLocation: sourceLocation
+            )
         }
         return error
     }
 
     /// Expects `CryptoError.incorrectSize` reporting `actual` bytes and an expected size mentioning `expected`.
     static func expectIncorrectSize<R>(
-        actual: Int, expected: String, _ comment: Comment? = nil, sourceLocation: SourceLocation = #_sourceLocation,
+        actual: Int,
+        expected: String,
+        _ comment: Comment? = nil,
+        sourceLocation: SourceLocation = #_sourceLocation,
         _ body: () throws -> R
     ) {
         guard let error = expectError("incorrectSize", comment, sourceLocation: sourceLocation, body),
-              case .incorrectSize(_, let expectedSize, let actualSize) = error
+            case .incorrectSize(_, let expectedSize, let actualSize) = error
         else { return }
         #expect(actualSize == actual, "\(error)", sourceLocation: sourceLocation)
         #expect(expectedSize.contains(expected), "\(error)", sourceLocation: sourceLocation)

@@ -9,7 +9,9 @@ import Testing
     static let encryptionKey = SymmetricKey(data: Array("0123456789abcdef0123456789abcdef".utf8))
     static let macKey = SymmetricKey(data: Array("the mac key".utf8))
     static let transferFields = ["toAccount", "fromAccount", "amount", "transferDate"]
-    static let transfer = Data(#"{"toAccount":"987654","fromAccount":"123456","amount":"250.00","transferDate":"2026-11-22"}"#.utf8)
+    static let transfer = Data(
+        #"{"toAccount":"987654","fromAccount":"123456","amount":"250.00","transferDate":"2026-11-22"}"#.utf8
+    )
 
     static func envelope() throws -> LegacyEnvelope { try LegacyEnvelope(encryptionKey: encryptionKey, macKey: macKey) }
 
@@ -53,16 +55,28 @@ import Testing
         let envelope = try Self.envelope()
         let sealed = try envelope.seal(Self.transfer, macInput: .fields(Self.transferFields))
         #expect(try envelope.open(sealed, macInput: .fields(Self.transferFields)) == Self.transfer)
-        let expected = HMAC<SHA256>.authenticationCode(for: Data("987654123456250.002026-11-22".utf8), using: Self.macKey)
+        let expected = HMAC<SHA256>.authenticationCode(
+            for: Data("987654123456250.002026-11-22".utf8),
+            using: Self.macKey
+        )
         #expect(try Self.members(sealed)["mac"] == expected.hexString)
         // Another order, or the plaintext MAC, is another MAC.
-        KAT.expectError("authenticationFailure") { try envelope.open(sealed, macInput: .fields(Self.transferFields.reversed())) }
-        KAT.expectError("authenticationFailure") { try envelope.open(sealed, macInput: .fields(Array(Self.transferFields.prefix(3)))) }
+        KAT.expectError("authenticationFailure") {
+            try envelope.open(sealed, macInput: .fields(Self.transferFields.reversed()))
+        }
+        KAT.expectError("authenticationFailure") {
+            try envelope.open(sealed, macInput: .fields(Array(Self.transferFields.prefix(3))))
+        }
         KAT.expectError("authenticationFailure") { try envelope.open(sealed) }
-        KAT.expectError("authenticationFailure") { try envelope.open(try envelope.seal(Self.transfer), macInput: .fields(Self.transferFields)) }
+        KAT.expectError("authenticationFailure") {
+            try envelope.open(try envelope.seal(Self.transfer), macInput: .fields(Self.transferFields))
+        }
         // Sealing needs those fields, as strings, in a JSON object.
-        for plaintext in [#"{"toAccount":"1","fromAccount":"2","amount":"3"}"#, #"{"toAccount":"1","fromAccount":"2","amount":3,"transferDate":"4"}"#,
-                          "not json", #"["toAccount"]"#, ""] {
+        for plaintext in [
+            #"{"toAccount":"1","fromAccount":"2","amount":"3"}"#,
+            #"{"toAccount":"1","fromAccount":"2","amount":3,"transferDate":"4"}"#,
+            "not json", #"["toAccount"]"#, "",
+        ] {
             KAT.expectError("invalidParameter", "\(plaintext)") {
                 try envelope.seal(Data(plaintext.utf8), macInput: .fields(Self.transferFields))
             }
@@ -75,11 +89,20 @@ import Testing
     @Test func wrongKeys() throws {
         let sealed = try Self.envelope().seal(Self.transfer, macInput: .fields(Self.transferFields))
         for macInput in [LegacyEnvelope.MACInput.fields(Self.transferFields), .plaintext] {
-            let wrongEncryption = try LegacyEnvelope(encryptionKey: SymmetricKey(data: KAT.random(32)), macKey: Self.macKey)
+            let wrongEncryption = try LegacyEnvelope(
+                encryptionKey: SymmetricKey(data: KAT.random(32)),
+                macKey: Self.macKey
+            )
             KAT.expectError("authenticationFailure") { try wrongEncryption.open(sealed, macInput: macInput) }
-            let wrongMAC = try LegacyEnvelope(encryptionKey: Self.encryptionKey, macKey: SymmetricKey(data: Array("the mac kez".utf8)))
+            let wrongMAC = try LegacyEnvelope(
+                encryptionKey: Self.encryptionKey,
+                macKey: SymmetricKey(data: Array("the mac kez".utf8))
+            )
             KAT.expectError("authenticationFailure") { try wrongMAC.open(sealed, macInput: macInput) }
-            let shorterKey = try LegacyEnvelope(encryptionKey: SymmetricKey(data: Array("0123456789abcdef".utf8)), macKey: Self.macKey)
+            let shorterKey = try LegacyEnvelope(
+                encryptionKey: SymmetricKey(data: Array("0123456789abcdef".utf8)),
+                macKey: Self.macKey
+            )
             KAT.expectError("authenticationFailure") { try shorterKey.open(sealed, macInput: macInput) }
         }
     }
@@ -87,10 +110,12 @@ import Testing
     /// A payload whose MAC is right but whose padding is not: the MAC over the whole decrypted text
     /// (what a receiver that ignores the padding would check) and over the text without the claimed
     /// padding. Neither opens, and neither says "padding".
-    @Test(arguments: [
-        [0x00], [0x11], [0xff], [0x01, 0x02], [0x03, 0x03, 0x04, 0x03], [0x02, 0x03, 0x03],
-        Array(repeating: 0x10, count: 15) + [0x11], [0x0f] + Array(repeating: 0x10, count: 15),
-    ] as [[UInt8]])
+    @Test(
+        arguments: [
+            [0x00], [0x11], [0xff], [0x01, 0x02], [0x03, 0x03, 0x04, 0x03], [0x02, 0x03, 0x03],
+            Array(repeating: 0x10, count: 15) + [0x11], [0x0f] + Array(repeating: 0x10, count: 15),
+        ] as [[UInt8]]
+    )
     func badPaddingUnderAValidMAC(_ tail: [UInt8]) throws {
         let envelope = try Self.envelope()
         let padded = Array(Data("{\"amount\":\"1\"}  ".utf8)) + KAT.random(32 - 16 - tail.count) + tail
@@ -103,7 +128,10 @@ import Testing
             for authenticated in macInputs {
                 let mac = HMAC<SHA256>.authenticationCode(for: authenticated, using: Self.macKey).hexString
                 let sealed = Self.envelopeJSON(iv: iv, mac: mac, payload: payload)
-                let error = KAT.expectError("authenticationFailure", "tail \(tail), MAC over \(authenticated.count) bytes") {
+                let error = KAT.expectError(
+                    "authenticationFailure",
+                    "tail \(tail), MAC over \(authenticated.count) bytes"
+                ) {
                     try envelope.open(sealed)
                 }
                 #expect(error?.description.contains("padding") == false)
@@ -134,7 +162,10 @@ import Testing
             for authenticated in [bytes, Array("987654123456250.00".utf8), Array("987654123456250.002026-11-22".utf8)] {
                 let mac = HMAC<SHA256>.authenticationCode(for: authenticated, using: Self.macKey).hexString
                 KAT.expectError("authenticationFailure", "\(plaintext), MAC over \(authenticated.count) bytes") {
-                    try envelope.open(Self.envelopeJSON(iv: iv, mac: mac, payload: payload), macInput: .fields(Self.transferFields))
+                    try envelope.open(
+                        Self.envelopeJSON(iv: iv, mac: mac, payload: payload),
+                        macInput: .fields(Self.transferFields)
+                    )
                 }
             }
             // With `.plaintext` the same envelope, MAC over the plaintext, opens: the construction is right.
@@ -150,23 +181,30 @@ import Testing
         let (iv, mac, payload) = (sealed["iv"]!, sealed["mac"]!, sealed["payload"]!)
         let payloadBytes = try Base64.decode(payload)
         for (i, m, p) in [
-            (Base64.encode(KAT.random(8)), mac, payload), (Base64.encode(KAT.random(17)), mac, payload), ("", mac, payload),
-            ("not base64!", mac, payload), (iv, String(mac.dropLast()), payload), (iv, mac + "0", payload), (iv, "", payload),
+            (Base64.encode(KAT.random(8)), mac, payload), (Base64.encode(KAT.random(17)), mac, payload),
+            ("", mac, payload),
+            ("not base64!", mac, payload), (iv, String(mac.dropLast()), payload), (iv, mac + "0", payload),
+            (iv, "", payload),
             (iv, String(repeating: "z", count: 64), payload), (iv, "0x" + String(mac.dropFirst(2)), payload),
-            (iv, mac, ""), (iv, mac, Base64.encode(payloadBytes.dropLast())), (iv, mac, Base64.encode(payloadBytes.dropLast(16))),
+            (iv, mac, ""), (iv, mac, Base64.encode(payloadBytes.dropLast())),
+            (iv, mac, Base64.encode(payloadBytes.dropLast(16))),
             (iv, mac, Base64.encode(payloadBytes + KAT.random(16))), (iv, mac, "%%%%"),
         ] {
             let text = Data(#"{"iv":"\#(i)","mac":"\#(m)","payload":"\#(p)"}"#.utf8)
             KAT.expectError("authenticationFailure", "iv \(i) mac \(m) payload \(p)") { try envelope.open(text) }
         }
-        #expect(try envelope.open(Data(#"{"payload":"\#(payload)","mac":"\#(mac)","iv":"\#(iv)"}"#.utf8)) == Self.transfer,
-            "member order does not matter")
+        #expect(
+            try envelope.open(Data(#"{"payload":"\#(payload)","mac":"\#(mac)","iv":"\#(iv)"}"#.utf8)) == Self.transfer,
+            "member order does not matter"
+        )
     }
 
     /// An envelope that is not a JSON object with three string members is `malformedInput`.
     @Test(arguments: [
-        "", "hello", "[1]", "{", "null", #""iv""#, "{}", #"{"iv":"AAAA","mac":"00"}"#, #"{"iv":"AAAA","payload":"AAAA"}"#,
-        #"{"mac":"00","payload":"AAAA"}"#, #"{"iv":1,"mac":"00","payload":"AAAA"}"#, #"{"iv":"AAAA","mac":null,"payload":"AAAA"}"#,
+        "", "hello", "[1]", "{", "null", #""iv""#, "{}", #"{"iv":"AAAA","mac":"00"}"#,
+        #"{"iv":"AAAA","payload":"AAAA"}"#,
+        #"{"mac":"00","payload":"AAAA"}"#, #"{"iv":1,"mac":"00","payload":"AAAA"}"#,
+        #"{"iv":"AAAA","mac":null,"payload":"AAAA"}"#,
         #"{"iv":"AAAA","mac":"00","payload":["AAAA"]}"#, #"{"iv":"AAAA","mac":"00","payload":"AAAA"} trailing"#,
         #"{"iv":"AAAA","iv":"AAAA","mac":"00","payload":"AAAA"}"#, #"{"IV":"AAAA","mac":"00","payload":"AAAA"}"#,
     ])
@@ -181,9 +219,14 @@ import Testing
                 try LegacyEnvelope(encryptionKey: SymmetricKey(data: KAT.random(size)), macKey: Self.macKey)
             }
         }
-        KAT.expectError("invalidParameter") { try LegacyEnvelope(encryptionKey: Self.encryptionKey, macKey: SymmetricKey(data: [UInt8]())) }
+        KAT.expectError("invalidParameter") {
+            try LegacyEnvelope(encryptionKey: Self.encryptionKey, macKey: SymmetricKey(data: [UInt8]()))
+        }
         for size in [1, 32, 200] {
-            let envelope = try LegacyEnvelope(encryptionKey: Self.encryptionKey, macKey: SymmetricKey(data: KAT.random(size)))
+            let envelope = try LegacyEnvelope(
+                encryptionKey: Self.encryptionKey,
+                macKey: SymmetricKey(data: KAT.random(size))
+            )
             #expect(try envelope.open(try envelope.seal(Self.transfer)) == Self.transfer)
         }
     }

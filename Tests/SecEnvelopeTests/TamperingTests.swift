@@ -18,7 +18,9 @@ import Testing
         let original = text[position]
         var replacements: [UInt8] = [original ^ 0x01]
         if let index = alphabet.firstIndex(of: original) {
-            replacements += [alphabet[(index + 1) % alphabet.count], alphabet[(index + alphabet.count / 2) % alphabet.count]]
+            replacements += [
+                alphabet[(index + 1) % alphabet.count], alphabet[(index + alphabet.count / 2) % alphabet.count],
+            ]
         } else {
             replacements += alphabet.prefix(2)
         }
@@ -35,13 +37,18 @@ import Testing
         mutating func add(_ error: CryptoError) { counts[error.caseName, default: 0] += 1 }
         var kinds: Set<String> { Set(counts.keys) }
         var total: Int { counts.values.reduce(0, +) }
-        var description: String { counts.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ") }
+        var description: String {
+            counts.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ")
+        }
     }
 
     /// Runs `open` on `text`, expecting a `CryptoError` (of kind `expected` when given); returns it.
     @discardableResult
     static func expectRefused(
-        _ text: [UInt8], _ comment: String, expected: String?, sourceLocation: SourceLocation = #_sourceLocation,
+        _ text: [UInt8],
+        _ comment: String,
+        expected: String?,
+        sourceLocation: SourceLocation = #_sourceLocation,
         _ open: (String) throws -> Data
     ) -> CryptoError? {
         let string = String(decoding: text, as: UTF8.self)
@@ -51,7 +58,10 @@ import Testing
             return nil
         } catch let error as CryptoError {
             if let expected, error.caseName != expected {
-                Issue.record("expected \(expected), got \(error.caseName) (\(error)): \(comment)", sourceLocation: sourceLocation)
+                Issue.record(
+                    "expected \(expected), got \(error.caseName) (\(error)): \(comment)",
+                    sourceLocation: sourceLocation
+                )
             }
             return error
         } catch {
@@ -70,23 +80,40 @@ import Testing
 
     static let jweCases = [
         JWECase(alg: .direct, enc: .a256GCM), JWECase(alg: .direct, enc: .a128CBCHS256),
-        JWECase(alg: .a128KW, enc: .a128CBCHS256), JWECase(alg: .a192KW, enc: .a192GCM), JWECase(alg: .a256KW, enc: .a256CBCHS512),
+        JWECase(alg: .a128KW, enc: .a128CBCHS256), JWECase(alg: .a192KW, enc: .a192GCM),
+        JWECase(alg: .a256KW, enc: .a256CBCHS512),
         JWECase(alg: .pbes2HS256A128KW, enc: .a128GCM), JWECase(alg: .pbes2HS512A256KW, enc: .a192CBCHS384),
     ]
 
     /// What any header change may give: a header that no longer parses or names something refused,
     /// or one that still parses and so fails authentication as part of the AAD.
-    static let headerErrorKinds: Set<String> = ["malformedInput", "unsupported", "invalidParameter", "authenticationFailure", "incorrectSize"]
+    static let headerErrorKinds: Set<String> = [
+        "malformedInput", "unsupported", "invalidParameter", "authenticationFailure", "incorrectSize",
+    ]
 
     /// A token for `item` and the function that opens it with the right key or password.
     static func sealed(_ item: JWECase, plaintext: Data) throws -> (token: String, open: (String) throws -> Data) {
         if item.alg.usesPassword {
             let password = Data("Thus from my lips".utf8)
-            let token = try JWE.encrypt(plaintext, password: password, keyManagement: item.alg, contentEncryption: item.enc, iterations: 1000)
+            let token = try JWE.encrypt(
+                plaintext,
+                password: password,
+                keyManagement: item.alg,
+                contentEncryption: item.enc,
+                iterations: 1000
+            )
             return (token, { try JWE.decrypt($0, password: password) })
         }
-        let key = SymmetricKey(data: KAT.random(item.alg == .direct ? item.enc.keyByteCount : [.a128KW: 16, .a192KW: 24][item.alg] ?? 32))
-        let token = try JWE.encrypt(plaintext, using: key, keyManagement: item.alg, contentEncryption: item.enc, contentType: "text/plain")
+        let key = SymmetricKey(
+            data: KAT.random(item.alg == .direct ? item.enc.keyByteCount : [.a128KW: 16, .a192KW: 24][item.alg] ?? 32)
+        )
+        let token = try JWE.encrypt(
+            plaintext,
+            using: key,
+            keyManagement: item.alg,
+            contentEncryption: item.enc,
+            contentType: "text/plain"
+        )
         return (token, { try JWE.decrypt($0, using: key) })
     }
 
@@ -98,16 +125,20 @@ import Testing
         let (token, open) = try Self.sealed(item, plaintext: plaintext)
         #expect(try open(token) == plaintext)
         let bytes = Array(token.utf8)
-        var headerTally = Tally(), bodyTally = Tally()
+        var headerTally = Tally()
+        var bodyTally = Tally()
         var part = 0
         for position in bytes.indices {
             let isDot = bytes[position] == UInt8(ascii: ".")
             for altered in Self.variants(of: bytes, at: position, alphabet: Self.base64url) {
-                let comment = "\(item) position \(position) (part \(part + 1)\(isDot ? ", a dot" : "")) \(bytes[position]) → \(altered[position])"
+                let comment =
+                    "\(item) position \(position) (part \(part + 1)\(isDot ? ", a dot" : "")) \(bytes[position]) → \(altered[position])"
                 if part == 0 || isDot {
                     if let error = Self.expectRefused(altered, comment, expected: nil, open) { headerTally.add(error) }
                 } else {
-                    if let error = Self.expectRefused(altered, comment, expected: "authenticationFailure", open) { bodyTally.add(error) }
+                    if let error = Self.expectRefused(altered, comment, expected: "authenticationFailure", open) {
+                        bodyTally.add(error)
+                    }
                 }
             }
             if isDot { part += 1 }
@@ -128,10 +159,19 @@ import Testing
         let lastDot = try #require(bytes.lastIndex(of: UInt8(ascii: ".")))
         for length in 0..<bytes.count {
             Self.expectRefused(
-                Array(bytes[..<length]), "\(item) cut to \(length)", expected: length > lastDot ? "authenticationFailure" : "malformedInput", open)
+                Array(bytes[..<length]),
+                "\(item) cut to \(length)",
+                expected: length > lastDot ? "authenticationFailure" : "malformedInput",
+                open
+            )
         }
         for suffix in ["A", "AA", "AAA", "AAAA", "g"] {
-            Self.expectRefused(bytes + Array(suffix.utf8), "\(item) + \(suffix)", expected: "authenticationFailure", open)
+            Self.expectRefused(
+                bytes + Array(suffix.utf8),
+                "\(item) + \(suffix)",
+                expected: "authenticationFailure",
+                open
+            )
         }
         Self.expectRefused(bytes + Array(".".utf8), "\(item) + .", expected: "malformedInput", open)
         Self.expectRefused(bytes + Array(".AAAA".utf8), "\(item) + .AAAA", expected: "malformedInput", open)
@@ -141,12 +181,20 @@ import Testing
     @Test func jwePartsFromAnotherToken() throws {
         let key = SymmetricKey(data: KAT.random(32))
         let first = try JWE.encrypt(Data("first".utf8), using: key, keyManagement: .a256KW, contentEncryption: .a256GCM)
-        let second = try JWE.encrypt(Data("other".utf8), using: key, keyManagement: .a256KW, contentEncryption: .a256GCM)
-        let a = first.split(separator: ".").map(String.init), b = second.split(separator: ".").map(String.init)
+        let second = try JWE.encrypt(
+            Data("other".utf8),
+            using: key,
+            keyManagement: .a256KW,
+            contentEncryption: .a256GCM
+        )
+        let a = first.split(separator: ".").map(String.init)
+        let b = second.split(separator: ".").map(String.init)
         for index in 1..<5 {
             var mixed = a
             mixed[index] = b[index]
-            KAT.expectError("authenticationFailure", "part \(index + 1)") { try JWE.decrypt(mixed.joined(separator: "."), using: key) }
+            KAT.expectError("authenticationFailure", "part \(index + 1)") {
+                try JWE.decrypt(mixed.joined(separator: "."), using: key)
+            }
         }
     }
 
@@ -168,7 +216,12 @@ import Testing
         var tries = 0
         for position in bytes.indices {
             for altered in Self.variants(of: bytes, at: position, alphabet: Self.base64url) {
-                Self.expectRefused(altered, "position \(position): \(bytes[position]) → \(altered[position])", expected: "authenticationFailure", open)
+                Self.expectRefused(
+                    altered,
+                    "position \(position): \(bytes[position]) → \(altered[position])",
+                    expected: "authenticationFailure",
+                    open
+                )
                 tries += 1
             }
         }
@@ -187,7 +240,9 @@ import Testing
     static func valueRanges(_ envelope: [UInt8]) throws -> [(name: String, range: Range<Int>, alphabet: [UInt8])] {
         try [("iv", Self.base64), ("mac", Self.hex), ("payload", Self.base64)].map { name, alphabet in
             let opening = Array("\"\(name)\":\"".utf8)
-            let start = try #require((0...(envelope.count - opening.count)).first { Array(envelope[$0..<$0 + opening.count]) == opening })
+            let start = try #require(
+                (0...(envelope.count - opening.count)).first { Array(envelope[$0..<$0 + opening.count]) == opening }
+            )
             let valueStart = start + opening.count
             let valueEnd = try #require(envelope[valueStart...].firstIndex(of: UInt8(ascii: "\"")))
             return (name, valueStart..<valueEnd, alphabet)
@@ -199,9 +254,14 @@ import Testing
     @Test(arguments: [false, true])
     func legacyEveryPosition(fields: Bool) throws {
         let envelope = try LegacyEnvelope(
-            encryptionKey: SymmetricKey(data: Array("0123456789abcdef0123456789abcdef".utf8)), macKey: SymmetricKey(data: Array("mac key".utf8)))
-        let plaintext = Data(#"{"toAccount":"1234","fromAccount":"5678","amount":"10.00","transferDate":"2026-11-22"}"#.utf8)
-        let macInput: LegacyEnvelope.MACInput = fields ? .fields(["toAccount", "fromAccount", "amount", "transferDate"]) : .plaintext
+            encryptionKey: SymmetricKey(data: Array("0123456789abcdef0123456789abcdef".utf8)),
+            macKey: SymmetricKey(data: Array("mac key".utf8))
+        )
+        let plaintext = Data(
+            #"{"toAccount":"1234","fromAccount":"5678","amount":"10.00","transferDate":"2026-11-22"}"#.utf8
+        )
+        let macInput: LegacyEnvelope.MACInput =
+            fields ? .fields(["toAccount", "fromAccount", "amount", "transferDate"]) : .plaintext
         let sealed = Array(try envelope.seal(plaintext, macInput: macInput))
         let open = { (text: String) throws -> Data in try envelope.open(Data(text.utf8), macInput: macInput) }
         #expect(try open(String(decoding: sealed, as: UTF8.self)) == plaintext)
@@ -216,7 +276,8 @@ import Testing
                 continue
             }
             for altered in Self.variants(of: sealed, at: position, alphabet: value.alphabet) {
-                let comment = "\(value.name) position \(position - value.range.lowerBound): \(sealed[position]) → \(altered[position])"
+                let comment =
+                    "\(value.name) position \(position - value.range.lowerBound): \(sealed[position]) → \(altered[position])"
                 Self.expectRefused(altered, comment, expected: "authenticationFailure", open)
             }
         }

@@ -1,13 +1,15 @@
 import Foundation
 import SecCrypto
 import SecIO
-import Testing
 import TestSupport
+import Testing
 
 /// Files streamed through SecCrypto's digests and MACs give what the one-shot forms give.
 struct FileInputTests {
     /// Sizes around the 256 KiB read chunk, plus empty and a multi-chunk file.
-    @Test(arguments: [0, 1, 64, FileInput.chunkSize - 1, FileInput.chunkSize, FileInput.chunkSize + 1, 3 * 1024 * 1024 + 17])
+    @Test(arguments: [
+        0, 1, 64, FileInput.chunkSize - 1, FileInput.chunkSize, FileInput.chunkSize + 1, 3 * 1024 * 1024 + 17,
+    ])
     func fileDigestEqualsOneShotDigest(_ size: Int) throws {
         #expect(FileInput.chunkSize == 256 * 1024)
         let bytes = try SecureRandom.bytes(count: size)

@@ -1,13 +1,14 @@
+import Foundation
+import SecCrypto
+import SecIO
+import TestSupport
+import Testing
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
 import Musl
 #endif
-import Foundation
-import SecCrypto
-import SecIO
-import Testing
-import TestSupport
 
 @Suite struct SecretSourceTests {
     private static func string(_ secret: SecureBytes) -> String {
@@ -115,7 +116,8 @@ import TestSupport
             #expect(Self.string(try SecretSource.file(path).readAll()) == text)
             #expect(Self.string(try SecretSource.file(path).read()) == "{")
         }
-        _ = try withTemporaryFile(containing: [UInt8](repeating: 0x0a, count: SecretSource.maximumLength + 1)) { path throws in
+        _ = try withTemporaryFile(containing: [UInt8](repeating: 0x0a, count: SecretSource.maximumLength + 1)) {
+            path throws in
             #expect(throws: SecretSourceError.tooLong(source: "file:\(path)", limit: SecretSource.maximumLength)) {
                 try SecretSource.file(path).readAll()
             }

@@ -2,8 +2,8 @@ import Foundation
 import SecCrypto
 import SecKeychain
 import Synchronization
-import Testing
 import TestSupport
+import Testing
 
 /// 8 writer processes × 200 upserts, started together on one store, contending only through the
 /// store's own locking (each is a `keychain-stress` process: Tests/KeychainStress/main.swift).
@@ -17,8 +17,12 @@ import TestSupport
         let writers = try ConcurrentWriters()
         let path = writers.folder + "/credentials.store"
         try writers.run(
-            seeding: KeychainFixture.makeFileStore(path: path), backend: ["--backend", "file", "--store", path],
-            environment: ["KEYCHAIN_STRESS_PASSWORD": String(decoding: KeychainFixture.filePassword.bytes, as: UTF8.self)])
+            seeding: KeychainFixture.makeFileStore(path: path),
+            backend: ["--backend", "file", "--store", path],
+            environment: [
+                "KEYCHAIN_STRESS_PASSWORD": String(decoding: KeychainFixture.filePassword.bytes, as: UTF8.self)
+            ]
+        )
 
         // A new store value derives the key again: the file opens, authenticates and holds exactly these items.
         let reopened = try KeychainFixture.makeFileStore(path: path)
@@ -29,8 +33,10 @@ import TestSupport
         #expect(left == ["barrier", "credentials.store", "credentials.store.lock"], "no temporary files left behind")
     }
 
-    @Test("8 processes x 200 upserts on 4 shared + 8 own identities, Secret Service (counted by secret-tool)",
-          .enabled(if: SecretServiceSupport.hasPrivateSecretService, SecretServiceSupport.privateSessionOnly))
+    @Test(
+        "8 processes x 200 upserts on 4 shared + 8 own identities, Secret Service (counted by secret-tool)",
+        .enabled(if: SecretServiceSupport.hasPrivateSecretService, SecretServiceSupport.privateSessionOnly)
+    )
     func secretService() throws {
         let writers = try ConcurrentWriters()
         try writers.run(seeding: SecretServiceStore(), backend: ["--backend", "secret-service"], environment: [:])
@@ -74,19 +80,25 @@ struct ConcurrentWriters {
         for slot in 0..<Self.sharedCount {
             try store.upsert(identity("shared-\(slot)"), string: "seed")
         }
-        let executable = try #require(BuiltExecutable.path("keychain-stress"), "keychain-stress not built next to the test bundle")
+        let executable = try #require(
+            BuiltExecutable.path("keychain-stress"),
+            "keychain-stress not built next to the test bundle"
+        )
         let barrier = folder + "/barrier"
         let results = WriterResults()
         let finished = DispatchGroup()
         for writer in 1...Self.writerCount {
-            let arguments = backend + [
-                "--service", service, "--writer", "\(writer)", "--writers", "\(Self.writerCount)",
-                "--upserts", "\(Self.upsertsPerWriter)", "--shared", "\(Self.sharedCount)", "--barrier", barrier,
-            ]
+            let arguments =
+                backend + [
+                    "--service", service, "--writer", "\(writer)", "--writers", "\(Self.writerCount)",
+                    "--upserts", "\(Self.upsertsPerWriter)", "--shared", "\(Self.sharedCount)", "--barrier", barrier,
+                ]
             finished.enter()
             // ProcessRunner.run blocks until its process exits: one thread per writer keeps all 8 running at once.
             Thread {
-                let result = Result { try ProcessRunner.run(executable, arguments, environment: environment, timeout: .seconds(120)) }
+                let result = Result {
+                    try ProcessRunner.run(executable, arguments, environment: environment, timeout: .seconds(120))
+                }
                 results.slots.withLock { $0[writer] = result }
                 finished.leave()
             }.start()
@@ -104,13 +116,21 @@ struct ConcurrentWriters {
         let slots = Self.sharedCount + 1
         for slot in 0..<Self.sharedCount {
             let value = try store.string(for: identity("shared-\(slot)"))
-            let written = value.wholeMatch(of: /w(\d+)-i(\d+)/).flatMap { match in Int(match.1).flatMap { w in Int(match.2).map { (w, $0) } } }
-            let plausible = written.map { (1...Self.writerCount).contains($0.0) && (1...Self.upsertsPerWriter).contains($0.1) && $0.1 % slots == slot }
+            let written = value.wholeMatch(of: /w(\d+)-i(\d+)/).flatMap { match in
+                Int(match.1).flatMap { w in Int(match.2).map { (w, $0) } }
+            }
+            let plausible = written.map {
+                (1...Self.writerCount).contains($0.0) && (1...Self.upsertsPerWriter).contains($0.1)
+                    && $0.1 % slots == slot
+            }
             #expect(plausible == true, "shared-\(slot) holds \(value.debugDescription)")
         }
         let lastOwnWrite = try #require((1...Self.upsertsPerWriter).last { $0 % slots == Self.sharedCount })
         for writer in 1...Self.writerCount {
-            #expect(try store.string(for: identity("own-\(writer)")) == "w\(writer)-i\(lastOwnWrite)", "writer \(writer)'s own identity")
+            #expect(
+                try store.string(for: identity("own-\(writer)")) == "w\(writer)-i\(lastOwnWrite)",
+                "writer \(writer)'s own identity"
+            )
         }
     }
 }

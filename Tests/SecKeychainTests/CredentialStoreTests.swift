@@ -1,11 +1,12 @@
 import Foundation
+import SecCrypto
+import SecKeychain
+import TestSupport
+import Testing
+
 #if canImport(Glibc)
 import Glibc
 #endif
-import SecCrypto
-import SecKeychain
-import Testing
-import TestSupport
 
 /// The behaviour every store shares, run against each backend.
 @Suite struct CredentialStoreTests {
@@ -63,7 +64,10 @@ extension CredentialStoreTests {
         let plain = CredentialIdentity.genericPassword(service: service, account: "alice")
         let grouped = CredentialIdentity.genericPassword(service: service, account: "alice", accessGroup: "tools")
         for round in 0..<5 {
-            let attributes = CredentialAttributes(label: "round \(round)", expiresAt: Date(timeIntervalSince1970: Double(2_000_000_000 + round)))
+            let attributes = CredentialAttributes(
+                label: "round \(round)",
+                expiresAt: Date(timeIntervalSince1970: Double(2_000_000_000 + round))
+            )
             try store.upsert(plain, string: "plain \(round)", attributes: attributes, timeout: .seconds(5))
             try store.upsert(grouped, string: "grouped \(round)", attributes: attributes, timeout: .seconds(5))
         }
@@ -78,24 +82,43 @@ extension CredentialStoreTests {
     @Test(arguments: KeychainBackend.available)
     func searchByGroupAndAttributeSubsetWithLimits(backend: KeychainBackend) throws {
         let store = try backend.makeStore()
-        let service = KeychainFixture.uniqueService("search"), other = KeychainFixture.uniqueService("search-other")
+        let service = KeychainFixture.uniqueService("search")
+        let other = KeychainFixture.uniqueService("search-other")
         let group = "group-\(service)"
         let ids: [CredentialIdentity] = [
             .genericPassword(service: service, account: "a", accessGroup: group),
             .genericPassword(service: service, account: "b", accessGroup: group),
             .genericPassword(service: other, account: "a", accessGroup: group),
             .genericPassword(service: service, account: "a"),
-            .internetPassword(server: "host.\(service)", account: "a", protocol: "https", port: 443, accessGroup: group),
-            .internetPassword(server: "host.\(service)", account: "a", protocol: "https", port: 8443, accessGroup: group),
+            .internetPassword(
+                server: "host.\(service)",
+                account: "a",
+                protocol: "https",
+                port: 443,
+                accessGroup: group
+            ),
+            .internetPassword(
+                server: "host.\(service)",
+                account: "a",
+                protocol: "https",
+                port: 8443,
+                accessGroup: group
+            ),
         ]
         for id in ids { try store.upsert(id, string: "secret of \(id)") }
 
-        func found(_ query: CredentialQuery) throws -> Set<CredentialIdentity> { Set(try store.search(query).map(\.identity)) }
+        func found(_ query: CredentialQuery) throws -> Set<CredentialIdentity> {
+            Set(try store.search(query).map(\.identity))
+        }
         #expect(try found(CredentialQuery(accessGroup: group)) == Set([ids[0], ids[1], ids[2], ids[4], ids[5]]))
         #expect(try found(CredentialQuery(service: service, accessGroup: group)) == [ids[0], ids[1]])
         #expect(try found(CredentialQuery(service: service, account: "a")) == [ids[0], ids[3]])
         #expect(try found(CredentialQuery(itemClass: .internetPassword, accessGroup: group)) == [ids[4], ids[5]])
-        #expect(try found(CredentialQuery(itemClass: .genericPassword, account: "a", accessGroup: group)) == [ids[0], ids[2]])
+        #expect(
+            try found(CredentialQuery(itemClass: .genericPassword, account: "a", accessGroup: group)) == [
+                ids[0], ids[2],
+            ]
+        )
         #expect(try found(CredentialQuery(server: "host.\(service)", port: 8443)) == [ids[5]])
 
         // Listing carries no secrets unless asked.
@@ -105,9 +128,15 @@ extension CredentialStoreTests {
         #expect(withSecrets.map { $0.secret?.bytes } == [KeychainFixture.bytes("secret of \(ids[1])")])
 
         // Limit one: exactly one identity, else ambiguous or not found.
-        #expect(try store.search(CredentialQuery(service: service, account: "b", limit: .one)).map(\.identity) == [ids[1]])
-        #expect(throws: KeychainError.ambiguous(count: 2)) { try store.search(CredentialQuery(service: service, accessGroup: group, limit: .one)) }
-        #expect(throws: KeychainError.notFound) { try store.search(CredentialQuery(service: service, account: "nobody", limit: .one)) }
+        #expect(
+            try store.search(CredentialQuery(service: service, account: "b", limit: .one)).map(\.identity) == [ids[1]]
+        )
+        #expect(throws: KeychainError.ambiguous(count: 2)) {
+            try store.search(CredentialQuery(service: service, accessGroup: group, limit: .one))
+        }
+        #expect(throws: KeychainError.notFound) {
+            try store.search(CredentialQuery(service: service, account: "nobody", limit: .one))
+        }
         #expect(try store.search(CredentialQuery(service: service, account: "nobody")).isEmpty)
     }
 
@@ -115,14 +144,29 @@ extension CredentialStoreTests {
     func internetPasswordsAreNamedByTheirWholeLocation(backend: KeychainBackend) throws {
         let store = try backend.makeStore()
         let server = KeychainFixture.uniqueService("internet") + ".example"
-        let https = CredentialIdentity.internetPassword(server: server, account: "u", protocol: "https", port: 443, path: "/api", authenticationType: "basic")
+        let https = CredentialIdentity.internetPassword(
+            server: server,
+            account: "u",
+            protocol: "https",
+            port: 443,
+            path: "/api",
+            authenticationType: "basic"
+        )
         let bare = CredentialIdentity.internetPassword(server: server, account: "u")
         try store.upsert(https, string: "one")
         try store.upsert(bare, string: "two")
         #expect(try store.string(for: https) == "one")
         #expect(try store.string(for: bare) == "two")
-        #expect(try store.item(for: https).identity.internetLocation == InternetLocation(
-            server: server, protocol: "https", port: 443, path: "/api", authenticationType: "basic"))
+        #expect(
+            try store.item(for: https).identity.internetLocation
+                == InternetLocation(
+                    server: server,
+                    protocol: "https",
+                    port: 443,
+                    path: "/api",
+                    authenticationType: "basic"
+                )
+        )
         try store.delete(bare)
         #expect(try store.string(for: https) == "one")
     }
@@ -134,7 +178,8 @@ extension CredentialStoreTests {
         let before = Date().addingTimeInterval(-1)
         try store.upsert(id, string: "v1")
         let first = try store.item(for: id)
-        let created = try #require(first.created), modified = try #require(first.modified)
+        let created = try #require(first.created)
+        let modified = try #require(first.modified)
         #expect(created >= before.addingTimeInterval(-1) && created <= Date().addingTimeInterval(1))
         #expect(modified >= created)
         // The Secret Service counts whole seconds.
@@ -148,7 +193,11 @@ extension CredentialStoreTests {
     @Test(arguments: KeychainBackend.available)
     func expiryTravelsWithTheItemWithoutChangingItsIdentity(backend: KeychainBackend) throws {
         let store = try backend.makeStore()
-        let id = CredentialIdentity.genericPassword(service: KeychainFixture.uniqueService("expiry"), account: "e", accessGroup: "g")
+        let id = CredentialIdentity.genericPassword(
+            service: KeychainFixture.uniqueService("expiry"),
+            account: "e",
+            accessGroup: "g"
+        )
         let soon = Date(timeIntervalSince1970: (Date().timeIntervalSince1970 + 3600).rounded(.down))
         try store.upsert(id, string: "token", attributes: CredentialAttributes(expiresAt: soon))
         let item = try store.item(for: id)
@@ -172,7 +221,9 @@ extension CredentialStoreTests {
         #expect(throws: KeychainError.invalidAttribute("account must not be empty")) {
             try store.upsert(.genericPassword(service: service, account: ""), string: "x")
         }
-        #expect(throws: KeychainError.invalidAttribute("service must not be empty")) { try store.secret(for: .genericPassword(service: "", account: "a")) }
+        #expect(throws: KeychainError.invalidAttribute("service must not be empty")) {
+            try store.secret(for: .genericPassword(service: "", account: "a"))
+        }
         #expect(throws: KeychainError.invalidAttribute("service must not contain NUL characters")) {
             try store.upsert(.genericPassword(service: "a\u{0}b", account: "a"), string: "x")
         }
@@ -186,16 +237,22 @@ extension CredentialStoreTests {
     @Test(arguments: KeychainBackend.available)
     func writerWaitingForTheLockTimesOut(backend: KeychainBackend) throws {
         let store = try backend.makeStore()
-        let lockPath = switch backend {
-        case .secretService: ProcessInfo.processInfo.environment["XDG_RUNTIME_DIR"]! + "/seckit-keychain.lock"
-        case .file: (store as! EncryptedFileStore).path + ".lock"
-        }
+        let lockPath =
+            switch backend {
+            case .secretService: ProcessInfo.processInfo.environment["XDG_RUNTIME_DIR"]! + "/seckit-keychain.lock"
+            case .file: (store as! EncryptedFileStore).path + ".lock"
+            }
         let holder = open(lockPath, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
         #expect(holder >= 0)
         #expect(flock(holder, LOCK_EX) == 0)
-        let id = CredentialIdentity.genericPassword(service: KeychainFixture.uniqueService("lock-timeout"), account: "w")
+        let id = CredentialIdentity.genericPassword(
+            service: KeychainFixture.uniqueService("lock-timeout"),
+            account: "w"
+        )
         let start = ContinuousClock.now
-        #expect(throws: KeychainError.timeout(.milliseconds(300))) { try store.upsert(id, secret: [1], attributes: CredentialAttributes(), timeout: .milliseconds(300)) }
+        #expect(throws: KeychainError.timeout(.milliseconds(300))) {
+            try store.upsert(id, secret: [1], attributes: CredentialAttributes(), timeout: .milliseconds(300))
+        }
         #expect(ContinuousClock.now - start < .seconds(3))
         close(holder)
         try store.upsert(id, secret: [1], attributes: CredentialAttributes(), timeout: .seconds(10))
@@ -206,7 +263,8 @@ extension CredentialStoreTests {
     func singleSignOnAcrossTwoToolsOfAGroup(backend: KeychainBackend) throws {
         let store = try backend.makeStore()
         let group = KeychainFixture.uniqueService("sso")
-        let firstTool = SingleSignOn(group: group, store: store), secondTool = SingleSignOn(group: group, store: store)
+        let firstTool = SingleSignOn(group: group, store: store)
+        let secondTool = SingleSignOn(group: group, store: store)
         #expect(try secondTool.currentToken() == nil)
         #expect(try secondTool.currentUser() == nil)
         #expect(try secondTool.tokenState() == .absent)
@@ -218,7 +276,10 @@ extension CredentialStoreTests {
         #expect(try secondTool.tokenState() == .valid(SecureBytes(KeychainFixture.bytes("t0k3n")), expiresAt: expiry))
         #expect(try secondTool.currentToken(now: expiry) == nil, "not valid at its expiry")
         #expect(try secondTool.tokenState(now: expiry) == .expired(expiry))
-        #expect(try SingleSignOn(group: group + "-other", store: store).currentToken() == nil, "another group has its own state")
+        #expect(
+            try SingleSignOn(group: group + "-other", store: store).currentToken() == nil,
+            "another group has its own state"
+        )
 
         try secondTool.logout()
         #expect(try firstTool.currentToken() == nil)
@@ -226,7 +287,11 @@ extension CredentialStoreTests {
         #expect(try firstTool.currentUser() == "alice", "logout keeps the user name")
         try firstTool.logout()
 
-        try firstTool.login(user: "bob", token: KeychainFixture.bytes("old"), expiresAt: Date(timeIntervalSince1970: 1_600_000_000))
+        try firstTool.login(
+            user: "bob",
+            token: KeychainFixture.bytes("old"),
+            expiresAt: Date(timeIntervalSince1970: 1_600_000_000)
+        )
         #expect(try secondTool.currentToken() == nil, "an expired token is not current")
         #expect(try secondTool.currentUser() == "bob")
     }

@@ -1,9 +1,11 @@
 import CLibSecret
+import Testing
+
+@testable import SecKeychain
+
 #if canImport(Glibc)
 import Glibc
 #endif
-@testable import SecKeychain
-import Testing
 
 /// The deadlines that bound every Secret Service call: one watchdog thread cancels each operation's
 /// `GCancellable` when its own deadline passes, whatever order the operations came in. (The end to
@@ -28,7 +30,9 @@ import Testing
 
     @Test("many operations at once: each is cancelled at its own deadline, not before")
     func manyDeadlines() {
-        let cancellables = (1...20).map { DeadlineCancellable(OperationDeadline(.milliseconds($0 % 2 == 0 ? 30 : 60_000))) }
+        let cancellables = (1...20).map {
+            DeadlineCancellable(OperationDeadline(.milliseconds($0 % 2 == 0 ? 30 : 60_000)))
+        }
         for (index, cancellable) in cancellables.enumerated() where (index + 1) % 2 == 0 {
             #expect(waitUntilCancelled(cancellable, atMost: .seconds(10)), "operation \(index + 1)")
         }
@@ -37,7 +41,9 @@ import Testing
         }
     }
 
-    @Test("a timeout as long as Duration allows (a caller's \"wait forever\") neither traps nor fires, and later deadlines still do")
+    @Test(
+        "a timeout as long as Duration allows (a caller's \"wait forever\") neither traps nor fires, and later deadlines still do"
+    )
     func endlessTimeout() {
         let endless = DeadlineCancellable(OperationDeadline(.seconds(Int64.max)))
         let soon = DeadlineCancellable(OperationDeadline(.milliseconds(20)))
@@ -45,7 +51,9 @@ import Testing
         #expect(!isCancelled(endless.pointer))
     }
 
-    private func isCancelled(_ pointer: UnsafeMutablePointer<GCancellable>) -> Bool { g_cancellable_is_cancelled(pointer) != 0 }
+    private func isCancelled(_ pointer: UnsafeMutablePointer<GCancellable>) -> Bool {
+        g_cancellable_is_cancelled(pointer) != 0
+    }
 
     /// Whether `cancellable` is cancelled within `limit` (polled every 10 ms; a bound against
     /// hanging, not a measurement).

@@ -1,10 +1,11 @@
 import Foundation
-#if canImport(Glibc)
-import Glibc
-#endif
 import SecCrypto
 import SecKeychain
 import Testing
+
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// What only the encrypted-file store has: the master password, the file's format and mode, and
 /// tampering. (Everything else runs in CredentialStoreTests on both backends.)
@@ -30,7 +31,10 @@ import Testing
         #expect(Array(file.prefix(10)) == Array("SECKITKC".utf8) + [1, 1])
         #expect(file[10..<14].reduce(0) { $0 << 8 | Int($1) } == EncryptedFileStore.defaultIterations)
         #expect(file[14..<30] != other[14..<30], "each file has its own random salt")
-        #expect(!file.containsSubsequence(Array("hunter2".utf8)) && !file.containsSubsequence(Array("db.example".utf8)), "nothing in clear")
+        #expect(
+            !file.containsSubsequence(Array("hunter2".utf8)) && !file.containsSubsequence(Array("db.example".utf8)),
+            "nothing in clear"
+        )
     }
 
     @Test func fileAndLockFileAreOwnerOnlyAndReplacedAtomically() throws {
@@ -40,7 +44,10 @@ import Testing
         let inode = try FileManager.default.attributesOfItem(atPath: store.path)[.systemFileNumber] as? Int
         try store.upsert(id, string: "changed")
         #expect(try mode(of: store.path) == 0o600)
-        #expect(try FileManager.default.attributesOfItem(atPath: store.path)[.systemFileNumber] as? Int != inode, "a new file renamed over the old one")
+        #expect(
+            try FileManager.default.attributesOfItem(atPath: store.path)[.systemFileNumber] as? Int != inode,
+            "a new file renamed over the old one"
+        )
         let folder = URL(fileURLWithPath: store.path).deletingLastPathComponent().path
         let leftovers = try FileManager.default.contentsOfDirectory(atPath: folder).filter { $0.contains(".seckit-") }
         #expect(leftovers.isEmpty, "no temporary files left behind")
@@ -48,7 +55,10 @@ import Testing
 
     @Test func wrongMasterPasswordIsRefusedAndChangesNothing() throws {
         let (store, file) = try storeWithOneItem()
-        let wrong = try EncryptedFileStore(path: store.path, password: SecureBytes(Array("Correct horse battery staple".utf8)))
+        let wrong = try EncryptedFileStore(
+            path: store.path,
+            password: SecureBytes(Array("Correct horse battery staple".utf8))
+        )
         #expect(throws: KeychainError.wrongStorePassword) { try wrong.secret(for: id) }
         #expect(throws: KeychainError.wrongStorePassword) { try wrong.search(CredentialQuery()) }
         #expect(throws: KeychainError.wrongStorePassword) { try wrong.upsert(id, string: "overwrite") }
@@ -67,7 +77,10 @@ import Testing
             var altered = file
             altered[position] ^= 0x01
             try Data(altered).write(to: URL(fileURLWithPath: store.path))
-            #expect(throws: KeychainError.corruptStore("it does not authenticate under the master password"), "byte \(position)") {
+            #expect(
+                throws: KeychainError.corruptStore("it does not authenticate under the master password"),
+                "byte \(position)"
+            ) {
                 try reader.secret(for: id)
             }
         }
@@ -93,7 +106,11 @@ import Testing
         check[40] ^= 0x80
         try expectError(.wrongStorePassword, check, "the password check")
         try expectError(.corruptStore("the file is too short"), Array(file.prefix(80)), "truncated")
-        try expectError(.corruptStore("it does not authenticate under the master password"), Array(file.dropLast()), "tag cut short")
+        try expectError(
+            .corruptStore("it does not authenticate under the master password"),
+            Array(file.dropLast()),
+            "tag cut short"
+        )
     }
 
     @Test func storeValuesSeeEachOthersWrites() throws {
@@ -116,7 +133,10 @@ import Testing
             for (writer, store) in stores.enumerated() {
                 group.addTask {
                     for index in 0..<15 {
-                        try store.upsert(.genericPassword(service: "writer-\(writer)", account: "item-\(index)"), string: "\(writer)/\(index)")
+                        try store.upsert(
+                            .genericPassword(service: "writer-\(writer)", account: "item-\(index)"),
+                            string: "\(writer)/\(index)"
+                        )
                         try store.upsert(shared, string: "writer \(writer)")
                     }
                 }
@@ -127,15 +147,24 @@ import Testing
         #expect(items.count == 4 * 15 + 1)
         for writer in 0..<4 {
             for index in 0..<15 {
-                #expect(try stores[0].string(for: .genericPassword(service: "writer-\(writer)", account: "item-\(index)")) == "\(writer)/\(index)")
+                #expect(
+                    try stores[0].string(for: .genericPassword(service: "writer-\(writer)", account: "item-\(index)"))
+                        == "\(writer)/\(index)"
+                )
             }
         }
         #expect(try ["writer 0", "writer 1", "writer 2", "writer 3"].contains(stores[0].string(for: shared)))
     }
 
     @Test func tooFewIterationsAreRefused() throws {
-        #expect(throws: KeychainError.invalidAttribute("PBKDF2 iterations must be between 600000 and 100000000, got 1000")) {
-            try EncryptedFileStore(path: KeychainFixture.newStorePath(), password: KeychainFixture.filePassword, iterations: 1000)
+        #expect(
+            throws: KeychainError.invalidAttribute("PBKDF2 iterations must be between 600000 and 100000000, got 1000")
+        ) {
+            try EncryptedFileStore(
+                path: KeychainFixture.newStorePath(),
+                password: KeychainFixture.filePassword,
+                iterations: 1000
+            )
         }
     }
 

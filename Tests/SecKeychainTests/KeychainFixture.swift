@@ -1,8 +1,8 @@
 import Foundation
 import SecCrypto
 import SecKeychain
-import Testing
 import TestSupport
+import Testing
 
 /// The stores the shared tests run against (TestSupport's `KeychainBackend`).
 extension KeychainBackend {
@@ -52,8 +52,12 @@ enum KeychainFixture {
 
     /// Runs Tests/SecKeychainTests/Helpers/locked_collection.py.
     static func lockedCollection(_ arguments: [String]) throws -> ProcessResult {
-        let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Helpers/locked_collection.py").path
-        return try ProcessRunner.run("python3", [script] + arguments).requiringSuccess(of: "locked_collection.py \(arguments)")
+        let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent(
+            "Helpers/locked_collection.py"
+        ).path
+        return try ProcessRunner.run("python3", [script] + arguments).requiringSuccess(
+            of: "locked_collection.py \(arguments)"
+        )
     }
 
     static func bytes(_ text: String) -> [UInt8] { Array(text.utf8) }

@@ -1,8 +1,8 @@
 import Foundation
 import SecCrypto
 import SecKeychain
-import Testing
 import TestSupport
+import Testing
 
 /// The Secret Service backend against the tools people already use on the same keyring:
 /// `secret-tool` (libsecret's CLI) and Python's `keyring`, both ways.
@@ -23,9 +23,18 @@ struct SecretServiceInteropTests {
     ])
     func expiresWrittenByOtherTools(_ text: String, _ expected: Date) throws {
         let group = KeychainFixture.uniqueService("expires")
-        try SecretServiceSupport.secretTool(["store", "--label=sso", "service", "seckit-sso", "account", "token", "access-group", group, "expires", text],
-                                            stdin: KeychainFixture.bytes("tok"))
-        let item = try store.item(for: .genericPassword(service: "seckit-sso", account: "token", accessGroup: group), includeSecret: false, timeout: .seconds(5))
+        try SecretServiceSupport.secretTool(
+            [
+                "store", "--label=sso", "service", "seckit-sso", "account", "token", "access-group", group, "expires",
+                text,
+            ],
+            stdin: KeychainFixture.bytes("tok")
+        )
+        let item = try store.item(
+            for: .genericPassword(service: "seckit-sso", account: "token", accessGroup: group),
+            includeSecret: false,
+            timeout: .seconds(5)
+        )
         let expiresAt = try #require(item.expiresAt)
         #expect(abs(expiresAt.timeIntervalSince(expected)) < 0.001, "\(expiresAt) for \(text)")
         let now = Date(timeIntervalSince1970: 1_798_761_000)  // 2026-12-31T23:50:00Z
@@ -33,7 +42,8 @@ struct SecretServiceInteropTests {
         let state = try SingleSignOn(group: group, store: store).tokenState(now: now)
         switch state {
         case .expired(let at): #expect(expected <= now && at == expiresAt)
-        case .valid(let token, let at): #expect(expected > now && at == expiresAt && token.bytes == KeychainFixture.bytes("tok"))
+        case .valid(let token, let at):
+            #expect(expected > now && at == expiresAt && token.bytes == KeychainFixture.bytes("tok"))
         case .absent: Issue.record("the token stored by secret-tool was not found")
         }
     }
@@ -43,32 +53,50 @@ struct SecretServiceInteropTests {
         try store.upsert(.genericPassword(service: service, account: "alice"), string: "pä55 word")
         let looked = try SecretServiceSupport.secretTool(["lookup", "service", service, "account", "alice"])
         #expect(looked.stdoutText == "pä55 word")
-        let python = try SecretServiceSupport.pythonKeyring("print(keyring.get_password(sys.argv[1], sys.argv[2]), end='')", [service, "alice"])
+        let python = try SecretServiceSupport.pythonKeyring(
+            "print(keyring.get_password(sys.argv[1], sys.argv[2]), end='')",
+            [service, "alice"]
+        )
         #expect(python.stdoutText == "pä55 word")
     }
 
     @Test func secKitFindsWhatSecretToolStored() throws {
         let service = KeychainFixture.uniqueService("from-secret-tool")
         let secret: [UInt8] = [0x00, 0x01, 0xFF, 0x0A, 0x41, 0x00]
-        try SecretServiceSupport.secretTool(["store", "--label=from secret-tool", "service", service, "account", "bob"], stdin: secret)
-        let item = try store.item(for: .genericPassword(service: service, account: "bob"), includeSecret: true, timeout: .seconds(5))
+        try SecretServiceSupport.secretTool(
+            ["store", "--label=from secret-tool", "service", service, "account", "bob"],
+            stdin: secret
+        )
+        let item = try store.item(
+            for: .genericPassword(service: service, account: "bob"),
+            includeSecret: true,
+            timeout: .seconds(5)
+        )
         #expect(item.secret?.bytes == secret)
         #expect(item.label == "from secret-tool")
         // Updating it keeps one item, which secret-tool then reads.
         try store.upsert(.genericPassword(service: service, account: "bob"), string: "replaced")
         #expect(try store.search(CredentialQuery(service: service)).count == 1)
-        #expect(try SecretServiceSupport.secretTool(["lookup", "service", service, "account", "bob"]).stdoutText == "replaced")
+        #expect(
+            try SecretServiceSupport.secretTool(["lookup", "service", service, "account", "bob"]).stdoutText
+                == "replaced"
+        )
     }
 
     /// A `secret-tool` item without a group and a SecKit item in a group share `service` and
     /// `account`: the search by those finds both, and each identity reads its own item.
     @Test func itemsOfOneServiceAndAccountInTwoGroupsAreToldApart() throws {
         let service = KeychainFixture.uniqueService("two-groups")
-        try SecretServiceSupport.secretTool(["store", "--label=tool", "service", service, "account", "ivy"], stdin: KeychainFixture.bytes("from secret-tool"))
+        try SecretServiceSupport.secretTool(
+            ["store", "--label=tool", "service", service, "account", "ivy"],
+            stdin: KeychainFixture.bytes("from secret-tool")
+        )
         let ungrouped = CredentialIdentity.genericPassword(service: service, account: "ivy")
         let grouped = CredentialIdentity.genericPassword(service: service, account: "ivy", accessGroup: "team")
         try store.upsert(grouped, string: "from seckit")
-        for (id, secret, label) in [(ungrouped, "from secret-tool", "tool"), (grouped, "from seckit", "Password for 'ivy' on '\(service)'")] {
+        for (id, secret, label) in [
+            (ungrouped, "from secret-tool", "tool"), (grouped, "from seckit", "Password for 'ivy' on '\(service)'"),
+        ] {
             #expect(try store.string(for: id) == secret)
             let item = try store.item(for: id, includeSecret: true, timeout: .seconds(5))
             #expect(item.identity == id)
@@ -77,7 +105,11 @@ struct SecretServiceInteropTests {
         }
         let listed = try store.search(CredentialQuery(service: service, includeSecrets: true))
         #expect(Set(listed.map(\.identity)) == [ungrouped, grouped])
-        #expect(Set(listed.compactMap { $0.secret.map { String(decoding: $0.bytes, as: UTF8.self) } }) == ["from secret-tool", "from seckit"])
+        #expect(
+            Set(listed.compactMap { $0.secret.map { String(decoding: $0.bytes, as: UTF8.self) } }) == [
+                "from secret-tool", "from seckit",
+            ]
+        )
         try store.delete(ungrouped)
         #expect(throws: KeychainError.notFound) { try store.item(for: ungrouped) }
         #expect(try store.string(for: grouped) == "from seckit")
@@ -85,15 +117,25 @@ struct SecretServiceInteropTests {
 
     @Test func secKitFindsAndReplacesWhatPythonKeyringStored() throws {
         let service = KeychainFixture.uniqueService("from-keyring")
-        try SecretServiceSupport.pythonKeyring("keyring.set_password(sys.argv[1], sys.argv[2], sys.argv[3])", [service, "carol", "from python"])
+        try SecretServiceSupport.pythonKeyring(
+            "keyring.set_password(sys.argv[1], sys.argv[2], sys.argv[3])",
+            [service, "carol", "from python"]
+        )
         let id = CredentialIdentity.genericPassword(service: service, account: "carol")
         #expect(try store.string(for: id) == "from python")
         try store.upsert(id, string: "from seckit")
         #expect(try store.search(CredentialQuery(service: service)).count == 1)
-        let python = try SecretServiceSupport.pythonKeyring("print(keyring.get_password(sys.argv[1], sys.argv[2]), end='')", [service, "carol"])
+        let python = try SecretServiceSupport.pythonKeyring(
+            "print(keyring.get_password(sys.argv[1], sys.argv[2]), end='')",
+            [service, "carol"]
+        )
         #expect(python.stdoutText == "from seckit")
         // keyring's own attribute survives the update, so keyring still recognises its item.
-        #expect(try KeychainFixture.secretToolSearch(["service", service]).contains("attribute.application = Python keyring library\n"))
+        #expect(
+            try KeychainFixture.secretToolSearch(["service", service]).contains(
+                "attribute.application = Python keyring library\n"
+            )
+        )
         try SecretServiceSupport.pythonKeyring("keyring.delete_password(sys.argv[1], sys.argv[2])", [service, "carol"])
         #expect(throws: KeychainError.notFound) { try store.secret(for: id) }
     }
@@ -103,7 +145,10 @@ struct SecretServiceInteropTests {
         let service = KeychainFixture.uniqueService("secret-tool-replaces")
         let id = CredentialIdentity.genericPassword(service: service, account: "hank")
         try store.upsert(id, string: "from seckit")
-        try SecretServiceSupport.secretTool(["store", "--label=x", "service", service, "account", "hank"], stdin: KeychainFixture.bytes("from secret-tool"))
+        try SecretServiceSupport.secretTool(
+            ["store", "--label=x", "service", service, "account", "hank"],
+            stdin: KeychainFixture.bytes("from secret-tool")
+        )
         #expect(try store.search(CredentialQuery(service: service)).count == 1)
         #expect(try store.string(for: id) == "from secret-tool")
     }
@@ -115,12 +160,18 @@ struct SecretServiceInteropTests {
         let service = KeychainFixture.uniqueService("copy")
         let id = CredentialIdentity.genericPassword(service: service, account: "gina")
         try store.upsert(id, string: "first")
-        try SecretServiceSupport.pythonKeyring("keyring.set_password(sys.argv[1], sys.argv[2], sys.argv[3])", [service, "gina", "second"])
+        try SecretServiceSupport.pythonKeyring(
+            "keyring.set_password(sys.argv[1], sys.argv[2], sys.argv[3])",
+            [service, "gina", "second"]
+        )
         #expect(try store.search(CredentialQuery(service: service)).count == 2)
         #expect(try store.string(for: id) == "first")
         try store.upsert(id, string: "third")
         #expect(try store.search(CredentialQuery(service: service)).count == 1)
-        let python = try SecretServiceSupport.pythonKeyring("print(keyring.get_password(sys.argv[1], sys.argv[2]), end='')", [service, "gina"])
+        let python = try SecretServiceSupport.pythonKeyring(
+            "print(keyring.get_password(sys.argv[1], sys.argv[2]), end='')",
+            [service, "gina"]
+        )
         #expect(python.stdoutText == "third")
     }
 
@@ -128,26 +179,43 @@ struct SecretServiceInteropTests {
         let service = KeychainFixture.uniqueService("attributes")
         let expiry = Date(timeIntervalSince1970: 1_900_000_000)
         try store.upsert(
-            .genericPassword(service: service, account: "dave", accessGroup: "tools"), string: "x",
-            attributes: CredentialAttributes(comment: "note", expiresAt: expiry))
-        try store.upsert(.internetPassword(server: "git.\(service)", account: "erin", protocol: "https", port: 8443, path: "/api", authenticationType: "basic"), string: "y")
+            .genericPassword(service: service, account: "dave", accessGroup: "tools"),
+            string: "x",
+            attributes: CredentialAttributes(comment: "note", expiresAt: expiry)
+        )
+        try store.upsert(
+            .internetPassword(
+                server: "git.\(service)",
+                account: "erin",
+                protocol: "https",
+                port: 8443,
+                path: "/api",
+                authenticationType: "basic"
+            ),
+            string: "y"
+        )
         let generic = try KeychainFixture.secretToolSearch(["service", service])
         for line in [
             "label = Password for 'dave' on '\(service)'", "attribute.service = \(service)", "attribute.account = dave",
-            "attribute.username = dave", "attribute.access-group = tools", "attribute.expires = 2030-03-17T17:46:40Z", "attribute.comment = note",
+            "attribute.username = dave", "attribute.access-group = tools", "attribute.expires = 2030-03-17T17:46:40Z",
+            "attribute.comment = note",
             "attribute.seckit-id = \(Self.seckitID(["generic", service, "dave", "", "", "", "", "tools"]))",
         ] {
             #expect(generic.contains(line + "\n"), "\(line)")
         }
         let internet = try KeychainFixture.secretToolSearch(["server", "git.\(service)"])
         for line in [
-            "attribute.server = git.\(service)", "attribute.user = erin", "attribute.account = erin", "attribute.protocol = https",
+            "attribute.server = git.\(service)", "attribute.user = erin", "attribute.account = erin",
+            "attribute.protocol = https",
             "attribute.port = 8443", "attribute.object = /api", "attribute.authtype = basic",
             "attribute.seckit-id = \(Self.seckitID(["internet", "git.\(service)", "erin", "https", "8443", "/api", "basic", ""]))",
         ] {
             #expect(internet.contains(line + "\n"), "\(line)")
         }
-        #expect(try SecretServiceSupport.secretTool(["lookup", "server", "git.\(service)", "user", "erin"]).stdoutText == "y")
+        #expect(
+            try SecretServiceSupport.secretTool(["lookup", "server", "git.\(service)", "user", "erin"]).stdoutText
+                == "y"
+        )
     }
 
     /// The documented `seckit-id`: the first 16 bytes of SHA-256 (OpenSSL's, through SecCrypto) over
@@ -161,7 +229,9 @@ struct SecretServiceInteropTests {
     /// collection of its own: the login collection stays unlocked for the tests running alongside.
     @Test func lockedCollectionIsLockedNotNotFound() throws {
         let service = KeychainFixture.uniqueService("locked")
-        let path = try KeychainFixture.lockedCollection(["create", service, "frank"]).stdoutText.trimmingCharacters(in: .whitespacesAndNewlines)
+        let path = try KeychainFixture.lockedCollection(["create", service, "frank"]).stdoutText.trimmingCharacters(
+            in: .whitespacesAndNewlines
+        )
         defer { _ = try? KeychainFixture.lockedCollection(["remove", path]) }
         let id = CredentialIdentity.genericPassword(service: service, account: "frank")
         #expect(throws: KeychainError.locked) { try store.secret(for: id) }
@@ -170,6 +240,8 @@ struct SecretServiceInteropTests {
         #expect(throws: KeychainError.locked) { try store.upsert(id, string: "new") }
         #expect(throws: KeychainError.locked) { try store.delete(id) }
         // secret-tool cannot tell: it reports nothing found.
-        #expect(try ProcessRunner.run("secret-tool", ["lookup", "service", service, "account", "frank"]).stdout.isEmpty)
+        #expect(
+            try ProcessRunner.run("secret-tool", ["lookup", "service", service, "account", "frank"]).stdout.isEmpty
+        )
     }
 }

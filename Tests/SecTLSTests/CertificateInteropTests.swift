@@ -49,14 +49,18 @@ import Testing
         #expect(certificate.publicKeyPin.description == "sha256/" + expected.dropLast())
         #expect(certificate.publicKeyPin.curlForm == "sha256//" + expected.dropLast())
         // spkiDER is the DER public key openssl writes.
-        let spki = try fixture.shell("openssl x509 -in \(name).pem -pubkey -noout | openssl pkey -pubin -outform der").stdout
+        let spki = try fixture.shell("openssl x509 -in \(name).pem -pubkey -noout | openssl pkey -pubin -outform der")
+            .stdout
         #expect(certificate.spkiDER == spki)
     }
 
     @Test(arguments: TestPKI.names)
     func namesSerialAndDatesEqualOpenSSL(name: String) throws {
         let certificate = try load(name)
-        let printed = try fields(name, ["-subject", "-issuer", "-serial", "-startdate", "-enddate", "-nameopt", "RFC2253,-esc_msb,utf8"])
+        let printed = try fields(
+            name,
+            ["-subject", "-issuer", "-serial", "-startdate", "-enddate", "-nameopt", "RFC2253,-esc_msb,utf8"]
+        )
         #expect(certificate.subject == printed["subject"])
         #expect(certificate.issuer == printed["issuer"])
         #expect(certificate.serialNumber == printed["serial"])
@@ -88,10 +92,14 @@ import Testing
         let lines = text.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
         let printed = lines.count >= 2 ? lines[1].components(separatedBy: ", ") : []
         // openssl 3.0 writes IPv6 addresses uncompressed (0:0:0:0:0:0:0:1); we write RFC 5952 (::1).
-        let ours = certificate.subjectAlternativeNames.map { $0 == .ipAddress("::1") ? "IP Address:0:0:0:0:0:0:0:1" : $0.description }
+        let ours = certificate.subjectAlternativeNames.map {
+            $0 == .ipAddress("::1") ? "IP Address:0:0:0:0:0:0:0:1" : $0.description
+        }
         #expect(ours == printed)
         if name.hasPrefix("leaf") {
-            #expect(certificate.subjectAlternativeNames == [.dns("localhost"), .ipAddress("127.0.0.1"), .ipAddress("::1")])
+            #expect(
+                certificate.subjectAlternativeNames == [.dns("localhost"), .ipAddress("127.0.0.1"), .ipAddress("::1")]
+            )
         } else {
             #expect(certificate.subjectAlternativeNames.isEmpty)
         }
@@ -121,7 +129,9 @@ import Testing
             #expect(try Certificate(der: fromDER.derRepresentation).derRepresentation == [UInt8](der))
             #expect(try Certificate.load(pem: fromDER.pemRepresentation) == [fromPEM])
             // Our PEM is what openssl writes.
-            #expect(fromDER.pemRepresentation == (try fixture.openssl(["x509", "-in", "\(name).der", "-inform", "DER"])))
+            #expect(
+                fromDER.pemRepresentation == (try fixture.openssl(["x509", "-in", "\(name).der", "-inform", "DER"]))
+            )
         }
     }
 

@@ -16,15 +16,50 @@ import Testing
     func identities() throws -> [(String, ClientIdentity)] {
         let certificate = try fixture.bytes("client.pem")
         return [
-            ("PEM (PKCS#8 key)", try ClientIdentity(certificateChainPEM: certificate, privateKeyPEM: try fixture.bytes("client.key"))),
-            ("PEM (PKCS#1 key)", try ClientIdentity(certificateChainPEM: certificate, privateKeyPEM: try fixture.bytes("client-pkcs1.key"))),
-            ("encrypted PKCS#8", try ClientIdentity(certificateChainPEM: certificate, privateKeyPEM: try fixture.bytes("client-encrypted.key"), passphrase: keyPassphrase)),
-            ("encrypted PKCS#1", try ClientIdentity(certificateChainPEM: certificate, privateKeyPEM: try fixture.bytes("client-pkcs1-encrypted.key"), passphrase: keyPassphrase)),
+            (
+                "PEM (PKCS#8 key)",
+                try ClientIdentity(certificateChainPEM: certificate, privateKeyPEM: try fixture.bytes("client.key"))
+            ),
+            (
+                "PEM (PKCS#1 key)",
+                try ClientIdentity(
+                    certificateChainPEM: certificate,
+                    privateKeyPEM: try fixture.bytes("client-pkcs1.key")
+                )
+            ),
+            (
+                "encrypted PKCS#8",
+                try ClientIdentity(
+                    certificateChainPEM: certificate,
+                    privateKeyPEM: try fixture.bytes("client-encrypted.key"),
+                    passphrase: keyPassphrase
+                )
+            ),
+            (
+                "encrypted PKCS#1",
+                try ClientIdentity(
+                    certificateChainPEM: certificate,
+                    privateKeyPEM: try fixture.bytes("client-pkcs1-encrypted.key"),
+                    passphrase: keyPassphrase
+                )
+            ),
             ("combined PEM", try ClientIdentity(combinedPEM: try fixture.bytes("client-combined.pem"))),
-            ("files", try ClientIdentity(certificateFile: fixture.path("client.pem"), keyFile: fixture.path("client.key"))),
+            (
+                "files",
+                try ClientIdentity(certificateFile: fixture.path("client.pem"), keyFile: fixture.path("client.key"))
+            ),
             ("PKCS#12", try ClientIdentity(pkcs12: try fixture.bytes("client.p12"), passphrase: p12Passphrase)),
-            ("PKCS#12, empty passphrase", try ClientIdentity(pkcs12: try fixture.bytes("client-empty.p12"), passphrase: SecureBytes([UInt8]()))),
-            ("EC, SEC1 key", try ClientIdentity(certificateFile: fixture.path("client-ec.pem"), keyFile: fixture.path("client-ec.key"))),
+            (
+                "PKCS#12, empty passphrase",
+                try ClientIdentity(pkcs12: try fixture.bytes("client-empty.p12"), passphrase: SecureBytes([UInt8]()))
+            ),
+            (
+                "EC, SEC1 key",
+                try ClientIdentity(
+                    certificateFile: fixture.path("client-ec.pem"),
+                    keyFile: fixture.path("client-ec.key")
+                )
+            ),
         ]
     }
 
@@ -38,7 +73,9 @@ import Testing
         #expect(all["PKCS#12"]?.chain == [try fixture.certificate("intermediate")])
         #expect(all["PEM (PKCS#8 key)"]?.chain == [])
         // An empty-passphrase PKCS#12 also opens without one.
-        #expect(try ClientIdentity(pkcs12: try fixture.bytes("client-empty.p12"), passphrase: nil).certificate == client)
+        #expect(
+            try ClientIdentity(pkcs12: try fixture.bytes("client-empty.p12"), passphrase: nil).certificate == client
+        )
     }
 
     @Test func passphraseProblemsAreClear() throws {
@@ -49,16 +86,26 @@ import Testing
                 try ClientIdentity(certificateChainPEM: certificate, privateKeyPEM: try fixture.bytes(key))
             }
             #expect(throws: TLSError.wrongPassphrase("the private key")) {
-                try ClientIdentity(certificateChainPEM: certificate, privateKeyPEM: try fixture.bytes(key), passphrase: wrong)
+                try ClientIdentity(
+                    certificateChainPEM: certificate,
+                    privateKeyPEM: try fixture.bytes(key),
+                    passphrase: wrong
+                )
             }
         }
-        #expect(throws: TLSError.passphraseRequired("the PKCS#12 file")) { try ClientIdentity(pkcs12: try fixture.bytes("client.p12"), passphrase: nil) }
-        #expect(throws: TLSError.wrongPassphrase("the PKCS#12 file")) { try ClientIdentity(pkcs12: try fixture.bytes("client.p12"), passphrase: wrong) }
+        #expect(throws: TLSError.passphraseRequired("the PKCS#12 file")) {
+            try ClientIdentity(pkcs12: try fixture.bytes("client.p12"), passphrase: nil)
+        }
+        #expect(throws: TLSError.wrongPassphrase("the PKCS#12 file")) {
+            try ClientIdentity(pkcs12: try fixture.bytes("client.p12"), passphrase: wrong)
+        }
         // Empty is a passphrase, and not this file's.
         #expect(throws: TLSError.wrongPassphrase("the PKCS#12 file")) {
             try ClientIdentity(pkcs12: try fixture.bytes("client.p12"), passphrase: SecureBytes([UInt8]()))
         }
-        #expect(throws: TLSError.wrongPassphrase("the PKCS#12 file")) { try ClientIdentity(pkcs12: try fixture.bytes("client-empty.p12"), passphrase: wrong) }
+        #expect(throws: TLSError.wrongPassphrase("the PKCS#12 file")) {
+            try ClientIdentity(pkcs12: try fixture.bytes("client-empty.p12"), passphrase: wrong)
+        }
         for error in [TLSError.wrongPassphrase("the PKCS#12 file"), .passphraseRequired("the private key")] {
             #expect(!error.description.contains(TestPKI.p12Passphrase) && !error.description.contains("not it"))
         }
@@ -66,7 +113,10 @@ import Testing
 
     @Test func aKeyOfAnotherCertificateIsAMismatch() throws {
         #expect(throws: TLSError.keyMismatch) {
-            try ClientIdentity(certificateChainPEM: try fixture.bytes("client.pem"), privateKeyPEM: try fixture.bytes("other.key"))
+            try ClientIdentity(
+                certificateChainPEM: try fixture.bytes("client.pem"),
+                privateKeyPEM: try fixture.bytes("other.key")
+            )
         }
         #expect(throws: TLSError.keyMismatch) {
             try ClientIdentity(certificateFile: fixture.path("client-ec.pem"), keyFile: fixture.path("client.key"))
@@ -97,17 +147,28 @@ import Testing
             combined[start..<min(start + 100, combined.count)].withUnsafeBytes { pieces.append($0) }
         }
         #expect(pieces.regions.count > 1)
-        #expect(try ClientIdentity(combinedPEM: pieces).certificate == ClientIdentity(combinedPEM: combined).certificate)
+        #expect(
+            try ClientIdentity(combinedPEM: pieces).certificate == ClientIdentity(combinedPEM: combined).certificate
+        )
         let p12 = try fixture.bytes("client.p12")
         var p12Pieces = DispatchData.empty
         p12.prefix(200).withUnsafeBytes { p12Pieces.append($0) }
         p12.dropFirst(200).withUnsafeBytes { p12Pieces.append($0) }
-        #expect(try ClientIdentity(pkcs12: p12Pieces, passphrase: p12Passphrase).certificate == ClientIdentity(combinedPEM: combined).certificate)
+        #expect(
+            try ClientIdentity(pkcs12: p12Pieces, passphrase: p12Passphrase).certificate
+                == ClientIdentity(combinedPEM: combined).certificate
+        )
 
-        let oversized = FileManager.default.temporaryDirectory.appendingPathComponent("oversized-\(UUID().uuidString).key")
+        let oversized = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "oversized-\(UUID().uuidString).key"
+        )
         try (combined + Data(count: ClientIdentity.maximumFileSize + 1 - combined.count)).write(to: oversized)
         defer { try? FileManager.default.removeItem(at: oversized) }
-        #expect(throws: TLSError.invalidClientIdentity("the key file \(oversized.path) is larger than \(ClientIdentity.maximumFileSize) bytes")) {
+        #expect(
+            throws: TLSError.invalidClientIdentity(
+                "the key file \(oversized.path) is larger than \(ClientIdentity.maximumFileSize) bytes"
+            )
+        ) {
             try ClientIdentity(certificateFile: fixture.path("client.pem"), keyFile: oversized.path)
         }
     }
@@ -130,14 +191,23 @@ import Testing
         let server = try mutualTLSServer(version)
         defer { server.stop() }
         for (name, identity) in try identities() {
-            let connection = try TLSClient(configuration: configuration(identity)).connect(host: "127.0.0.1", port: server.port)
+            let connection = try TLSClient(configuration: configuration(identity)).connect(
+                host: "127.0.0.1",
+                port: server.port
+            )
             defer { connection.close() }
             #expect(connection.clientCertificateRequested, "\(name)")
             try connection.write(Array("GET / HTTP/1.0\r\n\r\n".utf8))
             let page = String(decoding: try connection.readToEnd(), as: UTF8.self)
             #expect(page.hasPrefix("HTTP/1.0 200 ok"), "\(name)")
             // s_server's status page shows the client certificate it received.
-            #expect(page.contains("Client certificate") && page.contains(identity.certificate.subject.contains("EC") ? "SecKit Test EC Client" : "SecKit Test Client"), "\(name)")
+            #expect(
+                page.contains("Client certificate")
+                    && page.contains(
+                        identity.certificate.subject.contains("EC") ? "SecKit Test EC Client" : "SecKit Test Client"
+                    ),
+                "\(name)"
+            )
         }
     }
 
@@ -154,7 +224,10 @@ import Testing
     func aRejectedClientCertificateIsReportedAtConnect(version: String) throws {
         let server = try mutualTLSServer(version)
         defer { server.stop() }
-        let rogue = try ClientIdentity(certificateFile: fixture.path("rogue-client.pem"), keyFile: fixture.path("rogue-client.key"))
+        let rogue = try ClientIdentity(
+            certificateFile: fixture.path("rogue-client.pem"),
+            keyFile: fixture.path("rogue-client.key")
+        )
         #expect {
             try TLSClient(configuration: configuration(rogue)).connect(host: "127.0.0.1", port: server.port)
         } throws: { error in
@@ -166,7 +239,10 @@ import Testing
     @Test func aServerThatDoesNotAskGetsNoCertificate() throws {
         let server = try fixture.server(["-tls1_3"])
         defer { server.stop() }
-        let connection = try TLSClient(configuration: configuration(try identities()[0].1)).connect(host: "127.0.0.1", port: server.port)
+        let connection = try TLSClient(configuration: configuration(try identities()[0].1)).connect(
+            host: "127.0.0.1",
+            port: server.port
+        )
         defer { connection.close() }
         #expect(!connection.clientCertificateRequested)
         try connection.write(Array("GET / HTTP/1.0\r\n\r\n".utf8))

@@ -11,9 +11,13 @@ import Testing
     @Test func exactPatternsIgnoreCaseSurroundingWhiteSpaceAndATrailingDot() throws {
         let pattern = try HostPattern(" Example.COM.\n")
         #expect(pattern.description == "example.com")
-        for host in ["example.com", "EXAMPLE.com", "example.com.", "\texample.com \r\n"] { #expect(pattern.matches(host)) }
+        for host in ["example.com", "EXAMPLE.com", "example.com.", "\texample.com \r\n"] {
+            #expect(pattern.matches(host))
+        }
         #expect(!pattern.matches("exa mple.com"))
-        for host in ["www.example.com", "example.com.evil.net", "badexample.com", "example.co"] { #expect(!pattern.matches(host)) }
+        for host in ["www.example.com", "example.com.evil.net", "badexample.com", "example.co"] {
+            #expect(!pattern.matches(host))
+        }
         #expect(try HostPattern("127.0.0.1").matches("127.0.0.1"))
         #expect(try HostPattern("::1").matches("[::1]"))
     }
@@ -21,26 +25,39 @@ import Testing
     @Test func oneLabelWildcard() throws {
         let pattern = try HostPattern("*.example.com")
         for host in ["www.example.com", "API.Example.com.", "x.example.com"] { #expect(pattern.matches(host)) }
-        for host in ["example.com", "a.b.example.com", "www.example.com.evil.net", "wwwexample.com", ".example.com", "example.com.evil.net"] {
+        for host in [
+            "example.com", "a.b.example.com", "www.example.com.evil.net", "wwwexample.com", ".example.com",
+            "example.com.evil.net",
+        ] {
             #expect(!pattern.matches(host), "\(host)")
         }
     }
 
     @Test func anyDepthWildcard() throws {
         let pattern = try HostPattern("**.example.com")
-        for host in ["example.com", "www.example.com", "a.b.c.example.com", "A.Example.COM."] { #expect(pattern.matches(host)) }
-        for host in ["example.com.evil.net", "evilexample.com", "www.example.com.evil.net", "com"] { #expect(!pattern.matches(host), "\(host)") }
+        for host in ["example.com", "www.example.com", "a.b.c.example.com", "A.Example.COM."] {
+            #expect(pattern.matches(host))
+        }
+        for host in ["example.com.evil.net", "evilexample.com", "www.example.com.evil.net", "com"] {
+            #expect(!pattern.matches(host), "\(host)")
+        }
     }
 
     @Test func malformedPatternsAreRefused() {
-        for text in ["", "*", "**", "*.", "www.*.com", "a..b", "*example.com", "ex ample.com", "*.*.example.com", "*.127.0.0.1:1", "exa*mple.com",
-                     "example.com\u{0}.evil.net", "*.example.com\u{0}", "exa\tmple.com", "exa\u{1B}mple.com", "example\u{85}.com", "exa\u{2028}mple.com"] {
+        for text in [
+            "", "*", "**", "*.", "www.*.com", "a..b", "*example.com", "ex ample.com", "*.*.example.com",
+            "*.127.0.0.1:1", "exa*mple.com",
+            "example.com\u{0}.evil.net", "*.example.com\u{0}", "exa\tmple.com", "exa\u{1B}mple.com",
+            "example\u{85}.com", "exa\u{2028}mple.com",
+        ] {
             #expect(throws: TLSError.self, "\(text)") { try HostPattern(text) }
         }
     }
 
     @Test func theMostSpecificPinSetApplies() throws {
-        let leaf = try fixture.pin("leaf-rsa"), ca = try fixture.pin("ca"), other = try fixture.pin("other")
+        let leaf = try fixture.pin("leaf-rsa")
+        let ca = try fixture.pin("ca")
+        let other = try fixture.pin("other")
         let policy = PinPolicy([
             try PinSet(host: "**.example.com", pins: [ca]),
             try PinSet(host: "*.example.com", pins: [other]),
@@ -51,7 +68,9 @@ import Testing
         #expect(policy.pinSet(for: "a.b.example.com")?.pins == [ca])
         #expect(policy.pinSet(for: "example.com")?.pins == [ca])
         #expect(policy.pinSet(for: "example.com.evil.net") == nil)
-        #expect(throws: TLSError.invalidConfiguration("the pin set for example.com has no pins")) { try PinSet(host: "example.com", pins: []) }
+        #expect(throws: TLSError.invalidConfiguration("the pin set for example.com has no pins")) {
+            try PinSet(host: "example.com", pins: [])
+        }
     }
 
     @Test func evaluationSaysWhichPinMatchedAtWhichDepth() throws {
@@ -59,25 +78,42 @@ import Testing
         let other = try fixture.pin("other")
         for (depth, name) in TestPKI.serverChain.enumerated() {
             let pin = try fixture.pin(name)
-            let evaluation = PinEvaluation.evaluate(chain, host: "localhost", policy: try PinPolicy(host: "localhost", pins: [other, pin]))
+            let evaluation = PinEvaluation.evaluate(
+                chain,
+                host: "localhost",
+                policy: try PinPolicy(host: "localhost", pins: [other, pin])
+            )
             #expect(evaluation.outcome == .matched(pin: pin, depth: depth))
             #expect(!evaluation.refusesConnection && evaluation.warnings.isEmpty)
         }
         // A whole-certificate fingerprint pin (SHA-1, as apps compare constants).
         let sha1 = Pin.certificate(chain[0].fingerprint(.sha1))
-        let evaluation = PinEvaluation.evaluate(chain, host: "localhost", policy: try PinPolicy(host: "localhost", pins: [sha1, other]))
+        let evaluation = PinEvaluation.evaluate(
+            chain,
+            host: "localhost",
+            policy: try PinPolicy(host: "localhost", pins: [sha1, other])
+        )
         #expect(evaluation.outcome == .matched(pin: sha1, depth: 0))
     }
 
     @Test func aMismatchListsEveryChainPinAndEveryExpectedPin() throws {
         let chain = try TestPKI.serverChain.map(fixture.certificate)
-        let expected = [try fixture.pin("other"), try fixture.pin("rogue-ca"), .certificate(try fixture.certificate("other").fingerprint(.sha1))]
-        let evaluation = PinEvaluation.evaluate(chain, host: "localhost", policy: try PinPolicy(host: "localhost", pins: expected))
+        let expected = [
+            try fixture.pin("other"), try fixture.pin("rogue-ca"),
+            .certificate(try fixture.certificate("other").fingerprint(.sha1)),
+        ]
+        let evaluation = PinEvaluation.evaluate(
+            chain,
+            host: "localhost",
+            policy: try PinPolicy(host: "localhost", pins: expected)
+        )
         #expect(evaluation.outcome == .mismatched && evaluation.refusesConnection)
         #expect(evaluation.chainPins == chain.map(\.publicKeyPin))
         #expect(evaluation.expectedPins == expected)
         // With a certificate pin expected, the chain's fingerprints of its algorithm are listed too.
-        let listed = chain.map(\.publicKeyPin.description) + chain.map { $0.fingerprint(.sha1).description } + expected.map(\.description)
+        let listed =
+            chain.map(\.publicKeyPin.description) + chain.map { $0.fingerprint(.sha1).description }
+            + expected.map(\.description)
         for text in listed { #expect(evaluation.description.contains(text)) }
         #expect(!evaluation.description.contains(chain[0].fingerprint(.sha256).colonHexString))
         #expect(!evaluation.description.contains("\n"))
@@ -97,16 +133,31 @@ import Testing
 
         let reportOnly = PinPolicy([try PinSet(host: "localhost", pins: wrong, mode: .reportOnly)])
         let reported = PinEvaluation.evaluate(chain, host: "localhost", policy: reportOnly)
-        #expect(reported.outcome == .mismatched && !reported.refusesConnection && reported.warnings == [.reportOnlyMismatch])
+        #expect(
+            reported.outcome == .mismatched && !reported.refusesConnection && reported.warnings == [.reportOnlyMismatch]
+        )
     }
 
     @Test func backupPinRule() throws {
         let chain = try TestPKI.serverChain.map(fixture.certificate)
-        let leaf = try fixture.pin("leaf-rsa"), ca = try fixture.pin("ca")
+        let leaf = try fixture.pin("leaf-rsa")
+        let ca = try fixture.pin("ca")
         // Every pin is in the chain: no backup.
-        #expect(PinEvaluation.evaluate(chain, host: "localhost", policy: try PinPolicy(host: "localhost", pins: [leaf, ca])).warnings == [.noBackupPin])
+        #expect(
+            PinEvaluation.evaluate(
+                chain,
+                host: "localhost",
+                policy: try PinPolicy(host: "localhost", pins: [leaf, ca])
+            ).warnings == [.noBackupPin]
+        )
         // One pin outside the chain is a backup.
-        #expect(PinEvaluation.evaluate(chain, host: "localhost", policy: try PinPolicy(host: "localhost", pins: [leaf, try fixture.pin("other")])).warnings.isEmpty)
+        #expect(
+            PinEvaluation.evaluate(
+                chain,
+                host: "localhost",
+                policy: try PinPolicy(host: "localhost", pins: [leaf, try fixture.pin("other")])
+            ).warnings.isEmpty
+        )
     }
 
     @Test func allowListChecksHostPortAndScheme() throws {

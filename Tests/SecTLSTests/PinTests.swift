@@ -91,16 +91,23 @@ import Testing
             String(repeating: "ab", count: 21),  // 42 hex digits
             String(repeating: "ab", count: 16),  // 32 hex digits: MD5 length
             String(repeating: "ab", count: 24),  // 48 hex digits: SHA-224 is not a certificate pin
-            "AB:CD:E", "AB::CD", "zz" + String(repeating: "ab", count: 19), "sha256 Fingerprint=", "md5 Fingerprint=" + String(repeating: "AB", count: 16),
+            "AB:CD:E", "AB::CD", "zz" + String(repeating: "ab", count: 19), "sha256 Fingerprint=",
+            "md5 Fingerprint=" + String(repeating: "AB", count: 16),
             "foo Fingerprint=" + String(repeating: "AB", count: 32),
         ]
         for text in garbage {
             #expect(throws: TLSError.self, "\(text)") { try Pin(parsing: text) }
         }
-        #expect(throws: TLSError.unsupported("pin: SHA-1 public-key pins are not supported; use sha256/<base64> (or a certificate fingerprint)")) {
+        #expect(
+            throws: TLSError.unsupported(
+                "pin: SHA-1 public-key pins are not supported; use sha256/<base64> (or a certificate fingerprint)"
+            )
+        ) {
             try PublicKeyPin(parsing: "sha1/" + String(repeating: "A", count: 27) + "=")
         }
         // A label that contradicts the length.
-        #expect(throws: TLSError.self) { try CertificateFingerprint(parsing: "sha1 Fingerprint=" + String(repeating: "AB:", count: 31) + "AB") }
+        #expect(throws: TLSError.self) {
+            try CertificateFingerprint(parsing: "sha1 Fingerprint=" + String(repeating: "AB:", count: 31) + "AB")
+        }
     }
 }

@@ -2,6 +2,7 @@ import Foundation
 import SecTLS
 import TestSupport
 import Testing
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -27,7 +28,11 @@ import Glibc
         return String(decoding: try connection.readToEnd(), as: UTF8.self)
     }
 
-    func connect(_ server: TLSTestServer, _ configuration: TLSConfiguration, host: String = "127.0.0.1") throws -> TLSConnection {
+    func connect(
+        _ server: TLSTestServer,
+        _ configuration: TLSConfiguration,
+        host: String = "127.0.0.1"
+    ) throws -> TLSConnection {
         try TLSClient(configuration: configuration).connect(host: host, port: server.port)
     }
 
@@ -50,18 +55,26 @@ import Glibc
     @Test func connectsByNameWithSNIAndHostnameVerification() throws {
         // The right certificate only for SNI "localhost" (the intermediate is in the CA file).
         let server = try fixture.server(
-            cert: "selfsigned", chain: nil,
-            ["-servername", "localhost", "-cert2", "leaf-rsa.pem", "-key2", "leaf-rsa.key"])
+            cert: "selfsigned",
+            chain: nil,
+            ["-servername", "localhost", "-cert2", "leaf-rsa.pem", "-key2", "leaf-rsa.key"]
+        )
         defer { server.stop() }
         // localhost may resolve to ::1 first, where nothing listens: the client goes on to 127.0.0.1.
-        let connection = try connect(server, try configuration(trust: .caFile(fixture.path("ca-chain.pem"))), host: "localhost")
+        let connection = try connect(
+            server,
+            try configuration(trust: .caFile(fixture.path("ca-chain.pem"))),
+            host: "localhost"
+        )
         defer { connection.close() }
         #expect(connection.serverName == "localhost" && connection.remoteAddress == "127.0.0.1")
         #expect(try fetchStatusPage(connection).hasPrefix("HTTP/1.0 200 ok"))
     }
 
-    @Test(.enabled(if: TLSTestServer.ipv6LoopbackAvailable, "IPv6 is off here: no socket can be bound to ::1"),
-          arguments: ["-tls1_2", "-tls1_3"])
+    @Test(
+        .enabled(if: TLSTestServer.ipv6LoopbackAvailable, "IPv6 is off here: no socket can be bound to ::1"),
+        arguments: ["-tls1_2", "-tls1_3"]
+    )
     func connectsOverIPv6(option: String) throws {
         let server = try fixture.server([option], address: "::1")
         defer { server.stop() }
@@ -98,7 +111,10 @@ import Glibc
         }
         // The CA is not sent by the server: its pin matched on the verified chain only.
         let fingerprint = Pin.certificate(try fixture.certificate("ca").fingerprint(.sha256))
-        #expect(try connect(server, try configuration(pins: [fingerprint, backup])).pinEvaluation.outcome == .matched(pin: fingerprint, depth: 2))
+        #expect(
+            try connect(server, try configuration(pins: [fingerprint, backup])).pinEvaluation.outcome
+                == .matched(pin: fingerprint, depth: 2)
+        )
     }
 
     @Test func aMismatchIsRefusedWithBothPinLists() throws {
@@ -144,7 +160,10 @@ import Glibc
         let leafPin = try fixture.pin("leaf-rsa")
         let connection = try connect(server, try configuration(pins: [leafPin, pin], trust: .pinsOnly))
         #expect(connection.pinEvaluation.outcome == .matched(pin: leafPin, depth: 0))
-        #expect(connection.verifiedChain.first == (try fixture.certificate("leaf-rsa")) && !connection.verifiedChain.contains(other))
+        #expect(
+            connection.verifiedChain.first == (try fixture.certificate("leaf-rsa"))
+                && !connection.verifiedChain.contains(other)
+        )
     }
 
     @Test func pinOnlyTrustsASelfSignedServerOnlyWithItsPin() throws {
@@ -156,7 +175,10 @@ import Glibc
         #expect(throws: TLSError.invalidConfiguration("pin-only trust needs an enforced pin set")) {
             try TLSClient(configuration: TLSConfiguration(trustRoots: .pinsOnly))
         }
-        let connection = try connect(server, try configuration(pins: [pin, try fixture.pin("other")], trust: .pinsOnly))
+        let connection = try connect(
+            server,
+            try configuration(pins: [pin, try fixture.pin("other")], trust: .pinsOnly)
+        )
         #expect(connection.pinEvaluation.outcome == .matched(pin: pin, depth: 0))
         #expect(try fetchStatusPage(connection).hasPrefix("HTTP/1.0 200 ok"))
         #expect {
@@ -174,7 +196,11 @@ import Glibc
     }
 
     @Test func verificationFailuresCarryTheReason() throws {
-        func reason(_ server: TLSTestServer, serverName: String? = nil, trust: TrustRoots? = nil) throws -> CertificateVerificationFailure.Reason? {
+        func reason(
+            _ server: TLSTestServer,
+            serverName: String? = nil,
+            trust: TrustRoots? = nil
+        ) throws -> CertificateVerificationFailure.Reason? {
             var configuration = try configuration(trust: trust)
             configuration.serverName = serverName
             do {
@@ -233,35 +259,54 @@ import Glibc
     @Test func theAllowListRefusesBeforeConnecting() throws {
         let listener = try Listener()
         var configuration = try configuration()
-        configuration.allowedEndpoints = EndpointAllowList([try .init(host: "127.0.0.1", port: listener.port + 1, scheme: "tls")])
+        configuration.allowedEndpoints = EndpointAllowList([
+            try .init(host: "127.0.0.1", port: listener.port + 1, scheme: "tls")
+        ])
         #expect(throws: TLSError.endpointNotAllowed(host: "127.0.0.1", port: listener.port, scheme: "tls")) {
             try TLSClient(configuration: configuration).connect(host: "127.0.0.1", port: listener.port)
         }
         #expect(!listener.hasPendingConnection())
         // Not even resolved.
         #expect(throws: TLSError.endpointNotAllowed(host: "no-such-host.invalid", port: 443, scheme: "https")) {
-            try TLSClient(configuration: configuration).connect(host: "no-such-host.invalid", port: 443, scheme: "HTTPS")
+            try TLSClient(configuration: configuration).connect(
+                host: "no-such-host.invalid",
+                port: 443,
+                scheme: "HTTPS"
+            )
         }
         // The same endpoint with the right scheme is allowed (and then times out: nobody answers).
-        configuration.allowedEndpoints = EndpointAllowList([try .init(host: "127.0.0.1", port: listener.port, scheme: "tls")])
+        configuration.allowedEndpoints = EndpointAllowList([
+            try .init(host: "127.0.0.1", port: listener.port, scheme: "tls")
+        ])
         configuration.timeouts.handshake = .milliseconds(200)
-        #expect(throws: TLSError.timedOut(.handshake)) { try TLSClient(configuration: configuration).connect(host: "127.0.0.1", port: listener.port) }
+        #expect(throws: TLSError.timedOut(.handshake)) {
+            try TLSClient(configuration: configuration).connect(host: "127.0.0.1", port: listener.port)
+        }
         #expect(listener.hasPendingConnection())
     }
 
     /// C calls stop at a NUL the Swift string keeps: such a host or server name could be one name to
     /// the resolver or the certificate check and another to the pin lookup, so it is refused first.
-    @Test(arguments: ["127.0.0.1\u{0}.pinned.example", "127.0.0.1\n", "127.0.0.1 ", "127.0.\u{1B}0.1", "127.0.0.1\u{7F}"])
+    @Test(arguments: [
+        "127.0.0.1\u{0}.pinned.example", "127.0.0.1\n", "127.0.0.1 ", "127.0.\u{1B}0.1", "127.0.0.1\u{7F}",
+    ])
     func controlCharactersInNamesAreRefusedBeforeConnecting(name: String) throws {
         let listener = try Listener()
         let position = try #require(name.unicodeScalars.firstIndex { $0.value < 0x21 || $0.value == 0x7F })
-        let where_ = "character \(name.unicodeScalars.distance(from: name.unicodeScalars.startIndex, to: position) + 1) of \(name.unicodeScalars.count)"
-        #expect(throws: TLSError.invalidConfiguration("the host has a control character, NUL or white space (\(where_))")) {
+        let where_ =
+            "character \(name.unicodeScalars.distance(from: name.unicodeScalars.startIndex, to: position) + 1) of \(name.unicodeScalars.count)"
+        #expect(
+            throws: TLSError.invalidConfiguration("the host has a control character, NUL or white space (\(where_))")
+        ) {
             try TLSClient(configuration: try configuration()).connect(host: name, port: listener.port)
         }
         var named = try configuration()
         named.serverName = name
-        #expect(throws: TLSError.invalidConfiguration("the server name has a control character, NUL or white space (\(where_))")) {
+        #expect(
+            throws: TLSError.invalidConfiguration(
+                "the server name has a control character, NUL or white space (\(where_))"
+            )
+        ) {
             try TLSClient(configuration: named).connect(host: "127.0.0.1", port: listener.port)
         }
         #expect(!listener.hasPendingConnection())
@@ -272,7 +317,9 @@ import Glibc
         var configuration = try configuration()
         configuration.timeouts.handshake = .milliseconds(300)
         let start = ContinuousClock.now
-        #expect(throws: TLSError.timedOut(.handshake)) { try TLSClient(configuration: configuration).connect(host: "127.0.0.1", port: listener.port) }
+        #expect(throws: TLSError.timedOut(.handshake)) {
+            try TLSClient(configuration: configuration).connect(host: "127.0.0.1", port: listener.port)
+        }
         #expect(ContinuousClock.now - start < .seconds(5))
         // A read with nothing to read.
         let server = try fixture.server(["-tls1_3"])
@@ -317,13 +364,19 @@ final class Listener {
     let port: Int
 
     init() throws {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue) | Int32(SOCK_NONBLOCK.rawValue), 0)
+        let fd = socket(
+            AF_INET,
+            Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue) | Int32(SOCK_NONBLOCK.rawValue),
+            0
+        )
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_addr.s_addr = inet_addr("127.0.0.1")
         var length = socklen_t(MemoryLayout<sockaddr_in>.size)
         let ok = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) == 0 && getsockname(fd, $0, &length) == 0 }
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(fd, $0, length) == 0 && getsockname(fd, $0, &length) == 0
+            }
         }
         guard fd >= 0, ok, listen(fd, 8) == 0 else {
             if fd >= 0 { close(fd) }

@@ -11,25 +11,40 @@ public enum InteropPeer: String, CaseIterable, Sendable {
     case legacy = "legacy_server.php"
 
     /// `Tests/Peers`.
-    public static let directory = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+    public static let directory = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        .deletingLastPathComponent()
         .appendingPathComponent("Peers").path
 
     /// Every variable the peers read a key from.
     public static let keyVariables: Set<String> = [
-        "JOSE_KEY_HEX", "JOSE_PASSWORD", "JOSE_KEYSET_JSON", "FERNET_KEY", "FERNET_KEYS", "LEGACY_KEY", "LEGACY_MAC_KEY",
+        "JOSE_KEY_HEX", "JOSE_PASSWORD", "JOSE_KEYSET_JSON", "FERNET_KEY", "FERNET_KEYS", "LEGACY_KEY",
+        "LEGACY_MAC_KEY",
     ]
 
     public var path: String { Self.directory + "/" + rawValue }
 
     /// Runs the peer; its exit status is the caller's to judge.
-    public func runAllowingFailure(_ arguments: [String], stdin: [UInt8] = [], environment: [String: String] = [:]) throws -> ProcessResult {
+    public func runAllowingFailure(
+        _ arguments: [String],
+        stdin: [UInt8] = [],
+        environment: [String: String] = [:]
+    ) throws -> ProcessResult {
         if let problem = Self.problems[self] { throw PeerUnavailable(peer: self, problem: problem) }
         return try ProcessRunner.run(
-            try interpreter(), [path] + arguments, stdin: stdin, environment: environment, unsetting: Self.keyVariables)
+            try interpreter(),
+            [path] + arguments,
+            stdin: stdin,
+            environment: environment,
+            unsetting: Self.keyVariables
+        )
     }
 
     /// Runs the peer and throws unless it exits 0.
-    public func run(_ arguments: [String], stdin: [UInt8] = [], environment: [String: String] = [:]) throws -> ProcessResult {
+    public func run(
+        _ arguments: [String],
+        stdin: [UInt8] = [],
+        environment: [String: String] = [:]
+    ) throws -> ProcessResult {
         try runAllowingFailure(arguments, stdin: stdin, environment: environment)
             .requiringSuccess(of: "\(rawValue) \(arguments.joined(separator: " "))")
     }
@@ -42,7 +57,9 @@ public enum InteropPeer: String, CaseIterable, Sendable {
 
     private static let python3 = Result { () throws -> String in
         let found = try ProcessRunner.run("python3", ["-c", "import sys; sys.stdout.write(sys.executable)"])
-        guard found.status == 0, !found.stdout.isEmpty else { throw ProcessRunnerError(description: "python3 does not run: \(found.stderr)") }
+        guard found.status == 0, !found.stdout.isEmpty else {
+            throw ProcessRunnerError(description: "python3 does not run: \(found.stderr)")
+        }
         return found.stdoutText
     }
 
@@ -51,7 +68,8 @@ public enum InteropPeer: String, CaseIterable, Sendable {
         switch self {
         case .jose: ["python3", "-c", "import joserfc.jwe"]
         case .fernet: ["python3", "-c", "import cryptography.fernet"]
-        case .legacy: ["php", "-r", "exit(function_exists('openssl_encrypt') && function_exists('hash_hmac') ? 0 : 1);"]
+        case .legacy:
+            ["php", "-r", "exit(function_exists('openssl_encrypt') && function_exists('hash_hmac') ? 0 : 1);"]
         }
     }
 
@@ -69,7 +87,8 @@ public enum InteropPeer: String, CaseIterable, Sendable {
         do {
             let result = try ProcessRunner.run(probe[0], Array(probe.dropFirst()))
             guard result.status != 0 else { return nil }
-            return "'\(probe.joined(separator: " "))' failed (\(result.status)): \(result.stderr.trimmingCharacters(in: .whitespacesAndNewlines))"
+            return
+                "'\(probe.joined(separator: " "))' failed (\(result.status)): \(result.stderr.trimmingCharacters(in: .whitespacesAndNewlines))"
         } catch {
             return "\(probe[0]) cannot be run: \(error)"
         }

@@ -1,4 +1,5 @@
 import Foundation
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -12,7 +13,9 @@ public struct ProcessResult: Sendable {
 
     public var stdoutText: String { String(decoding: stdout, as: UTF8.self) }
     /// Standard output split into lines (without the line breaks).
-    public var stdoutLines: [String] { stdoutText.split(separator: "\n", omittingEmptySubsequences: false).dropLast().map(String.init) }
+    public var stdoutLines: [String] {
+        stdoutText.split(separator: "\n", omittingEmptySubsequences: false).dropLast().map(String.init)
+    }
 
     /// This result, when the process exited 0; otherwise throws naming `command` with its standard error.
     public func requiringSuccess(of command: @autoclosure () -> String) throws -> ProcessResult {
@@ -67,18 +70,25 @@ public enum ProcessRunner {
         if let extraInput { precondition((3..<lowestParentDescriptor).contains(extraInput.descriptor)) }
 
         // Pipes, moved above every descriptor the child will see, close-on-exec in the parent.
-        let stdoutPipe = try makePipe(), stderrPipe = try makePipe()
+        let stdoutPipe = try makePipe()
+        let stderrPipe = try makePipe()
         let stdinPipe = try stdin.map { _ in try makePipe() }
         let extraPipe = try extraInput.map { _ in try makePipe() }
         let devNull = stdin == nil ? try openHigh("/dev/null", O_RDONLY) : -1
         var parentEnds: [Int32] = [stdoutPipe.read, stderrPipe.read]
         var childEnds: [Int32] = [stdoutPipe.write, stderrPipe.write]
-        if let stdinPipe { parentEnds.append(stdinPipe.write); childEnds.append(stdinPipe.read) }
-        if let extraPipe { parentEnds.append(extraPipe.write); childEnds.append(extraPipe.read) }
+        if let stdinPipe {
+            parentEnds.append(stdinPipe.write)
+            childEnds.append(stdinPipe.read)
+        }
+        if let extraPipe {
+            parentEnds.append(extraPipe.write)
+            childEnds.append(extraPipe.read)
+        }
         if devNull >= 0 { childEnds.append(devNull) }
         var childEndsOpen = true
         func closeChildEnds() {
-            if childEndsOpen { childEnds.forEach { close($0) } }
+            if childEndsOpen { for end in childEnds { close(end) } }
             childEndsOpen = false
         }
         defer { closeChildEnds() }
@@ -105,7 +115,8 @@ public enum ProcessRunner {
         var attributes = posix_spawnattr_t()
         posix_spawnattr_init(&attributes)
         defer { posix_spawnattr_destroy(&attributes) }
-        var defaultSignals = sigset_t(), mask = sigset_t()
+        var defaultSignals = sigset_t()
+        var mask = sigset_t()
         sigemptyset(&defaultSignals)
         sigaddset(&defaultSignals, SIGPIPE)
         sigemptyset(&mask)
@@ -125,8 +136,10 @@ public enum ProcessRunner {
         }
         closeChildEnds()
         guard spawnResult == 0 else {
-            parentEnds.forEach { close($0) }
-            throw ProcessRunnerError(description: "cannot start \(executable): \(String(cString: strerror(spawnResult)))")
+            for end in parentEnds { close(end) }
+            throw ProcessRunnerError(
+                description: "cannot start \(executable): \(String(cString: strerror(spawnResult)))"
+            )
         }
 
         var writers: [(fd: Int32, bytes: [UInt8], offset: Int)] = []
@@ -142,7 +155,11 @@ public enum ProcessRunner {
         }
         let signal = rawStatus & 0x7f
         let status = signal == 0 ? (rawStatus >> 8) & 0xff : 128 + signal
-        return ProcessResult(status: status, stdout: pump.output[0], stderr: String(decoding: pump.output[1], as: UTF8.self))
+        return ProcessResult(
+            status: status,
+            stdout: pump.output[0],
+            stderr: String(decoding: pump.output[1], as: UTF8.self)
+        )
     }
 
     // MARK: - Plumbing
@@ -159,7 +176,10 @@ public enum ProcessRunner {
     private static func makePipe() throws -> (read: Int32, write: Int32) {
         var fds: [Int32] = [0, 0]
         guard GNU.pipe2(&fds, O_CLOEXEC) == 0 else { throw systemError("pipe2") }
-        defer { close(fds[0]); close(fds[1]) }
+        defer {
+            close(fds[0])
+            close(fds[1])
+        }
         return (try moveHigh(fds[0]), try moveHigh(fds[1]))
     }
 
@@ -184,7 +204,9 @@ public enum ProcessRunner {
     /// Writes every writer's bytes and reads every reader to its end, whichever is ready, with poll(2).
     /// Closes all the descriptors it is given.
     private static func pumpPipes(
-        readers: [Int32], writers initialWriters: [(fd: Int32, bytes: [UInt8], offset: Int)], deadline: ContinuousClock.Instant
+        readers: [Int32],
+        writers initialWriters: [(fd: Int32, bytes: [UInt8], offset: Int)],
+        deadline: ContinuousClock.Instant
     ) -> (output: [[UInt8]], timedOut: Bool) {
         var output = Array(repeating: [UInt8](), count: readers.count)
         var openReaders = Array(readers.indices)
@@ -192,8 +214,8 @@ public enum ProcessRunner {
         for writer in writers { _ = fcntl(writer.fd, F_SETFL, fcntl(writer.fd, F_GETFL) | O_NONBLOCK) }
         var buffer = [UInt8](repeating: 0, count: 64 * 1024)
         defer {
-            openReaders.forEach { close(readers[$0]) }
-            writers.forEach { close($0.fd) }
+            for index in openReaders { close(readers[index]) }
+            for writer in writers { close(writer.fd) }
         }
 
         while !openReaders.isEmpty || !writers.isEmpty {
@@ -208,7 +230,10 @@ public enum ProcessRunner {
             if pollSet.isEmpty { break }
             let remaining = deadline - .now
             if remaining <= .zero { return (output, true) }
-            let milliseconds = Int32(clamping: remaining.components.seconds * 1000 + remaining.components.attoseconds / 1_000_000_000_000_000 + 1)
+            let milliseconds = Int32(
+                clamping: remaining.components.seconds * 1000 + remaining.components.attoseconds / 1_000_000_000_000_000
+                    + 1
+            )
             let ready = poll(&pollSet, nfds_t(pollSet.count), milliseconds)
             if ready < 0 && errno != EINTR { break }
             if ready <= 0 { continue }
@@ -229,7 +254,9 @@ public enum ProcessRunner {
             var failedWriters: Set<Int32> = []
             for (slot, writerIndex) in writers.indices.enumerated() where pollSet[readerCount + slot].revents != 0 {
                 let writer = writers[writerIndex]
-                let count = writer.bytes[writer.offset...].withUnsafeBytes { write(writer.fd, $0.baseAddress, $0.count) }
+                let count = writer.bytes[writer.offset...].withUnsafeBytes {
+                    write(writer.fd, $0.baseAddress, $0.count)
+                }
                 if count >= 0 {
                     writers[writerIndex].offset += count
                 } else if errno != EINTR && errno != EAGAIN {
@@ -246,15 +273,21 @@ public enum ProcessRunner {
     /// glibc extensions (2.34+) that the Glibc module does not import without _GNU_SOURCE.
     private enum GNU {
         typealias AddClosefrom = @convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32
-        typealias AddChdir = @convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, UnsafePointer<CChar>) -> Int32
+        typealias AddChdir =
+            @convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, UnsafePointer<CChar>) -> Int32
         typealias Pipe2 = @convention(c) (UnsafeMutablePointer<Int32>, Int32) -> Int32
 
-        nonisolated(unsafe) static let addClosefrom = lookup("posix_spawn_file_actions_addclosefrom_np", as: AddClosefrom.self)
+        nonisolated(unsafe) static let addClosefrom = lookup(
+            "posix_spawn_file_actions_addclosefrom_np",
+            as: AddClosefrom.self
+        )
         nonisolated(unsafe) static let addChdir = lookup("posix_spawn_file_actions_addchdir_np", as: AddChdir.self)
         nonisolated(unsafe) static let pipe2 = lookup("pipe2", as: Pipe2.self)
 
         private static func lookup<F>(_ name: String, as type: F.Type) -> F {
-            guard let symbol = dlsym(nil, name) else { fatalError("\(name) not found in libc (glibc 2.34 or later is needed)") }
+            guard let symbol = dlsym(nil, name) else {
+                fatalError("\(name) not found in libc (glibc 2.34 or later is needed)")
+            }
             return unsafeBitCast(symbol, to: type)
         }
     }
@@ -262,7 +295,7 @@ public enum ProcessRunner {
     /// Calls `body` with a NULL-terminated array of C strings.
     private static func withCStringArray<R>(_ strings: [String], _ body: ([UnsafeMutablePointer<CChar>?]) -> R) -> R {
         let pointers = strings.map { strdup($0) } + [nil]
-        defer { pointers.forEach { free($0) } }
+        defer { for pointer in pointers { free(pointer) } }
         return body(pointers)
     }
 }

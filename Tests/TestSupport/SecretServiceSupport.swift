@@ -6,7 +6,8 @@ import Testing
 /// Tests that write to a Secret Service run only there, never against the user's own keyring.
 public enum SecretServiceSupport {
     /// True inside tools/with-secret-service, which sets `SECKIT_PRIVATE_SECRET_SERVICE=1`.
-    public static let hasPrivateSecretService = ProcessInfo.processInfo.environment["SECKIT_PRIVATE_SECRET_SERVICE"] == "1"
+    public static let hasPrivateSecretService =
+        ProcessInfo.processInfo.environment["SECKIT_PRIVATE_SECRET_SERVICE"] == "1"
 
     /// Why a Secret Service test is skipped elsewhere.
     public static let privateSessionOnly: Comment =
@@ -15,7 +16,9 @@ public enum SecretServiceSupport {
     /// `secret-tool ARGS` (libsecret's own CLI), which must succeed.
     @discardableResult
     public static func secretTool(_ arguments: [String], stdin: [UInt8]? = nil) throws -> ProcessResult {
-        try ProcessRunner.run("secret-tool", arguments, stdin: stdin).requiringSuccess(of: "secret-tool \(arguments.joined(separator: " "))")
+        try ProcessRunner.run("secret-tool", arguments, stdin: stdin).requiringSuccess(
+            of: "secret-tool \(arguments.joined(separator: " "))"
+        )
     }
 
     /// Runs a Python snippet with `keyring` imported and forced onto its Secret Service backend;
@@ -23,7 +26,8 @@ public enum SecretServiceSupport {
     @discardableResult
     public static func pythonKeyring(_ script: String, _ arguments: [String]) throws -> ProcessResult {
         try ProcessRunner.run(
-            "python3", ["-c", "import sys, keyring\n" + script] + arguments,
+            "python3",
+            ["-c", "import sys, keyring\n" + script] + arguments,
             environment: ["PYTHON_KEYRING_BACKEND": "keyring.backends.SecretService.Keyring"]
         ).requiringSuccess(of: "python3 keyring script")
     }

@@ -1,5 +1,6 @@
 import Foundation
 import Synchronization
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -38,8 +39,12 @@ public final class TLSTestServer: @unchecked Sendable {
     /// Starts `openssl s_server` with `arguments` (without `-accept`) in `directory` on the loopback
     /// `address` (`127.0.0.1` or `::1`), and waits up to `timeout` until it listens. Throws with the
     /// server's output when it exits or does not listen.
-    public static func start(_ arguments: [String], in directory: URL, address: String = "127.0.0.1",
-                             timeout: Duration = .seconds(15)) throws -> TLSTestServer {
+    public static func start(
+        _ arguments: [String],
+        in directory: URL,
+        address: String = "127.0.0.1",
+        timeout: Duration = .seconds(15)
+    ) throws -> TLSTestServer {
         var lastError: Error = ProcessRunnerError(description: "s_server did not start")
         for _ in 0..<5 {
             do {
@@ -80,7 +85,13 @@ public final class TLSTestServer: @unchecked Sendable {
         let description: String
     }
 
-    private static func startOnce(_ arguments: [String], in directory: URL, address: String, port: Int, timeout: Duration) throws -> TLSTestServer {
+    private static func startOnce(
+        _ arguments: [String],
+        in directory: URL,
+        address: String,
+        port: Int,
+        timeout: Duration
+    ) throws -> TLSTestServer {
         let logURL = FileManager.default.temporaryDirectory.appendingPathComponent("s_server-\(UUID().uuidString).log")
         _ = FileManager.default.createFile(atPath: logURL.path, contents: nil)
         let log = try FileHandle(forWritingTo: logURL)
@@ -108,7 +119,10 @@ public final class TLSTestServer: @unchecked Sendable {
             if !process.isRunning {
                 server.stop()
                 if output.contains("in use") { throw PortTaken(description: "port \(port) taken: \(output)") }
-                throw ProcessRunnerError(description: "openssl s_server \(arguments.joined(separator: " ")) exited \(process.terminationStatus): \(output)")
+                throw ProcessRunnerError(
+                    description:
+                        "openssl s_server \(arguments.joined(separator: " ")) exited \(process.terminationStatus): \(output)"
+                )
             }
             usleep(5_000)
         }
@@ -132,7 +146,9 @@ public final class TLSTestServer: @unchecked Sendable {
                 bind(fd, pointer, length) == 0 && getsockname(fd, pointer, &length) == 0
             }
         }
-        guard bound else { throw ProcessRunnerError(description: "bind 127.0.0.1:0: \(String(cString: strerror(errno)))") }
+        guard bound else {
+            throw ProcessRunnerError(description: "bind 127.0.0.1:0: \(String(cString: strerror(errno)))")
+        }
         return Int(UInt16(bigEndian: address.sin_port))
     }
 
@@ -145,14 +161,18 @@ public final class TLSTestServer: @unchecked Sendable {
         address.sin6_family = sa_family_t(AF_INET6)
         address.sin6_addr = in6addr_loopback
         return withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in6>.size)) == 0 }
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in6>.size)) == 0
+            }
         }
     }()
 
     /// `openssl` on PATH, resolved once.
     private static let opensslPath = Result { () throws -> String in
         let found = try ProcessRunner.run("/bin/sh", ["-c", "command -v openssl"])
-        guard found.status == 0, !found.stdout.isEmpty else { throw ProcessRunnerError(description: "openssl is not on PATH") }
+        guard found.status == 0, !found.stdout.isEmpty else {
+            throw ProcessRunnerError(description: "openssl is not on PATH")
+        }
         return found.stdoutText.trimmingCharacters(in: .whitespacesAndNewlines)
     }
 

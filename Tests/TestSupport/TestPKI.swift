@@ -38,7 +38,8 @@ public final class TestPKI: Sendable {
     public let directory: String
 
     private init() throws {
-        directory = FileManager.default.temporaryDirectory.appendingPathComponent("SecKitTestPKI-\(UUID().uuidString)").path
+        directory =
+            FileManager.default.temporaryDirectory.appendingPathComponent("SecKitTestPKI-\(UUID().uuidString)").path
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         // The shared fixture lives until the process ends: remove its folder (and keys) then.
         Self.directoryToRemove = directory
@@ -57,7 +58,9 @@ public final class TestPKI: Sendable {
 
     public func bytes(_ file: String) throws -> Data { try Data(contentsOf: url(file)) }
 
-    public func pem(_ name: String) throws -> String { try String(contentsOfFile: path("\(name).pem"), encoding: .utf8) }
+    public func pem(_ name: String) throws -> String {
+        try String(contentsOfFile: path("\(name).pem"), encoding: .utf8)
+    }
 
     public func der(_ name: String) throws -> Data { try bytes("\(name).der") }
 
@@ -76,89 +79,201 @@ public final class TestPKI: Sendable {
 
     /// An `openssl s_server -www` on `address` (127.0.0.1 or ::1) with `<cert>.pem`/`<cert>.key`,
     /// sending `chain`, with `options` (`-tls1_3`, `-Verify 1`, …).
-    public func server(cert: String = "leaf-rsa", chain: String? = "intermediate.pem", _ options: [String] = [],
-                       address: String = "127.0.0.1") throws -> TLSTestServer {
-        try TLSTestServer.start(["-cert", "\(cert).pem", "-key", "\(cert).key"] + (chain.map { ["-cert_chain", $0] } ?? []) + ["-www"] + options,
-                                in: URL(fileURLWithPath: directory), address: address)
+    public func server(
+        cert: String = "leaf-rsa",
+        chain: String? = "intermediate.pem",
+        _ options: [String] = [],
+        address: String = "127.0.0.1"
+    ) throws -> TLSTestServer {
+        try TLSTestServer.start(
+            ["-cert", "\(cert).pem", "-key", "\(cert).key"] + (chain.map { ["-cert_chain", $0] } ?? []) + ["-www"]
+                + options,
+            in: URL(fileURLWithPath: directory),
+            address: address
+        )
     }
 
     // MARK: - Making the files
 
     private func makeAuthorities() throws {
         try write("ca.ext", "basicConstraints=critical,CA:TRUE\nkeyUsage=critical,keyCertSign,cRLSign\n")
-        try openssl(["req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", "ca.key", "-out", "ca.pem", "-days", "30",
-                     "-subj", "/C=DE/O=SecKit Test/CN=SecKit Test CA",
-                     "-addext", "basicConstraints=critical,CA:TRUE", "-addext", "keyUsage=critical,keyCertSign,cRLSign"])
-        try issue("intermediate", subject: "/C=DE/O=SecKit Test/CN=SecKit Test Intermediate", key: .rsa, by: "ca", serial: "0x1001",
-                  extensions: "ca.ext", days: 30)
-        try selfSigned("rogue-ca", subject: "/CN=Rogue Test CA",
-                       extensions: ["basicConstraints=critical,CA:TRUE", "keyUsage=critical,keyCertSign,cRLSign"])
+        try openssl([
+            "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", "ca.key", "-out", "ca.pem", "-days", "30",
+            "-subj", "/C=DE/O=SecKit Test/CN=SecKit Test CA",
+            "-addext", "basicConstraints=critical,CA:TRUE", "-addext", "keyUsage=critical,keyCertSign,cRLSign",
+        ])
+        try issue(
+            "intermediate",
+            subject: "/C=DE/O=SecKit Test/CN=SecKit Test Intermediate",
+            key: .rsa,
+            by: "ca",
+            serial: "0x1001",
+            extensions: "ca.ext",
+            days: 30
+        )
+        try selfSigned(
+            "rogue-ca",
+            subject: "/CN=Rogue Test CA",
+            extensions: ["basicConstraints=critical,CA:TRUE", "keyUsage=critical,keyCertSign,cRLSign"]
+        )
         try selfSigned("other", subject: "/CN=Unrelated Test Certificate")
-        try openssl(["req", "-x509", "-utf8", "-newkey", "ed25519", "-nodes", "-keyout", "ed25519.key", "-out", "ed25519.pem",
-                     "-days", "30", "-subj", "/O=Ünïcode Org/CN=ed25519.test"])
+        try openssl([
+            "req", "-x509", "-utf8", "-newkey", "ed25519", "-nodes", "-keyout", "ed25519.key", "-out", "ed25519.pem",
+            "-days", "30", "-subj", "/O=Ünïcode Org/CN=ed25519.test",
+        ])
     }
 
     private func makeServers() throws {
         try write("leaf.ext", "subjectAltName=DNS:localhost,IP:127.0.0.1,IP:::1\nextendedKeyUsage=serverAuth\n")
         try write("server.ext", "subjectAltName=DNS:localhost,IP:127.0.0.1\n")
         // 0x00A1B2C3: a serial whose DER needs a leading zero byte.
-        try issue("leaf-rsa", subject: "/C=DE/O=SecKit Test, Inc./CN=localhost", key: .rsa, by: "intermediate", serial: "0x00A1B2C3",
-                  extensions: "leaf.ext")
-        try issue("leaf-ec", subject: "/C=DE/O=SecKit Test/CN=localhost", key: .ec, by: "intermediate", serial: "7", extensions: "leaf.ext")
-        for name in Self.names { try openssl(["x509", "-in", "\(name).pem", "-outform", "DER", "-out", "\(name).der"]) }
+        try issue(
+            "leaf-rsa",
+            subject: "/C=DE/O=SecKit Test, Inc./CN=localhost",
+            key: .rsa,
+            by: "intermediate",
+            serial: "0x00A1B2C3",
+            extensions: "leaf.ext"
+        )
+        try issue(
+            "leaf-ec",
+            subject: "/C=DE/O=SecKit Test/CN=localhost",
+            key: .ec,
+            by: "intermediate",
+            serial: "7",
+            extensions: "leaf.ext"
+        )
+        for name in Self.names {
+            try openssl(["x509", "-in", "\(name).pem", "-outform", "DER", "-out", "\(name).der"])
+        }
         try concatenate(Self.serverChain.map { "\($0).pem" }, into: "chain.pem")
         try concatenate(["intermediate.pem", "ca.pem"], into: "ca-chain.pem")
         try concatenate(["intermediate.pem", "other.pem"], into: "appended-chain.pem")
-        try selfSigned("selfsigned", subject: "/CN=localhost", extensions: ["subjectAltName=DNS:localhost,IP:127.0.0.1"])
-        try issue("rogue-server", subject: "/CN=rogue-server", key: .ec, by: "rogue-ca", serial: "3", extensions: "server.ext")
+        try selfSigned(
+            "selfsigned",
+            subject: "/CN=localhost",
+            extensions: ["subjectAltName=DNS:localhost,IP:127.0.0.1"]
+        )
+        try issue(
+            "rogue-server",
+            subject: "/CN=rogue-server",
+            key: .ec,
+            by: "rogue-ca",
+            serial: "3",
+            extensions: "server.ext"
+        )
 
         // Expired in February 2020: `openssl x509 -req` cannot back-date, `openssl ca` can.
-        try write("ca.cnf", "[ca]\ndefault_ca = d\n[d]\ndatabase = index.txt\nnew_certs_dir = .\nserial = serial.txt\n"
-                  + "default_md = sha256\npolicy = p\n[p]\ncommonName = supplied\n")
+        try write(
+            "ca.cnf",
+            "[ca]\ndefault_ca = d\n[d]\ndatabase = index.txt\nnew_certs_dir = .\nserial = serial.txt\n"
+                + "default_md = sha256\npolicy = p\n[p]\ncommonName = supplied\n"
+        )
         try write("index.txt", "")
         try write("serial.txt", "2001\n")
-        try openssl(["req", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-nodes", "-keyout", "expired.key",
-                     "-out", "expired.csr", "-subj", "/CN=localhost"])
-        try openssl(["ca", "-batch", "-config", "ca.cnf", "-cert", "intermediate.pem", "-keyfile", "intermediate.key", "-in", "expired.csr",
-                     "-out", "expired.pem", "-startdate", "20200101000000Z", "-enddate", "20200201000000Z", "-extfile", "server.ext", "-notext"])
+        try openssl([
+            "req", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-nodes", "-keyout", "expired.key",
+            "-out", "expired.csr", "-subj", "/CN=localhost",
+        ])
+        try openssl([
+            "ca", "-batch", "-config", "ca.cnf", "-cert", "intermediate.pem", "-keyfile", "intermediate.key", "-in",
+            "expired.csr",
+            "-out", "expired.pem", "-startdate", "20200101000000Z", "-enddate", "20200201000000Z", "-extfile",
+            "server.ext", "-notext",
+        ])
     }
 
     private func makeClients() throws {
         try write("client.ext", "subjectAltName=DNS:localhost,IP:127.0.0.1\nextendedKeyUsage=clientAuth\n")
-        try issue("client", subject: "/CN=SecKit Test Client", key: .rsa, by: "intermediate", serial: "0x2002", extensions: "client.ext")
-        try issue("client-ec", subject: "/CN=SecKit Test EC Client", key: .ec, by: "intermediate", serial: "0x2003", extensions: "client.ext")
-        try issue("rogue-client", subject: "/CN=rogue-client", key: .ec, by: "rogue-ca", serial: "3", extensions: "client.ext")
+        try issue(
+            "client",
+            subject: "/CN=SecKit Test Client",
+            key: .rsa,
+            by: "intermediate",
+            serial: "0x2002",
+            extensions: "client.ext"
+        )
+        try issue(
+            "client-ec",
+            subject: "/CN=SecKit Test EC Client",
+            key: .ec,
+            by: "intermediate",
+            serial: "0x2003",
+            extensions: "client.ext"
+        )
+        try issue(
+            "rogue-client",
+            subject: "/CN=rogue-client",
+            key: .ec,
+            by: "rogue-ca",
+            serial: "3",
+            extensions: "client.ext"
+        )
         // The EC key as SEC1 ("EC PRIVATE KEY"), the RSA key also as PKCS#1 and encrypted.
         try openssl(["ec", "-in", "client-ec.key", "-out", "client-ec-sec1.key"])
         try FileManager.default.removeItem(atPath: path("client-ec.key"))
         try FileManager.default.moveItem(atPath: path("client-ec-sec1.key"), toPath: path("client-ec.key"))
         try openssl(["rsa", "-in", "client.key", "-traditional", "-out", "client-pkcs1.key"])
         let passphrases = ["KEY_PASS": Self.keyPassphrase, "P12_PASS": Self.p12Passphrase]
-        try openssl(["pkey", "-in", "client.key", "-aes256", "-passout", "env:KEY_PASS", "-out", "client-encrypted.key"], environment: passphrases)
-        try openssl(["rsa", "-in", "client.key", "-traditional", "-aes128", "-passout", "env:KEY_PASS", "-out", "client-pkcs1-encrypted.key"],
-                    environment: passphrases)
+        try openssl(
+            ["pkey", "-in", "client.key", "-aes256", "-passout", "env:KEY_PASS", "-out", "client-encrypted.key"],
+            environment: passphrases
+        )
+        try openssl(
+            [
+                "rsa", "-in", "client.key", "-traditional", "-aes128", "-passout", "env:KEY_PASS", "-out",
+                "client-pkcs1-encrypted.key",
+            ],
+            environment: passphrases
+        )
         try concatenate(["client.pem", "intermediate.pem"], into: "client-chain.pem")
         try concatenate(["client.pem", "intermediate.pem", "client.key"], into: "client-combined.pem")
-        try openssl(["pkcs12", "-export", "-in", "client.pem", "-inkey", "client.key", "-certfile", "intermediate.pem",
-                     "-passout", "env:P12_PASS", "-out", "client.p12"], environment: passphrases)
-        try openssl(["pkcs12", "-export", "-in", "client.pem", "-inkey", "client.key", "-passout", "pass:", "-out", "client-empty.p12"])
+        try openssl(
+            [
+                "pkcs12", "-export", "-in", "client.pem", "-inkey", "client.key", "-certfile", "intermediate.pem",
+                "-passout", "env:P12_PASS", "-out", "client.p12",
+            ],
+            environment: passphrases
+        )
+        try openssl([
+            "pkcs12", "-export", "-in", "client.pem", "-inkey", "client.key", "-passout", "pass:", "-out",
+            "client-empty.p12",
+        ])
     }
 
     private enum KeyType { case rsa, ec }
 
     /// `<name>.key` of `key` type and `<name>.pem` signed by `issuer` with the extensions file `extensions`.
-    private func issue(_ name: String, subject: String, key: KeyType, by issuer: String, serial: String, extensions: String,
-                       days: Int = 10) throws {
-        let keyOptions = key == .rsa ? ["-newkey", "rsa:2048"] : ["-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256"]
-        try openssl(["req"] + keyOptions + ["-nodes", "-keyout", "\(name).key", "-out", "\(name).csr", "-subj", subject])
-        try openssl(["x509", "-req", "-in", "\(name).csr", "-CA", "\(issuer).pem", "-CAkey", "\(issuer).key", "-set_serial", serial,
-                     "-days", "\(days)", "-extfile", extensions, "-out", "\(name).pem"])
+    private func issue(
+        _ name: String,
+        subject: String,
+        key: KeyType,
+        by issuer: String,
+        serial: String,
+        extensions: String,
+        days: Int = 10
+    ) throws {
+        let keyOptions =
+            key == .rsa ? ["-newkey", "rsa:2048"] : ["-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256"]
+        try openssl(
+            ["req"] + keyOptions + ["-nodes", "-keyout", "\(name).key", "-out", "\(name).csr", "-subj", subject]
+        )
+        try openssl([
+            "x509", "-req", "-in", "\(name).csr", "-CA", "\(issuer).pem", "-CAkey", "\(issuer).key", "-set_serial",
+            serial,
+            "-days", "\(days)", "-extfile", extensions, "-out", "\(name).pem",
+        ])
     }
 
     /// A self-signed EC P-256 `<name>.pem` with `<name>.key`.
     private func selfSigned(_ name: String, subject: String, extensions: [String] = []) throws {
-        try openssl(["req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-nodes", "-keyout", "\(name).key",
-                     "-out", "\(name).pem", "-days", "30", "-subj", subject] + extensions.flatMap { ["-addext", $0] })
+        try openssl(
+            [
+                "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-nodes", "-keyout",
+                "\(name).key",
+                "-out", "\(name).pem", "-days", "30", "-subj", subject,
+            ] + extensions.flatMap { ["-addext", $0] }
+        )
     }
 
     private func concatenate(_ files: [String], into name: String) throws {

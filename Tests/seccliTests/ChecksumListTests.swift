@@ -6,14 +6,19 @@ import Testing
 struct ChecksumListTests {
     /// File names that need care in the list format: coreutils writes the last three in its escaped
     /// form (`\<hex>  new\nline`).
-    static let awkwardNames = ["plain.txt", "with space.txt", "back\\slash.txt", "new\nline.txt", "carriage\rreturn.txt"]
+    static let awkwardNames = [
+        "plain.txt", "with space.txt", "back\\slash.txt", "new\nline.txt", "carriage\rreturn.txt",
+    ]
 
     /// Writes one small random file per name.
     private func writeFiles(_ names: [String], in dir: Scratch) throws {
         for name in names { try dir.write(name, randomBytes(Int.random(in: 0...300))) }
     }
 
-    @Test("*sum -c accepts the list written by seccli hash, which is byte-identical to *sum's", arguments: Algorithm.allCases)
+    @Test(
+        "*sum -c accepts the list written by seccli hash, which is byte-identical to *sum's",
+        arguments: Algorithm.allCases
+    )
     func referenceChecksOurList(_ algorithm: Algorithm) throws {
         try withScratch { dir in
             try writeFiles(Self.awkwardNames, in: dir)
@@ -42,11 +47,16 @@ struct ChecksumListTests {
     func weCheckReferenceList(_ algorithm: Algorithm, style: ListStyle) throws {
         try withScratch { dir in
             try writeFiles(Self.awkwardNames, in: dir)
-            let list = try Tools.reference(algorithm.sumTool, (style == .binaryMarker ? ["-b"] : []) + Self.awkwardNames, in: dir)
+            let list = try Tools.reference(
+                algorithm.sumTool,
+                (style == .binaryMarker ? ["-b"] : []) + Self.awkwardNames,
+                in: dir
+            )
             if style == .binaryMarker { #expect(list.stdoutText.contains(" *plain.txt\n")) }
             try dir.write("list", list.stdout)
 
-            let ours = style == .textOnStandardInput
+            let ours =
+                style == .textOnStandardInput
                 ? try Tools.seccli(["hash", "-a", algorithm.rawValue, "--check", "-"], stdin: list.stdout, in: dir)
                 : try Tools.seccli(["hash", "-a", algorithm.rawValue, "--check", "list"], in: dir)
             #expect(ours.status == 0)
@@ -78,7 +88,11 @@ struct ChecksumListTests {
         var removes: Bool { self == .missing || self == .modifiedAndMissing }
     }
 
-    @Test("--check reports FAILED and unreadable files with sha256sum -c's output and exit code", arguments: Damage.allCases, [false, true])
+    @Test(
+        "--check reports FAILED and unreadable files with sha256sum -c's output and exit code",
+        arguments: Damage.allCases,
+        [false, true]
+    )
     func damagedFiles(_ damage: Damage, quiet: Bool) throws {
         try withScratch { dir in
             let names = ["a.txt", "b.txt", "c.txt"]
@@ -88,7 +102,11 @@ struct ChecksumListTests {
             if damage.removes { try FileManager.default.removeItem(atPath: dir.path("c.txt")) }
 
             let ours = try Tools.seccli(["hash"] + (quiet ? ["--quiet"] : []) + ["--check", "list"], in: dir)
-            let reference = try Tools.referenceAllowingFailure("sha256sum", (quiet ? ["--quiet"] : []) + ["-c", "list"], in: dir)
+            let reference = try Tools.referenceAllowingFailure(
+                "sha256sum",
+                (quiet ? ["--quiet"] : []) + ["-c", "list"],
+                in: dir
+            )
             #expect(ours.status == reference.status)
             #expect(ours.stdoutText == reference.stdoutText)
             #expect(ours.stderr == asSeccliMessages(reference.stderr, from: "sha256sum"))
@@ -130,7 +148,10 @@ struct ChecksumListTests {
             try dir.write("list", try Tools.reference("md5sum", ["a.txt"], in: dir).stdout)
             let ours = try Tools.seccli(["hash", "-a", "sha256", "--check", "list"], in: dir)
             let reference = try Tools.referenceAllowingFailure("sha256sum", ["-c", "list"], in: dir)
-            #expect(reference.status == 1 && reference.stderr == "sha256sum: list: no properly formatted checksum lines found\n")
+            #expect(
+                reference.status == 1
+                    && reference.stderr == "sha256sum: list: no properly formatted checksum lines found\n"
+            )
             #expect(ours.status == 1)
             #expect(ours.stdout.isEmpty)
             #expect(ours.stderr.hasSuffix("seccli: list: no properly formatted sha256 checksum lines found\n"))

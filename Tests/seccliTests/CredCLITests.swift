@@ -1,16 +1,21 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// `seccli cred set/get/delete/list` on one backend, each step a separate seccli process. The same
 /// scenarios run on the encrypted file (everywhere) and on the private Secret Service.
 enum CredScenarios {
     static func setGetListDelete(_ env: [String: String]) throws {
-        let service = Keychain.uniqueName("svc"), secret = randomPrintable(40)
+        let service = Keychain.uniqueName("svc")
+        let secret = randomPrintable(40)
         let item = ["--service", service, "--account", "alice"]
         try Keychain.seccliSucceeding(
-            ["cred", "set"] + item + ["--label", "Deploy key", "--comment", "for CI", "--expires", "2099-12-31T23:59:59Z"],
-            stdin: Array(secret.utf8), environment: env)
+            ["cred", "set"] + item + [
+                "--label", "Deploy key", "--comment", "for CI", "--expires", "2099-12-31T23:59:59Z",
+            ],
+            stdin: Array(secret.utf8),
+            environment: env
+        )
 
         let got = try Keychain.seccliSucceeding(["cred", "get"] + item, environment: env)
         #expect(got.stdout == Array(secret.utf8), "get writes the secret byte for byte, no newline into a pipe")
@@ -27,7 +32,9 @@ enum CredScenarios {
         #expect(entries.first?["expires"] as? String == "2099-12-31T23:59:59Z")
         #expect(entries.first?["expired"] as? Bool == false)
         let text = try Keychain.seccliSucceeding(["cred", "list", "--service", service], environment: env)
-        #expect(text.stdoutText == "service \(service), account alice: label \"Deploy key\", expires 2099-12-31T23:59:59Z\n")
+        #expect(
+            text.stdoutText == "service \(service), account alice: label \"Deploy key\", expires 2099-12-31T23:59:59Z\n"
+        )
 
         try Keychain.seccliSucceeding(["cred", "delete"] + item, environment: env)
         expectOneLineError(try Keychain.seccli(["cred", "get"] + item, environment: env), status: 10)
@@ -48,8 +55,16 @@ enum CredScenarios {
     static func setReplaces(_ env: [String: String]) throws {
         let service = Keychain.uniqueName("upd")
         let item = ["--service", service, "--account", "alice"]
-        try Keychain.seccliSucceeding(["cred", "set"] + item + ["--label", "old"], stdin: Array("first".utf8), environment: env)
-        try Keychain.seccliSucceeding(["cred", "set"] + item + ["--label", "new"], stdin: Array("second".utf8), environment: env)
+        try Keychain.seccliSucceeding(
+            ["cred", "set"] + item + ["--label", "old"],
+            stdin: Array("first".utf8),
+            environment: env
+        )
+        try Keychain.seccliSucceeding(
+            ["cred", "set"] + item + ["--label", "new"],
+            stdin: Array("second".utf8),
+            environment: env
+        )
         #expect(try Keychain.seccliSucceeding(["cred", "get"] + item, environment: env).stdoutText == "second")
         let listing = try Keychain.seccliSucceeding(["cred", "list", "--service", service, "--json"], environment: env)
         let entries = try #require(try JSONSerialization.jsonObject(with: Data(listing.stdout)) as? [[String: Any]])
@@ -62,8 +77,10 @@ enum CredScenarios {
     static func secretSources(_ env: [String: String]) throws {
         try withScratch { scratch in
             let item = ["--service", Keychain.uniqueName("src"), "--account", "alice"]
-            try Keychain.seccliSucceeding(["cred", "set"] + item + ["--secret", "env:CRED_TEST_SECRET"],
-                                          environment: env.merging(["CRED_TEST_SECRET": "from env"]) { $1 })
+            try Keychain.seccliSucceeding(
+                ["cred", "set"] + item + ["--secret", "env:CRED_TEST_SECRET"],
+                environment: env.merging(["CRED_TEST_SECRET": "from env"]) { $1 }
+            )
             #expect(try Keychain.seccliSucceeding(["cred", "get"] + item, environment: env).stdoutText == "from env")
 
             let secret = Array("from file\nsecond line".utf8) + [0, 1, 10, 0] + randomBytes(300) + [10]
@@ -73,25 +90,41 @@ enum CredScenarios {
 
             let seccli = try #require(Tools.seccliPath)
             let fromDescriptor = [10, 0] + randomBytes(200) + [10]
-            try ProcessRunner.run(seccli, ["cred", "set"] + item + ["--secret", "fd:3"], environment: env,
-                                  extraInput: .init(descriptor: 3, bytes: fromDescriptor)).requiringSuccess(of: "cred set --secret fd:3")
+            try ProcessRunner.run(
+                seccli,
+                ["cred", "set"] + item + ["--secret", "fd:3"],
+                environment: env,
+                extraInput: .init(descriptor: 3, bytes: fromDescriptor)
+            ).requiringSuccess(of: "cred set --secret fd:3")
             #expect(try Keychain.seccliSucceeding(["cred", "get"] + item, environment: env).stdout == fromDescriptor)
 
             let tooLarge = try scratch.write("large.bin", randomBytes((1 << 20) + 1))
-            let refused = try Keychain.seccli(["cred", "set"] + item + ["--secret", "file:\(tooLarge)"], environment: env)
+            let refused = try Keychain.seccli(
+                ["cred", "set"] + item + ["--secret", "file:\(tooLarge)"],
+                environment: env
+            )
             expectOneLineError(refused, status: 2)
             #expect(refused.stderr.contains("larger than 1048576 bytes"))
-            #expect(try Keychain.seccliSucceeding(["cred", "get"] + item, environment: env).stdout == fromDescriptor, "nothing stored")
+            #expect(
+                try Keychain.seccliSucceeding(["cred", "get"] + item, environment: env).stdout == fromDescriptor,
+                "nothing stored"
+            )
         }
     }
 
     /// Internet passwords are named by server, protocol, port, path and authentication type.
     static func internetPassword(_ env: [String: String]) throws {
         let server = Keychain.uniqueName("host") + ".example.com"
-        let item = ["--server", server, "--account", "bob", "--protocol", "https", "--port", "8443", "--path", "/api", "--auth-type", "basic"]
+        let item = [
+            "--server", server, "--account", "bob", "--protocol", "https", "--port", "8443", "--path", "/api",
+            "--auth-type", "basic",
+        ]
         try Keychain.seccliSucceeding(["cred", "set"] + item, stdin: Array("web secret".utf8), environment: env)
         #expect(try Keychain.seccliSucceeding(["cred", "get"] + item, environment: env).stdoutText == "web secret")
-        let otherPort = ["--server", server, "--account", "bob", "--protocol", "https", "--port", "443", "--path", "/api", "--auth-type", "basic"]
+        let otherPort = [
+            "--server", server, "--account", "bob", "--protocol", "https", "--port", "443", "--path", "/api",
+            "--auth-type", "basic",
+        ]
         expectOneLineError(try Keychain.seccli(["cred", "get"] + otherPort, environment: env), status: 10)
         let listing = try Keychain.seccliSucceeding(["cred", "list", "--server", server, "--json"], environment: env)
         let entries = try #require(try JSONSerialization.jsonObject(with: Data(listing.stdout)) as? [[String: Any]])
@@ -108,12 +141,28 @@ enum CredScenarios {
 
     /// The same service and account in two access groups are two items; list --group shows one group.
     static func accessGroups(_ env: [String: String]) throws {
-        let service = Keychain.uniqueName("grp"), red = Keychain.uniqueName("red"), blue = Keychain.uniqueName("blue")
+        let service = Keychain.uniqueName("grp")
+        let red = Keychain.uniqueName("red")
+        let blue = Keychain.uniqueName("blue")
         let item = ["--service", service, "--account", "alice"]
-        try Keychain.seccliSucceeding(["cred", "set"] + item + ["--group", red], stdin: Array("red secret".utf8), environment: env)
-        try Keychain.seccliSucceeding(["cred", "set"] + item + ["--group", blue], stdin: Array("blue secret".utf8), environment: env)
-        #expect(try Keychain.seccliSucceeding(["cred", "get"] + item + ["--group", red], environment: env).stdoutText == "red secret")
-        #expect(try Keychain.seccliSucceeding(["cred", "get"] + item + ["--group", blue], environment: env).stdoutText == "blue secret")
+        try Keychain.seccliSucceeding(
+            ["cred", "set"] + item + ["--group", red],
+            stdin: Array("red secret".utf8),
+            environment: env
+        )
+        try Keychain.seccliSucceeding(
+            ["cred", "set"] + item + ["--group", blue],
+            stdin: Array("blue secret".utf8),
+            environment: env
+        )
+        #expect(
+            try Keychain.seccliSucceeding(["cred", "get"] + item + ["--group", red], environment: env).stdoutText
+                == "red secret"
+        )
+        #expect(
+            try Keychain.seccliSucceeding(["cred", "get"] + item + ["--group", blue], environment: env).stdoutText
+                == "blue secret"
+        )
         let listing = try Keychain.seccliSucceeding(["cred", "list", "--group", red, "--json"], environment: env)
         let entries = try #require(try JSONSerialization.jsonObject(with: Data(listing.stdout)) as? [[String: Any]])
         #expect(entries.map { $0["group"] as? String } == [red])
@@ -128,7 +177,11 @@ enum CredScenarios {
         try Keychain.seccliSucceeding(["cred", "set"] + item, stdin: secret, environment: env)
         #expect(try Keychain.seccliSucceeding(["cred", "get"] + item, environment: env).stdout == secret)
         let other = ["--service", Keychain.uniqueName("big"), "--account", "alice"]
-        let tooLarge = try Keychain.seccli(["cred", "set"] + other, stdin: randomBytes((1 << 20) + 1), environment: env)
+        let tooLarge = try Keychain.seccli(
+            ["cred", "set"] + other,
+            stdin: randomBytes((1 << 20) + 1),
+            environment: env
+        )
         expectOneLineError(tooLarge, status: 2)
         #expect(tooLarge.stderr.contains("larger than 1048576 bytes"))
         expectOneLineError(try Keychain.seccli(["cred", "get"] + other, environment: env), status: 10)
@@ -137,25 +190,48 @@ enum CredScenarios {
     /// An item past --expires exits 11 from get (the secret is not printed) unless --ignore-expiry.
     static func expiredItem(_ env: [String: String]) throws {
         let item = ["--service", Keychain.uniqueName("exp"), "--account", "alice"]
-        try Keychain.seccliSucceeding(["cred", "set"] + item + ["--expires", "2001-02-03"], stdin: Array("stale".utf8), environment: env)
+        try Keychain.seccliSucceeding(
+            ["cred", "set"] + item + ["--expires", "2001-02-03"],
+            stdin: Array("stale".utf8),
+            environment: env
+        )
         let expired = try Keychain.seccli(["cred", "get"] + item, environment: env)
         expectOneLineError(expired, status: 11)
         #expect(expired.stderr.contains("expired at 2001-02-03T00:00:00Z"))
-        #expect(try Keychain.seccliSucceeding(["cred", "get", "--ignore-expiry"] + item, environment: env).stdoutText == "stale")
+        #expect(
+            try Keychain.seccliSucceeding(["cred", "get", "--ignore-expiry"] + item, environment: env).stdoutText
+                == "stale"
+        )
     }
 }
 
 /// The scenarios on every backend this run can use (the Secret Service inside tools/with-secret-service only).
 @Suite("seccli cred, each backend")
 struct CredBackendTests {
-    @Test(arguments: KeychainBackend.available) func setGetListDelete(_ backend: KeychainBackend) throws { try backend.withEnvironment(CredScenarios.setGetListDelete) }
-    @Test(arguments: KeychainBackend.available) func binarySecretWithNULs(_ backend: KeychainBackend) throws { try backend.withEnvironment(CredScenarios.binarySecret) }
-    @Test(arguments: KeychainBackend.available) func setReplacesTheItem(_ backend: KeychainBackend) throws { try backend.withEnvironment(CredScenarios.setReplaces) }
-    @Test(arguments: KeychainBackend.available) func secretSources(_ backend: KeychainBackend) throws { try backend.withEnvironment(CredScenarios.secretSources) }
-    @Test(arguments: KeychainBackend.available) func internetPassword(_ backend: KeychainBackend) throws { try backend.withEnvironment(CredScenarios.internetPassword) }
-    @Test(arguments: KeychainBackend.available) func accessGroups(_ backend: KeychainBackend) throws { try backend.withEnvironment(CredScenarios.accessGroups) }
-    @Test(arguments: KeychainBackend.available) func sizeLimit(_ backend: KeychainBackend) throws { try backend.withEnvironment(CredScenarios.sizeLimit) }
-    @Test(arguments: KeychainBackend.available) func expiredItem(_ backend: KeychainBackend) throws { try backend.withEnvironment(CredScenarios.expiredItem) }
+    @Test(arguments: KeychainBackend.available) func setGetListDelete(_ backend: KeychainBackend) throws {
+        try backend.withEnvironment(CredScenarios.setGetListDelete)
+    }
+    @Test(arguments: KeychainBackend.available) func binarySecretWithNULs(_ backend: KeychainBackend) throws {
+        try backend.withEnvironment(CredScenarios.binarySecret)
+    }
+    @Test(arguments: KeychainBackend.available) func setReplacesTheItem(_ backend: KeychainBackend) throws {
+        try backend.withEnvironment(CredScenarios.setReplaces)
+    }
+    @Test(arguments: KeychainBackend.available) func secretSources(_ backend: KeychainBackend) throws {
+        try backend.withEnvironment(CredScenarios.secretSources)
+    }
+    @Test(arguments: KeychainBackend.available) func internetPassword(_ backend: KeychainBackend) throws {
+        try backend.withEnvironment(CredScenarios.internetPassword)
+    }
+    @Test(arguments: KeychainBackend.available) func accessGroups(_ backend: KeychainBackend) throws {
+        try backend.withEnvironment(CredScenarios.accessGroups)
+    }
+    @Test(arguments: KeychainBackend.available) func sizeLimit(_ backend: KeychainBackend) throws {
+        try backend.withEnvironment(CredScenarios.sizeLimit)
+    }
+    @Test(arguments: KeychainBackend.available) func expiredItem(_ backend: KeychainBackend) throws {
+        try backend.withEnvironment(CredScenarios.expiredItem)
+    }
 }
 
 @Suite("seccli cred, encrypted-file backend")
@@ -171,26 +247,40 @@ struct CredFileBackendTests {
             let get = try Keychain.seccli(["cred", "get"] + item, environment: wrong)
             expectOneLineError(get, status: 2)
             #expect(get.stderr.contains("wrong master password"))
-            expectOneLineError(try Keychain.seccli(["cred", "set"] + item, stdin: Array("x".utf8), environment: wrong), status: 2)
+            expectOneLineError(
+                try Keychain.seccli(["cred", "set"] + item, stdin: Array("x".utf8), environment: wrong),
+                status: 2
+            )
             #expect(try scratch.read("credentials.store") == before)
         }
     }
 
-    @Test("the default store path works on a fresh machine: the first set creates its folder (0700), a get before creates nothing",
-          arguments: [true, false])
+    @Test(
+        "the default store path works on a fresh machine: the first set creates its folder (0700), a get before creates nothing",
+        arguments: [true, false]
+    )
     func defaultStorePathOnAFreshMachine(withDataHome: Bool) throws {
         try withScratch { scratch in
-            let home = scratch.path("home"), dataHome = scratch.path("data")
+            let home = scratch.path("home")
+            let dataHome = scratch.path("data")
             var env = ["SECCLI_BACKEND": "file", "SECCLI_STORE_PASSWORD": "correct horse battery staple", "HOME": home]
             if withDataHome { env["XDG_DATA_HOME"] = dataHome }
             let unset: Set<String> = withDataHome ? ["SECCLI_STORE_FILE"] : ["SECCLI_STORE_FILE", "XDG_DATA_HOME"]
             let folder = withDataHome ? dataHome + "/seckit" : home + "/.local/share/seckit"
             let item = ["--service", "svc", "--account", "alice"]
 
-            expectOneLineError(try Keychain.seccli(["cred", "get"] + item, environment: env, unsetting: unset), status: 10)
+            expectOneLineError(
+                try Keychain.seccli(["cred", "get"] + item, environment: env, unsetting: unset),
+                status: 10
+            )
             #expect(!FileManager.default.fileExists(atPath: folder), "a read creates nothing")
 
-            let set = try Keychain.seccli(["cred", "set"] + item, stdin: Array("s3cret".utf8), environment: env, unsetting: unset)
+            let set = try Keychain.seccli(
+                ["cred", "set"] + item,
+                stdin: Array("s3cret".utf8),
+                environment: env,
+                unsetting: unset
+            )
             #expect(set.status == 0, "\(set.stderr)")
             #expect(FileManager.default.fileExists(atPath: folder + "/credentials.store"))
             let attributes = try FileManager.default.attributesOfItem(atPath: folder)
@@ -205,7 +295,11 @@ struct CredFileBackendTests {
         try withScratch { scratch in
             let env = Keychain.fileBackend(scratch)
             let secret = randomPrintable(32)
-            try Keychain.seccliSucceeding(["cred", "set", "--service", "plain-check", "--account", "alice"], stdin: Array(secret.utf8), environment: env)
+            try Keychain.seccliSucceeding(
+                ["cred", "set", "--service", "plain-check", "--account", "alice"],
+                stdin: Array(secret.utf8),
+                environment: env
+            )
             let attributes = try FileManager.default.attributesOfItem(atPath: scratch.path("credentials.store"))
             #expect((attributes[.posixPermissions] as? NSNumber)?.intValue == 0o600)
             let bytes = try scratch.read("credentials.store")
@@ -215,20 +309,31 @@ struct CredFileBackendTests {
     }
 }
 
-@Suite("seccli cred, Secret Service backend", .enabled(if: SecretServiceSupport.hasPrivateSecretService, SecretServiceSupport.privateSessionOnly))
+@Suite(
+    "seccli cred, Secret Service backend",
+    .enabled(if: SecretServiceSupport.hasPrivateSecretService, SecretServiceSupport.privateSessionOnly)
+)
 struct CredSecretServiceTests {
-    @Test("without XDG_RUNTIME_DIR the writer lock is in the user's own cache folder (made 0700), not a guessable /tmp name",
-          arguments: [true, false])
+    @Test(
+        "without XDG_RUNTIME_DIR the writer lock is in the user's own cache folder (made 0700), not a guessable /tmp name",
+        arguments: [true, false]
+    )
     func writerLockWithoutRuntimeDirectory(withCacheHome: Bool) throws {
         try withScratch { scratch in
-            let home = scratch.path("home"), cacheHome = scratch.path("cache")
+            let home = scratch.path("home")
+            let cacheHome = scratch.path("cache")
             var env = ["SECCLI_BACKEND": "secret-service", "HOME": home]
             if withCacheHome { env["XDG_CACHE_HOME"] = cacheHome }
             let unset: Set<String> = withCacheHome ? ["XDG_RUNTIME_DIR"] : ["XDG_RUNTIME_DIR", "XDG_CACHE_HOME"]
             let folder = withCacheHome ? cacheHome + "/seckit" : home + "/.cache/seckit"
             let item = ["--service", Keychain.uniqueName("lock"), "--account", "alice"]
 
-            let set = try Keychain.seccli(["cred", "set"] + item, stdin: Array("locked in".utf8), environment: env, unsetting: unset)
+            let set = try Keychain.seccli(
+                ["cred", "set"] + item,
+                stdin: Array("locked in".utf8),
+                environment: env,
+                unsetting: unset
+            )
             #expect(set.status == 0, "\(set.stderr)")
             #expect(FileManager.default.fileExists(atPath: folder + "/keychain.lock"))
             let attributes = try FileManager.default.attributesOfItem(atPath: folder)

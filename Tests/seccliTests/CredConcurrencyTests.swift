@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// 8 shell loops of `seccli cred set` on 4 shared identities at the same time, on both backends:
 /// afterwards exactly one item per identity, holding one of the values written to it.
@@ -32,7 +32,11 @@ enum CredConcurrency {
             exit $failed
             """
         let result = try ProcessRunner.run(
-            "bash", ["-c", script], environment: env.merging(["SECCLI": seccli, "SERVICE": service]) { $1 }, timeout: .seconds(600))
+            "bash",
+            ["-c", script],
+            environment: env.merging(["SECCLI": seccli, "SERVICE": service]) { $1 },
+            timeout: .seconds(600)
+        )
         #expect(result.status == 0, "writers: \(result.stderr)")
         return service
     }
@@ -40,12 +44,22 @@ enum CredConcurrency {
     /// Each identity's secret is a value some writer stored under it.
     static func expectOneOfTheWrittenValues(service: String, setsPerWriter: Int, _ env: [String: String]) throws {
         for account in 0..<identities {
-            let value = try Keychain.seccliSucceeding(["cred", "get", "--service", service, "--account", "acct\(account)"], environment: env).stdoutText
+            let value = try Keychain.seccliSucceeding(
+                ["cred", "get", "--service", service, "--account", "acct\(account)"],
+                environment: env
+            ).stdoutText
             let parts = value.split(separator: "-")
-            let writer = parts.first.flatMap { Int($0.dropFirst()) }, set = parts.last.flatMap { Int($0.dropFirst()) }
-            #expect(parts.count == 2 && value.hasPrefix("w") && parts[1].hasPrefix("i"), "acct\(account) holds \(value.debugDescription)")
+            let writer = parts.first.flatMap { Int($0.dropFirst()) }
+            let set = parts.last.flatMap { Int($0.dropFirst()) }
+            #expect(
+                parts.count == 2 && value.hasPrefix("w") && parts[1].hasPrefix("i"),
+                "acct\(account) holds \(value.debugDescription)"
+            )
             #expect(writer.map { (1...writers).contains($0) } == true, "acct\(account) holds \(value.debugDescription)")
-            #expect(set.map { (1...setsPerWriter).contains($0) && $0 % identities == account } == true, "acct\(account) holds \(value.debugDescription)")
+            #expect(
+                set.map { (1...setsPerWriter).contains($0) && $0 % identities == account } == true,
+                "acct\(account) holds \(value.debugDescription)"
+            )
         }
     }
 
@@ -58,17 +72,25 @@ enum CredConcurrency {
 
 @Suite("seccli cred: concurrent writers")
 struct CredConcurrencyTests {
-    @Test("8 processes x 5 (file) or 25 (Secret Service) cred set on 4 identities: one item each, a written value",
-          arguments: KeychainBackend.available)
+    @Test(
+        "8 processes x 5 (file) or 25 (Secret Service) cred set on 4 identities: one item each, a written value",
+        arguments: KeychainBackend.available
+    )
     func concurrentSets(backend: KeychainBackend) throws {
         let sets = CredConcurrency.setsPerWriter(backend)
         try backend.withEnvironment { env in
             let service = try CredConcurrency.hammer(env, setsPerWriter: sets)
-            #expect(try CredConcurrency.listedAccounts(service: service, env) == (0..<CredConcurrency.identities).map { "acct\($0)" })
+            #expect(
+                try CredConcurrency.listedAccounts(service: service, env)
+                    == (0..<CredConcurrency.identities).map { "acct\($0)" }
+            )
             if backend == .secretService {
                 // secret-tool counts the items itself, past SecKit's handling of copies.
                 for account in 0..<CredConcurrency.identities {
-                    #expect(try Keychain.secretToolCount(["service", service, "account", "acct\(account)"]) == 1, "acct\(account)")
+                    #expect(
+                        try Keychain.secretToolCount(["service", service, "account", "acct\(account)"]) == 1,
+                        "acct\(account)"
+                    )
                 }
                 #expect(try Keychain.secretToolCount(["service", service]) == CredConcurrency.identities)
             }

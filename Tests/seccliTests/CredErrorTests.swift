@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// What `seccli cred` says when the Secret Service cannot be used: a child process with a changed
 /// environment (no bus), a private bus without a provider, a private keyring that is locked or whose
@@ -13,8 +13,11 @@ struct CredErrorTests {
     func noSessionBus() throws {
         try withScratch { scratch in
             let result = try Keychain.seccli(
-                Self.lookup, environment: ["XDG_RUNTIME_DIR": scratch.path, "SECCLI_BACKEND": "secret-service"],
-                unsetting: ["DBUS_SESSION_BUS_ADDRESS", "DISPLAY", "WAYLAND_DISPLAY"], timeout: .seconds(20))
+                Self.lookup,
+                environment: ["XDG_RUNTIME_DIR": scratch.path, "SECCLI_BACKEND": "secret-service"],
+                unsetting: ["DBUS_SESSION_BUS_ADDRESS", "DISPLAY", "WAYLAND_DISPLAY"],
+                timeout: .seconds(20)
+            )
             expectOneLineError(result, status: 13)
             #expect(result.stderr.contains("no D-Bus session bus"), "stderr: \(result.stderr)")
         }
@@ -24,7 +27,9 @@ struct CredErrorTests {
     func noProvider() throws {
         try withScratch { scratch in
             // A session bus that cannot activate anything: no <servicedir>, no <standard_session_servicedirs/>.
-            let config = try scratch.write("bus.conf", """
+            let config = try scratch.write(
+                "bus.conf",
+                """
                 <!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-Bus Bus Configuration 1.0//EN"
                  "http://www.freedesktop.org/standards/dbus/1.0/busconfig.dtd">
                 <busconfig>
@@ -37,11 +42,15 @@ struct CredErrorTests {
                     <allow own="*"/>
                   </policy>
                 </busconfig>
-                """)
+                """
+            )
             let seccli = try #require(Tools.seccliPath)
             var result = try ProcessRunner.run(
-                "dbus-run-session", ["--config-file=\(config)", "--", seccli] + Self.lookup,
-                environment: ["SECCLI_BACKEND": "secret-service"], timeout: .seconds(30))
+                "dbus-run-session",
+                ["--config-file=\(config)", "--", seccli] + Self.lookup,
+                environment: ["SECCLI_BACKEND": "secret-service"],
+                timeout: .seconds(30)
+            )
             // dbus-daemon's own warnings (an unprivileged fd limit) are not seccli's output.
             result.stderr = result.stderr.split(separator: "\n", omittingEmptySubsequences: false)
                 .filter { !$0.hasPrefix("dbus-daemon[") }.joined(separator: "\n")
@@ -55,14 +64,20 @@ struct CredErrorTests {
     private func inNestedSession(_ script: String) throws -> ProcessResult {
         let seccli = try #require(Tools.seccliPath)
         return try ProcessRunner.run(
-            "\(Keychain.toolsDirectory)/with-secret-service", ["bash", "-c", "set -euo pipefail\nerr=$(mktemp)\ntrap 'rm -f \"$err\"' EXIT\n" + script],
-            environment: ["SECCLI": seccli, "SECCLI_BACKEND": "secret-service"], timeout: .seconds(60))
+            "\(Keychain.toolsDirectory)/with-secret-service",
+            ["bash", "-c", "set -euo pipefail\nerr=$(mktemp)\ntrap 'rm -f \"$err\"' EXIT\n" + script],
+            environment: ["SECCLI": seccli, "SECCLI_BACKEND": "secret-service"],
+            timeout: .seconds(60)
+        )
     }
 
-    @Test("a locked keyring: get and list exit 12, not 10 (not found)",
-          .enabled(if: SecretServiceSupport.hasPrivateSecretService, SecretServiceSupport.privateSessionOnly))
+    @Test(
+        "a locked keyring: get and list exit 12, not 10 (not found)",
+        .enabled(if: SecretServiceSupport.hasPrivateSecretService, SecretServiceSupport.privateSessionOnly)
+    )
     func lockedKeyring() throws {
-        let result = try inNestedSession("""
+        let result = try inNestedSession(
+            """
             printf s3cret | "$SECCLI" cred set --service locked-test --account alice
             dbus-send --session --print-reply --dest=org.freedesktop.secrets /org/freedesktop/secrets \
               org.freedesktop.Secret.Service.Lock array:objpath:/org/freedesktop/secrets/collection/login >/dev/null
@@ -72,7 +87,8 @@ struct CredErrorTests {
             echo "absent $status $(cat "$err")"
             status=0; "$SECCLI" cred list --service locked-test --timeout 5 2>"$err" >/dev/null || status=$?
             echo "list $status $(cat "$err")"
-            """)
+            """
+        )
         try #require(result.status == 0, "nested session: \(result.stderr)")
         let lines = result.stdoutLines
         #expect(lines.count == 3, "\(lines)")
@@ -81,12 +97,15 @@ struct CredErrorTests {
         }
     }
 
-    @Test("a Secret Service that stops answering: exit 14 within --timeout",
-          .enabled(if: SecretServiceSupport.hasPrivateSecretService, SecretServiceSupport.privateSessionOnly))
+    @Test(
+        "a Secret Service that stops answering: exit 14 within --timeout",
+        .enabled(if: SecretServiceSupport.hasPrivateSecretService, SecretServiceSupport.privateSessionOnly)
+    )
     func unresponsiveService() throws {
         // The daemon of the nested session only, found by its bus name, is stopped (SIGSTOP) and
         // continued afterwards so the session can end.
-        let result = try inNestedSession("""
+        let result = try inNestedSession(
+            """
             printf s3cret | "$SECCLI" cred set --service stopped-test --account alice
             pid=$(dbus-send --session --print-reply --dest=org.freedesktop.DBus /org/freedesktop/DBus \
               org.freedesktop.DBus.GetConnectionUnixProcessID string:org.freedesktop.secrets | awk '/uint32/ { print $2 }')
@@ -96,7 +115,8 @@ struct CredErrorTests {
             end=$(date +%s%N)
             kill -CONT "$pid"
             echo "$status $(( (end - start) / 1000000 )) $(cat "$err")"
-            """)
+            """
+        )
         try #require(result.status == 0, "nested session: \(result.stderr)")
         let fields = result.stdoutText.split(separator: " ", maxSplits: 2).map(String.init)
         try #require(fields.count == 3, "\(result.stdoutText)")
@@ -106,18 +126,24 @@ struct CredErrorTests {
         #expect(Int(fields[1]).map { $0 < 10_000 } == true, "took \(fields[1]) ms")
     }
 
-    @Test("usage errors: exit 64, one line, no secret echoed", arguments: [
-        (["cred", "get", "--service", "s"], "--account"),
-        (["cred", "get", "--account", "a"], "--service"),
-        (["cred", "get", "--service", "s", "--server", "h", "--account", "a"], "--server"),
-        (["cred", "get", "--service", "s", "--account", "a", "--port", "443"], "--port goes with --server"),
-        (["cred", "get", "--server", "h", "--account", "a", "--port", "70000"], "--port"),
-        (["cred", "set", "--service", "s", "--account", "a", "--secret", "hunter2"], "not accepted on the command line"),
-        (["cred", "set", "--service", "s", "--account", "a", "--expires", "next tuesday"], "--expires"),
-        (["cred", "get", "--service", "s", "--account", "a", "--timeout", "0"], "--timeout"),
-        (["cred", "get", "--service", "s", "--account", "a", "--backend", "kwallet"], "--backend"),
-        (["sso", "token"], "--group"),
-    ])
+    @Test(
+        "usage errors: exit 64, one line, no secret echoed",
+        arguments: [
+            (["cred", "get", "--service", "s"], "--account"),
+            (["cred", "get", "--account", "a"], "--service"),
+            (["cred", "get", "--service", "s", "--server", "h", "--account", "a"], "--server"),
+            (["cred", "get", "--service", "s", "--account", "a", "--port", "443"], "--port goes with --server"),
+            (["cred", "get", "--server", "h", "--account", "a", "--port", "70000"], "--port"),
+            (
+                ["cred", "set", "--service", "s", "--account", "a", "--secret", "hunter2"],
+                "not accepted on the command line"
+            ),
+            (["cred", "set", "--service", "s", "--account", "a", "--expires", "next tuesday"], "--expires"),
+            (["cred", "get", "--service", "s", "--account", "a", "--timeout", "0"], "--timeout"),
+            (["cred", "get", "--service", "s", "--account", "a", "--backend", "kwallet"], "--backend"),
+            (["sso", "token"], "--group"),
+        ]
+    )
     func usageErrors(arguments: [String], mentions: String) throws {
         let result = try Keychain.seccli(arguments, stdin: [])
         expectOneLineError(result, status: 64)
@@ -137,7 +163,10 @@ struct CredErrorTests {
         try withScratch { scratch in
             let env = Keychain.fileBackend(scratch)
             let item = ["--service", "svc", "--account", "alice"]
-            let result = try Keychain.seccli(["cred", "set"] + item + ["--secret", "file:\(scratch.path("missing"))"], environment: env)
+            let result = try Keychain.seccli(
+                ["cred", "set"] + item + ["--secret", "file:\(scratch.path("missing"))"],
+                environment: env
+            )
             expectOneLineError(result, status: 2)
             #expect(!FileManager.default.fileExists(atPath: scratch.path("credentials.store")))
         }

@@ -1,42 +1,78 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// Items written by seccli are found by `secret-tool` and Python `keyring`, and the other way round.
-@Suite("seccli cred interop: secret-tool and Python keyring", .enabled(if: SecretServiceSupport.hasPrivateSecretService, SecretServiceSupport.privateSessionOnly))
+@Suite(
+    "seccli cred interop: secret-tool and Python keyring",
+    .enabled(if: SecretServiceSupport.hasPrivateSecretService, SecretServiceSupport.privateSessionOnly)
+)
 struct CredInteropTests {
     @Test("seccli cred set, then secret-tool lookup and keyring.get_password")
     func seccliToOthers() throws {
-        let service = Keychain.uniqueName("interop"), secret = randomPrintable(48)
-        try Keychain.seccliSucceeding(["cred", "set", "--service", service, "--account", "alice"], stdin: Array(secret.utf8))
-        #expect(try SecretServiceSupport.secretTool(["lookup", "service", service, "account", "alice"]).stdoutText == secret)
-        let python = try SecretServiceSupport.pythonKeyring("sys.stdout.write(keyring.get_password(sys.argv[1], sys.argv[2]))", [service, "alice"])
+        let service = Keychain.uniqueName("interop")
+        let secret = randomPrintable(48)
+        try Keychain.seccliSucceeding(
+            ["cred", "set", "--service", service, "--account", "alice"],
+            stdin: Array(secret.utf8)
+        )
+        #expect(
+            try SecretServiceSupport.secretTool(["lookup", "service", service, "account", "alice"]).stdoutText == secret
+        )
+        let python = try SecretServiceSupport.pythonKeyring(
+            "sys.stdout.write(keyring.get_password(sys.argv[1], sys.argv[2]))",
+            [service, "alice"]
+        )
         #expect(python.stdoutText == secret)
     }
 
     @Test("secret-tool store, then seccli cred get (binary, byte for byte)")
     func secretToolToSeccli() throws {
-        let service = Keychain.uniqueName("interop"), secret = randomBytes(300) + [0, 10]
-        try SecretServiceSupport.secretTool(["store", "--label", "from secret-tool", "service", service, "account", "bob"], stdin: secret)
-        #expect(try Keychain.seccliSucceeding(["cred", "get", "--service", service, "--account", "bob"]).stdout == secret)
+        let service = Keychain.uniqueName("interop")
+        let secret = randomBytes(300) + [0, 10]
+        try SecretServiceSupport.secretTool(
+            ["store", "--label", "from secret-tool", "service", service, "account", "bob"],
+            stdin: secret
+        )
+        #expect(
+            try Keychain.seccliSucceeding(["cred", "get", "--service", service, "--account", "bob"]).stdout == secret
+        )
     }
 
     @Test("keyring.set_password, then seccli cred get; seccli cred delete removes it for keyring too")
     func pythonToSeccli() throws {
-        let service = Keychain.uniqueName("interop"), secret = randomPrintable(32)
-        try SecretServiceSupport.pythonKeyring("keyring.set_password(sys.argv[1], sys.argv[2], sys.argv[3])", [service, "carol", secret])
-        #expect(try Keychain.seccliSucceeding(["cred", "get", "--service", service, "--account", "carol"]).stdoutText == secret)
+        let service = Keychain.uniqueName("interop")
+        let secret = randomPrintable(32)
+        try SecretServiceSupport.pythonKeyring(
+            "keyring.set_password(sys.argv[1], sys.argv[2], sys.argv[3])",
+            [service, "carol", secret]
+        )
+        #expect(
+            try Keychain.seccliSucceeding(["cred", "get", "--service", service, "--account", "carol"]).stdoutText
+                == secret
+        )
         try Keychain.seccliSucceeding(["cred", "delete", "--service", service, "--account", "carol"])
-        let after = try SecretServiceSupport.pythonKeyring("print(keyring.get_password(sys.argv[1], sys.argv[2]))", [service, "carol"])
+        let after = try SecretServiceSupport.pythonKeyring(
+            "print(keyring.get_password(sys.argv[1], sys.argv[2]))",
+            [service, "carol"]
+        )
         #expect(after.stdoutText == "None\n")
     }
 
     @Test("seccli cred set replaces the item secret-tool stored: one item, the new secret")
     func upsertOverForeignItem() throws {
         let service = Keychain.uniqueName("interop")
-        try SecretServiceSupport.secretTool(["store", "--label", "old", "service", service, "account", "dave"], stdin: Array("old".utf8))
-        try Keychain.seccliSucceeding(["cred", "set", "--service", service, "--account", "dave"], stdin: Array("new".utf8))
+        try SecretServiceSupport.secretTool(
+            ["store", "--label", "old", "service", service, "account", "dave"],
+            stdin: Array("old".utf8)
+        )
+        try Keychain.seccliSucceeding(
+            ["cred", "set", "--service", service, "--account", "dave"],
+            stdin: Array("new".utf8)
+        )
         #expect(try Keychain.secretToolCount(["service", service, "account", "dave"]) == 1)
-        #expect(try SecretServiceSupport.secretTool(["lookup", "service", service, "account", "dave"]).stdoutText == "new")
+        #expect(
+            try SecretServiceSupport.secretTool(["lookup", "service", service, "account", "dave"]).stdoutText == "new"
+        )
     }
 }

@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// The shipped seccli (tools/build-release's, which tools/test passes in SECCLI) does not link
 /// libsecret: `cred get` reads over GDBus and never maps libsecret or libgcrypt, and the first write
@@ -8,15 +8,26 @@ import TestSupport
 @Suite(
     "seccli cred: libsecret is loaded by writes only (the release binary)",
     .enabled(if: SecretServiceSupport.hasPrivateSecretService, SecretServiceSupport.privateSessionOnly),
-    .enabled(if: ProcessInfo.processInfo.environment["SECCLI"] != nil, "needs SECCLI: the binary of tools/build-release (the debug build links libsecret)"))
+    .enabled(
+        if: ProcessInfo.processInfo.environment["SECCLI"] != nil,
+        "needs SECCLI: the binary of tools/build-release (the debug build links libsecret)"
+    )
+)
 struct CredLibraryLoadingTests {
     @Test("cred get and sso token map no libsecret; cred set loads it, and what it wrote is read back")
     func libsecretOnlyForWrites() throws {
-        let service = Keychain.uniqueName("loading"), secret = randomPrintable(24)
+        let service = Keychain.uniqueName("loading")
+        let secret = randomPrintable(24)
         let traced = ["SECCLI_BACKEND": "secret-service", "LD_DEBUG": "libs"]
-        let set = try Keychain.seccli(["cred", "set", "--service", service, "--account", "alice"], stdin: Array(secret.utf8), environment: traced)
+        let set = try Keychain.seccli(
+            ["cred", "set", "--service", service, "--account", "alice"],
+            stdin: Array(secret.utf8),
+            environment: traced
+        )
         #expect(set.status == 0, "stderr: \(set.stderr.suffix(500))")
-        let setLoadedLibsecret = set.stderr.split(separator: "\n").contains { $0.contains("calling init: ") && $0.contains("libsecret-1.so") }
+        let setLoadedLibsecret = set.stderr.split(separator: "\n").contains {
+            $0.contains("calling init: ") && $0.contains("libsecret-1.so")
+        }
         #expect(setLoadedLibsecret, "cred set did not load libsecret")
 
         let get = try Keychain.seccli(["cred", "get", "--service", service, "--account", "alice"], environment: traced)
@@ -28,7 +39,11 @@ struct CredLibraryLoadingTests {
         #expect(getMapped.isEmpty, "cred get mapped \(getMapped)")
 
         let group = Keychain.uniqueName("loading-group")
-        try Keychain.seccliSucceeding(["sso", "login", "--group", group, "--user", "alice"], stdin: Array("token-1".utf8), environment: ["SECCLI_BACKEND": "secret-service"])
+        try Keychain.seccliSucceeding(
+            ["sso", "login", "--group", group, "--user", "alice"],
+            stdin: Array("token-1".utf8),
+            environment: ["SECCLI_BACKEND": "secret-service"]
+        )
         let token = try Keychain.seccli(["sso", "token", "--group", group], environment: traced)
         #expect(token.status == 0)
         #expect(token.stdoutText == "token-1")

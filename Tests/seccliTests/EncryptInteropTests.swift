@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// `seccli encrypt` / `seccli decrypt` against `openssl enc` (password and raw-key formats) and
 /// Python's `cryptography` (AES-GCM), in both directions.
@@ -8,30 +8,47 @@ import TestSupport
 struct EncryptInteropTests {
     // MARK: - Password format (openssl enc -pbkdf2)
 
-    @Test("password format ⇄ openssl enc -pbkdf2 (defaults), 0 bytes to 3 MiB; -a lines as openssl's",
-          arguments: Cipher.passwordCiphers, Armour.allCases)
+    @Test(
+        "password format ⇄ openssl enc -pbkdf2 (defaults), 0 bytes to 3 MiB; -a lines as openssl's",
+        arguments: Cipher.passwordCiphers,
+        Armour.allCases
+    )
     func passwordFormat(_ cipher: Cipher, armour: Armour) throws {
         try withScratch { dir in
             let environment = ["P": randomPrintable(24)]
             // seccli's defaults must be openssl's: -iter 10000 -md sha256.
-            let openssl = ["enc", cipher.opensslOption, "-pbkdf2", "-iter", "10000", "-md", "sha256", "-pass", "env:P"] + armour.options
+            let openssl =
+                ["enc", cipher.opensslOption, "-pbkdf2", "-iter", "10000", "-md", "sha256", "-pass", "env:P"]
+                + armour.options
             for size in blockEdgeSizes + [largeSize] {
                 let plaintext = randomBytes(size)
                 try dir.write("plain.bin", plaintext)
 
                 // seccli → openssl (files in, file out).
                 let encrypted = try Tools.seccli(
-                    ["encrypt", "--password", "env:P", "--cipher", cipher.rawValue, "--in", "plain.bin", "--out", "seccli.enc"] + armour.options,
-                    environment: environment, in: dir)
+                    [
+                        "encrypt", "--password", "env:P", "--cipher", cipher.rawValue, "--in", "plain.bin", "--out",
+                        "seccli.enc",
+                    ] + armour.options,
+                    environment: environment,
+                    in: dir
+                )
                 #expect(encrypted.status == 0, "\(size) bytes: \(encrypted.stderr)")
                 #expect(encrypted.stdout.isEmpty)
-                let opened = try Tools.openssl(openssl + ["-d", "-in", "seccli.enc"], environment: environment, in: dir)
+                let opened = try Tools.openssl(
+                    openssl + ["-d", "-in", "seccli.enc"],
+                    environment: environment,
+                    in: dir
+                )
                 expectSameBytes(opened.stdout, plaintext, "\(size) bytes: openssl does not recover seccli's input")
 
                 // openssl → seccli (standard input to standard output).
                 let theirs = try Tools.openssl(openssl + ["-in", "plain.bin"], environment: environment, in: dir).stdout
                 let decrypted = try Tools.seccli(
-                    ["decrypt", "--password", "env:P", "--cipher", cipher.rawValue] + armour.options, stdin: theirs, environment: environment)
+                    ["decrypt", "--password", "env:P", "--cipher", cipher.rawValue] + armour.options,
+                    stdin: theirs,
+                    environment: environment
+                )
                 #expect(decrypted.status == 0, "\(size) bytes: \(decrypted.stderr)")
                 #expect(decrypted.stderr.isEmpty)
                 expectSameBytes(decrypted.stdout, plaintext, "\(size) bytes: seccli does not recover openssl's input")
@@ -43,11 +60,18 @@ struct EncryptInteropTests {
                 case .binary:
                     #expect(ours.starts(with: Array("Salted__".utf8)))
                 case .lines:
-                    let lengths = lineLengths(ours), sameLines = lengths == lineLengths(theirs)
+                    let lengths = lineLengths(ours)
+                    let sameLines = lengths == lineLengths(theirs)
                     #expect(sameLines, "\(size) bytes: -a line lengths differ from openssl's")
-                    #expect(lengths.dropLast(2).allSatisfy { $0 == 64 } && lengths.last == 0, "64-character lines ending in a newline")
+                    #expect(
+                        lengths.dropLast(2).allSatisfy { $0 == 64 } && lengths.last == 0,
+                        "64-character lines ending in a newline"
+                    )
                 case .singleLine:
-                    #expect(!ours.contains(UInt8(ascii: "\n")), "\(size) bytes: -A output has a line break (openssl writes none)")
+                    #expect(
+                        !ours.contains(UInt8(ascii: "\n")),
+                        "\(size) bytes: -A output has a line break (openssl writes none)"
+                    )
                 }
             }
         }
@@ -63,22 +87,31 @@ struct EncryptInteropTests {
     /// Every password cipher with --iter 1 and 10000 and --md sha1/sha256/sha512; 600000 once.
     static let kdfSettings: [KDFSetting] =
         Cipher.passwordCiphers.flatMap { cipher in
-            [1, 10_000].flatMap { iterations in [PRF.sha1, .sha256, .sha512].map { KDFSetting(cipher: cipher, iterations: iterations, md: $0) } }
+            [1, 10_000].flatMap { iterations in
+                [PRF.sha1, .sha256, .sha512].map { KDFSetting(cipher: cipher, iterations: iterations, md: $0) }
+            }
         } + [KDFSetting(cipher: .aes256CBC, iterations: 600_000, md: .sha256)]
 
-    @Test("--iter and --md ⇄ openssl -iter -md; one warning line below the recommended count, none at it",
-          arguments: kdfSettings)
+    @Test(
+        "--iter and --md ⇄ openssl -iter -md; one warning line below the recommended count, none at it",
+        arguments: kdfSettings
+    )
     func iterationsAndDigest(_ setting: KDFSetting) throws {
         try withScratch { dir in
             let environment = ["P": randomPrintable(16)]
             let plaintext = randomBytes(100)
             try dir.write("plain.bin", plaintext)
             let kdf = ["--iter", "\(setting.iterations)", "--md", setting.md.rawValue]
-            let openssl = ["enc", setting.cipher.opensslOption, "-pbkdf2", "-iter", "\(setting.iterations)", "-md", setting.md.rawValue, "-pass", "env:P"]
+            let openssl = [
+                "enc", setting.cipher.opensslOption, "-pbkdf2", "-iter", "\(setting.iterations)", "-md",
+                setting.md.rawValue, "-pass", "env:P",
+            ]
 
             let encrypted = try Tools.seccli(
                 ["encrypt", "--password", "env:P", "--cipher", setting.cipher.rawValue, "--in", "plain.bin"] + kdf,
-                environment: environment, in: dir)
+                environment: environment,
+                in: dir
+            )
             #expect(encrypted.status == 0, "\(encrypted.stderr)")
             if setting.iterations < setting.md.recommendedMinimum {
                 expectOneWarning(encrypted.stderr)
@@ -91,7 +124,10 @@ struct EncryptInteropTests {
 
             let theirs = try Tools.openssl(openssl + ["-in", "plain.bin"], environment: environment, in: dir)
             let decrypted = try Tools.seccli(
-                ["decrypt", "--password", "env:P", "--cipher", setting.cipher.rawValue] + kdf, stdin: theirs.stdout, environment: environment)
+                ["decrypt", "--password", "env:P", "--cipher", setting.cipher.rawValue] + kdf,
+                stdin: theirs.stdout,
+                environment: environment
+            )
             #expect(decrypted.status == 0, "\(decrypted.stderr)")
             #expect(decrypted.stderr.isEmpty, "decrypt does not warn about the count: the file fixes it")
             expectSameBytes(decrypted.stdout, plaintext, "seccli does not recover openssl's input")
@@ -100,11 +136,15 @@ struct EncryptInteropTests {
 
     // MARK: - Raw key and IV (openssl enc -K -iv)
 
-    @Test("--key/--iv output equals openssl enc -K -iv byte for byte, and seccli decrypts openssl's",
-          arguments: Cipher.cbc, Armour.allCases)
+    @Test(
+        "--key/--iv output equals openssl enc -K -iv byte for byte, and seccli decrypts openssl's",
+        arguments: Cipher.cbc,
+        Armour.allCases
+    )
     func rawKeyMatchesOpenSSL(_ cipher: Cipher, armour: Armour) throws {
         try withScratch { dir in
-            let key = hexString(randomBytes(cipher.keyByteCount)), iv = hexString(randomBytes(cipher.ivByteCount))
+            let key = hexString(randomBytes(cipher.keyByteCount))
+            let iv = hexString(randomBytes(cipher.ivByteCount))
             let environment = ["K": key]
             let seccli = ["--cipher", cipher.rawValue, "--key", "env:K", "--iv", iv] + armour.options
             let openssl = ["enc", cipher.opensslOption, "-K", key, "-iv", iv] + armour.options
@@ -113,7 +153,11 @@ struct EncryptInteropTests {
                 let plaintext = randomBytes(size)
                 try dir.write("plain.bin", plaintext)
 
-                let ours = try Tools.seccli(["encrypt"] + seccli + ["--in", "plain.bin"], environment: environment, in: dir)
+                let ours = try Tools.seccli(
+                    ["encrypt"] + seccli + ["--in", "plain.bin"],
+                    environment: environment,
+                    in: dir
+                )
                 #expect(ours.status == 0, "\(size) bytes: \(ours.stderr)")
                 #expect(ours.stderr.isEmpty)
                 let theirs = try Tools.openssl(openssl + ["-in", "plain.bin"], in: dir)
@@ -134,13 +178,17 @@ struct EncryptInteropTests {
         case hex, raw, base64
     }
 
-    @Test("--key from env:, file:, fd:3 and stdin, as hex (the default), raw and base64",
-          arguments: KeySource.allCases, KeyFormat.allCases)
+    @Test(
+        "--key from env:, file:, fd:3 and stdin, as hex (the default), raw and base64",
+        arguments: KeySource.allCases,
+        KeyFormat.allCases
+    )
     func keySources(_ source: KeySource, format: KeyFormat) throws {
         try withScratch { dir in
             let cipher = Cipher.aes256CBC
             // A raw key must survive env: and a first-line read: printable, no newline.
-            let keyBytes = format == .raw ? Array(randomPrintable(cipher.keyByteCount).utf8) : randomBytes(cipher.keyByteCount)
+            let keyBytes =
+                format == .raw ? Array(randomPrintable(cipher.keyByteCount).utf8) : randomBytes(cipher.keyByteCount)
             let keyText: String
             switch format {
             case .hex: keyText = hexString(keyBytes)
@@ -171,10 +219,19 @@ struct EncryptInteropTests {
             }
             if format != .hex { arguments += ["--key-format", format.rawValue] }  // hex is the default
 
-            let ours = try Tools.seccli(arguments, stdin: stdin, environment: environment, extraInput: extraInput, in: dir)
+            let ours = try Tools.seccli(
+                arguments,
+                stdin: stdin,
+                environment: environment,
+                extraInput: extraInput,
+                in: dir
+            )
             #expect(ours.status == 0, "\(ours.stderr)")
             #expect(ours.stderr.isEmpty)
-            let expected = try Tools.openssl(["enc", cipher.opensslOption, "-K", hexString(keyBytes), "-iv", iv, "-in", "plain.bin"], in: dir)
+            let expected = try Tools.openssl(
+                ["enc", cipher.opensslOption, "-K", hexString(keyBytes), "-iv", iv, "-in", "plain.bin"],
+                in: dir
+            )
             expectSameBytes(ours.stdout, expected.stdout, "differs from openssl enc -K")
         }
     }
@@ -195,12 +252,16 @@ struct EncryptInteropTests {
                 f.write(result)
         """
 
-    @Test("GCM: ciphertext ‖ tag equals Python AESGCM.encrypt, AESGCM.decrypt opens it, seccli opens Python's",
-          arguments: Cipher.gcm, [12, 16])
+    @Test(
+        "GCM: ciphertext ‖ tag equals Python AESGCM.encrypt, AESGCM.decrypt opens it, seccli opens Python's",
+        arguments: Cipher.gcm,
+        [12, 16]
+    )
     func gcmMatchesPython(_ cipher: Cipher, nonceLength: Int) throws {
         try Tools.requirePythonCryptography()
         try withScratch { dir in
-            let key = hexString(randomBytes(cipher.keyByteCount)), nonce = hexString(randomBytes(nonceLength))
+            let key = hexString(randomBytes(cipher.keyByteCount))
+            let nonce = hexString(randomBytes(nonceLength))
             let environment = ["K": key]
             let seccli = ["--cipher", cipher.rawValue, "--key", "env:K", "--iv", nonce]
             let sizes = blockEdgeSizes + [largeSize]
@@ -210,8 +271,11 @@ struct EncryptInteropTests {
                 let plaintext = randomBytes(size)
                 plaintexts.append(plaintext)
                 try dir.write("plain\(index)", plaintext)
-                let encrypted = try Tools.seccli(["encrypt"] + seccli + ["--in", "plain\(index)", "--out", "seccli\(index)"],
-                                                 environment: environment, in: dir)
+                let encrypted = try Tools.seccli(
+                    ["encrypt"] + seccli + ["--in", "plain\(index)", "--out", "seccli\(index)"],
+                    environment: environment,
+                    in: dir
+                )
                 #expect(encrypted.status == 0, "\(size) bytes: \(encrypted.stderr)")
                 #expect(encrypted.stderr.isEmpty && encrypted.stdout.isEmpty)
                 seccliFiles.append("seccli\(index)")
@@ -223,14 +287,22 @@ struct EncryptInteropTests {
             for (index, size) in sizes.enumerated() {
                 let ours = try dir.read("seccli\(index)")
                 #expect(ours.count == size + 16, "ciphertext ‖ 16-byte tag")
-                expectSameBytes(try dir.read("seccli\(index).out"), plaintexts[index], "\(size) bytes: Python does not recover seccli's input")
+                expectSameBytes(
+                    try dir.read("seccli\(index).out"),
+                    plaintexts[index],
+                    "\(size) bytes: Python does not recover seccli's input"
+                )
                 let python = try dir.read("plain\(index).out")
                 expectSameBytes(ours, python, "\(size) bytes: differs from AESGCM.encrypt")
 
                 let decrypted = try Tools.seccli(["decrypt"] + seccli, stdin: python, environment: environment)
                 #expect(decrypted.status == 0, "\(size) bytes: \(decrypted.stderr)")
                 #expect(decrypted.stderr.isEmpty)
-                expectSameBytes(decrypted.stdout, plaintexts[index], "\(size) bytes: seccli does not recover Python's input")
+                expectSameBytes(
+                    decrypted.stdout,
+                    plaintexts[index],
+                    "\(size) bytes: seccli does not recover Python's input"
+                )
             }
         }
     }

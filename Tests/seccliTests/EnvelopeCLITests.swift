@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// `seccli encrypt/decrypt --format jwe|fernet|legacy-json` as a process, against the peers of
 /// Tests/Peers run as processes too: joserfc (jose_peer.py), Python's cryptography.fernet
@@ -30,13 +30,18 @@ struct EnvelopeCLITests {
         var size: Int
         var testDescription: String { "\(alg)+\(enc), key as \(form.rawValue), \(size) bytes" }
         /// seccli's defaults are dir and A256GCM: options only for the others.
-        var seccliOptions: [String] { (alg == "dir" ? [] : ["--alg", alg]) + (enc == "A256GCM" ? [] : ["--enc", enc]) }
+        var seccliOptions: [String] {
+            (alg == "dir" ? [] : ["--alg", alg]) + (enc == "A256GCM" ? [] : ["--enc", enc])
+        }
 
         /// The key in hex (for joserfc), and the seccli options and environment that give it.
         func makeKey(in dir: Scratch) throws -> (hex: String, options: [String], environment: [String: String]) {
             switch form {
             case .jwkFile:
-                return (try EnvelopeCLITests.keygenJWK("key.jwk", bits: keyBits, in: dir).hex, ["--key", "file:key.jwk"], [:])
+                return (
+                    try EnvelopeCLITests.keygenJWK("key.jwk", bits: keyBits, in: dir).hex, ["--key", "file:key.jwk"],
+                    [:]
+                )
             case .hex:
                 let hex = hexString(randomBytes(keyBits / 8))
                 return (hex, ["--key", "env:K", "--key-format", "hex"], ["K": hex])
@@ -51,8 +56,10 @@ struct EnvelopeCLITests {
         .init(alg: "A256KW", enc: "A256CBC-HS512", keyBits: 256, form: .jwkFile, size: 100_000),
     ]
 
-    @Test("key: seccli encrypt → joserfc decrypt, joserfc encrypt → seccli decrypt; the header names alg and enc",
-          arguments: jweKeyCases)
+    @Test(
+        "key: seccli encrypt → joserfc decrypt, joserfc encrypt → seccli decrypt; the header names alg and enc",
+        arguments: jweKeyCases
+    )
     func jweWithKey(_ keyCase: JWEKeyCase) throws {
         // A static function, not in the closure: written inside withScratch's closure,
         // this body crashes Swift 6.3.1's SendNonSendable pass (map::at).
@@ -61,24 +68,44 @@ struct EnvelopeCLITests {
 
     static func jweRoundTrips(_ keyCase: JWEKeyCase, in dir: Scratch) throws {
         let key = try keyCase.makeKey(in: dir)
-        let keyHex = key.hex, keyOptions = key.options, environment = key.environment
-        let size = keyCase.size, plaintext = randomBytes(keyCase.size)
+        let keyHex = key.hex
+        let keyOptions = key.options
+        let environment = key.environment
+        let size = keyCase.size
+        let plaintext = randomBytes(keyCase.size)
         try dir.write("plain.bin", plaintext)
 
-        let token = try Self.seccliToken(["encrypt", "--format", "jwe"] + keyOptions + keyCase.seccliOptions + ["--in", "plain.bin"],
-                                         environment: environment, in: dir)
-        #expect(token.split(separator: ".", omittingEmptySubsequences: false).count == 5, "\(size) bytes: not a compact JWE: \(token)")
+        let token = try Self.seccliToken(
+            ["encrypt", "--format", "jwe"] + keyOptions + keyCase.seccliOptions + ["--in", "plain.bin"],
+            environment: environment,
+            in: dir
+        )
+        #expect(
+            token.split(separator: ".", omittingEmptySubsequences: false).count == 5,
+            "\(size) bytes: not a compact JWE: \(token)"
+        )
         let header = try Self.header(token)
         #expect(header.alg == keyCase.alg, "\(size) bytes: header \(header)")
         #expect(header.enc == keyCase.enc, "\(size) bytes: header \(header)")
         #expect(header.kid == nil, "\(size) bytes: a kid without --kid or a JWK kid: \(header)")
-        let opened = try InteropPeer.jose.run(["decrypt"], stdin: Array(token.utf8), environment: ["JOSE_KEY_HEX": keyHex])
+        let opened = try InteropPeer.jose.run(
+            ["decrypt"],
+            stdin: Array(token.utf8),
+            environment: ["JOSE_KEY_HEX": keyHex]
+        )
         expectSameBytes(opened.stdout, plaintext, "\(size) bytes: joserfc does not recover seccli's plaintext")
 
-        let theirs = try InteropPeer.jose.run(["encrypt", "--alg", keyCase.alg, "--enc", keyCase.enc], stdin: plaintext,
-                                              environment: ["JOSE_KEY_HEX": keyHex])
-        let decrypted = try Self.seccliOK(["decrypt", "--format", "jwe"] + keyOptions, stdin: theirs.stdout,
-                                          environment: environment, in: dir)
+        let theirs = try InteropPeer.jose.run(
+            ["encrypt", "--alg", keyCase.alg, "--enc", keyCase.enc],
+            stdin: plaintext,
+            environment: ["JOSE_KEY_HEX": keyHex]
+        )
+        let decrypted = try Self.seccliOK(
+            ["decrypt", "--format", "jwe"] + keyOptions,
+            stdin: theirs.stdout,
+            environment: environment,
+            in: dir
+        )
         expectSameBytes(decrypted.stdout, plaintext, "\(size) bytes: seccli does not recover joserfc's plaintext")
     }
 
@@ -86,18 +113,33 @@ struct EnvelopeCLITests {
     func jwePasswordDefaults() throws {
         let environment = ["P": randomPrintable(20)]
         let plaintext = randomBytes(300)
-        let token = try Self.seccliToken(["encrypt", "--format", "jwe", "--password", "env:P"], stdin: plaintext, environment: environment)
+        let token = try Self.seccliToken(
+            ["encrypt", "--format", "jwe", "--password", "env:P"],
+            stdin: plaintext,
+            environment: environment
+        )
         let header = try Self.joseHeader(token)
         #expect(header.alg == "PBES2-HS512+A256KW", "header \(header)")
         #expect(header.enc == "A256GCM", "header \(header)")
         #expect(header.p2c == 210_000, "header \(header)")
         #expect(header.p2s.flatMap(base64URLDecode)?.count ?? 0 >= 8, "p2s salt: header \(header)")
-        let opened = try InteropPeer.jose.run(["decrypt"], stdin: Array(token.utf8), environment: ["JOSE_PASSWORD": environment["P"]!])
+        let opened = try InteropPeer.jose.run(
+            ["decrypt"],
+            stdin: Array(token.utf8),
+            environment: ["JOSE_PASSWORD": environment["P"]!]
+        )
         expectSameBytes(opened.stdout, plaintext, "joserfc does not recover seccli's plaintext")
 
-        let theirs = try InteropPeer.jose.run(["encrypt", "--alg", "PBES2-HS512+A256KW", "--enc", "A256GCM"], stdin: plaintext,
-                                              environment: ["JOSE_PASSWORD": environment["P"]!])
-        let decrypted = try Self.seccliOK(["decrypt", "--format", "jwe", "--password", "env:P"], stdin: theirs.stdout, environment: environment)
+        let theirs = try InteropPeer.jose.run(
+            ["encrypt", "--alg", "PBES2-HS512+A256KW", "--enc", "A256GCM"],
+            stdin: plaintext,
+            environment: ["JOSE_PASSWORD": environment["P"]!]
+        )
+        let decrypted = try Self.seccliOK(
+            ["decrypt", "--format", "jwe", "--password", "env:P"],
+            stdin: theirs.stdout,
+            environment: environment
+        )
         expectSameBytes(decrypted.stdout, plaintext, "seccli does not recover joserfc's plaintext")
     }
 
@@ -107,8 +149,11 @@ struct EnvelopeCLITests {
         let environment = ["P": password]
         let plaintext = randomBytes(100)
         let options = ["--format", "jwe", "--password", "env:P"]
-        let encrypted = try Tools.seccli(["encrypt"] + options + ["--alg", "PBES2-HS256+A128KW", "--iter", "1000", "--enc", "A128CBC-HS256"],
-                                         stdin: plaintext, environment: environment)
+        let encrypted = try Tools.seccli(
+            ["encrypt"] + options + ["--alg", "PBES2-HS256+A128KW", "--iter", "1000", "--enc", "A128CBC-HS256"],
+            stdin: plaintext,
+            environment: environment
+        )
         try #require(encrypted.status == 0, "\(encrypted.stderr)")
         expectOneWarning(encrypted.stderr)
         #expect(encrypted.stderr.contains("1000") && encrypted.stderr.contains("below"), "\(encrypted.stderr)")
@@ -117,11 +162,18 @@ struct EnvelopeCLITests {
         #expect(header.alg == "PBES2-HS256+A128KW", "header \(header)")
         #expect(header.enc == "A128CBC-HS256", "header \(header)")
         #expect(header.p2c == 1000, "header \(header)")
-        let opened = try InteropPeer.jose.run(["decrypt"], stdin: Array(token.utf8), environment: ["JOSE_PASSWORD": password])
+        let opened = try InteropPeer.jose.run(
+            ["decrypt"],
+            stdin: Array(token.utf8),
+            environment: ["JOSE_PASSWORD": password]
+        )
         expectSameBytes(opened.stdout, plaintext, "joserfc does not recover seccli's plaintext")
 
-        let theirs = try InteropPeer.jose.run(["encrypt", "--alg", "PBES2-HS256+A128KW", "--enc", "A128CBC-HS256", "--p2c", "1000"],
-                                              stdin: plaintext, environment: ["JOSE_PASSWORD": password])
+        let theirs = try InteropPeer.jose.run(
+            ["encrypt", "--alg", "PBES2-HS256+A128KW", "--enc", "A128CBC-HS256", "--p2c", "1000"],
+            stdin: plaintext,
+            environment: ["JOSE_PASSWORD": password]
+        )
         let decrypted = try Self.seccliOK(["decrypt"] + options, stdin: theirs.stdout, environment: environment)
         expectSameBytes(decrypted.stdout, plaintext, "seccli does not recover joserfc's plaintext")
     }
@@ -138,17 +190,27 @@ struct EnvelopeCLITests {
                 (["--key", "env:K", "--key-format", "hex", "--kid", "2024-06"], "2024-06", hexKey),
             ]
             for run in runs {
-                let token = try Self.seccliToken(["encrypt", "--format", "jwe", "--alg", "A256KW"] + run.options, stdin: Array("kid".utf8),
-                                                 environment: environment, in: dir)
+                let token = try Self.seccliToken(
+                    ["encrypt", "--format", "jwe", "--alg", "A256KW"] + run.options,
+                    stdin: Array("kid".utf8),
+                    environment: environment,
+                    in: dir
+                )
                 let header = try Self.header(token)
                 #expect(header.kid == run.kid, "\(run.options): header \(header)")
-                let opened = try InteropPeer.jose.run(["decrypt"], stdin: Array(token.utf8), environment: ["JOSE_KEY_HEX": run.keyHex])
+                let opened = try InteropPeer.jose.run(
+                    ["decrypt"],
+                    stdin: Array(token.utf8),
+                    environment: ["JOSE_KEY_HEX": run.keyHex]
+                )
                 #expect(opened.stdoutText == "kid")
             }
         }
     }
 
-    @Test("two --key JWK files: the token's kid picks the key (an unknown kid, or a kid naming the wrong key, fails); joserfc reads seccli's kid")
+    @Test(
+        "two --key JWK files: the token's kid picks the key (an unknown kid, or a kid naming the wrong key, fails); joserfc reads seccli's kid"
+    )
     func jweKeyRotationByKeyID() throws {
         try withScratch { dir in
             let old = try Self.keygenJWK("old.jwk", kid: "2023", in: dir)
@@ -156,48 +218,87 @@ struct EnvelopeCLITests {
             let keys = ["--key", "file:old.jwk", "--key", "file:new.jwk"]
             let plaintext = randomBytes(64)
             func joseToken(kid: String, key: GeneratedJWK) throws -> [UInt8] {
-                try InteropPeer.jose.run(["encrypt", "--alg", "A256KW", "--enc", "A256GCM", "--kid", kid], stdin: plaintext,
-                                          environment: ["JOSE_KEY_HEX": key.hex]).stdout
+                try InteropPeer.jose.run(
+                    ["encrypt", "--alg", "A256KW", "--enc", "A256GCM", "--kid", kid],
+                    stdin: plaintext,
+                    environment: ["JOSE_KEY_HEX": key.hex]
+                ).stdout
             }
             for key in [old, new] {
                 for order in [keys, Array(keys[2...] + keys[..<2])] {
-                    let decrypted = try Self.seccliOK(["decrypt", "--format", "jwe"] + order, stdin: try joseToken(kid: key.keyID!, key: key), in: dir)
+                    let decrypted = try Self.seccliOK(
+                        ["decrypt", "--format", "jwe"] + order,
+                        stdin: try joseToken(kid: key.keyID!, key: key),
+                        in: dir
+                    )
                     expectSameBytes(decrypted.stdout, plaintext, "kid \(key.keyID!), keys \(order)")
                 }
             }
             // The kid decides: the other key is not tried.
             try dir.write("misnamed.jwe", try joseToken(kid: "2023", key: new))
-            let misnamed = try expectRefused(["decrypt", "--format", "jwe"] + keys + ["--in", "misnamed.jwe"], in: dir, status: 1)
+            let misnamed = try expectRefused(
+                ["decrypt", "--format", "jwe"] + keys + ["--in", "misnamed.jwe"],
+                in: dir,
+                status: 1
+            )
             #expect(misnamed == Self.authenticationFailed)
             try dir.write("unknown.jwe", try joseToken(kid: "2025", key: new))
-            try expectRefused(["decrypt", "--format", "jwe"] + keys + ["--in", "unknown.jwe"], in: dir, status: 1, mentions: ["2025"])
+            try expectRefused(
+                ["decrypt", "--format", "jwe"] + keys + ["--in", "unknown.jwe"],
+                in: dir,
+                status: 1,
+                mentions: ["2025"]
+            )
 
             // seccli writes the JWK's kid; joserfc picks the key from a set by it.
-            let token = try Self.seccliToken(["encrypt", "--format", "jwe", "--alg", "A256KW", "--key", "file:new.jwk"], stdin: plaintext, in: dir)
-            let opened = try InteropPeer.jose.run(["decrypt"], stdin: Array(token.utf8),
-                                                  environment: ["JOSE_KEYSET_JSON": #"{"keys":[\#(old.json),\#(new.json)]}"#])
+            let token = try Self.seccliToken(
+                ["encrypt", "--format", "jwe", "--alg", "A256KW", "--key", "file:new.jwk"],
+                stdin: plaintext,
+                in: dir
+            )
+            let opened = try InteropPeer.jose.run(
+                ["decrypt"],
+                stdin: Array(token.utf8),
+                environment: ["JOSE_KEYSET_JSON": #"{"keys":[\#(old.json),\#(new.json)]}"#]
+            )
             expectSameBytes(opened.stdout, plaintext, "joserfc with a key set does not recover seccli's plaintext")
         }
     }
 
-    @Test("a JWK Set file: the kid picks the key, a token without kid tries each; encrypt refuses a set of two (exit 2)")
+    @Test(
+        "a JWK Set file: the kid picks the key, a token without kid tries each; encrypt refuses a set of two (exit 2)"
+    )
     func jweKeySetFile() throws {
         try withScratch { dir in
             let first = try Self.keygenJWK("a.jwk", kid: "a", in: dir)
             let second = try Self.keygenJWK("b.jwk", kid: "b", in: dir)
             try dir.write("set.json", #"{"keys":[\#(first.json),\#(second.json)]}"# + "\n")
             let plaintext = randomBytes(200)
-            let withKeyID = try InteropPeer.jose.run(["encrypt", "--alg", "dir", "--enc", "A256GCM", "--kid", "b"], stdin: plaintext,
-                                                     environment: ["JOSE_KEY_HEX": second.hex])
-            let withoutKeyID = try InteropPeer.jose.run(["encrypt", "--alg", "dir", "--enc", "A256GCM"], stdin: plaintext,
-                                                        environment: ["JOSE_KEY_HEX": second.hex])
+            let withKeyID = try InteropPeer.jose.run(
+                ["encrypt", "--alg", "dir", "--enc", "A256GCM", "--kid", "b"],
+                stdin: plaintext,
+                environment: ["JOSE_KEY_HEX": second.hex]
+            )
+            let withoutKeyID = try InteropPeer.jose.run(
+                ["encrypt", "--alg", "dir", "--enc", "A256GCM"],
+                stdin: plaintext,
+                environment: ["JOSE_KEY_HEX": second.hex]
+            )
             for token in [withKeyID, withoutKeyID] {
-                let decrypted = try Self.seccliOK(["decrypt", "--format", "jwe", "--key", "file:set.json"], stdin: token.stdout, in: dir)
+                let decrypted = try Self.seccliOK(
+                    ["decrypt", "--format", "jwe", "--key", "file:set.json"],
+                    stdin: token.stdout,
+                    in: dir
+                )
                 expectSameBytes(decrypted.stdout, plaintext, "seccli with a JWK Set file")
             }
             try dir.write("plain.bin", plaintext)
-            try expectRefused(["encrypt", "--format", "jwe", "--key", "file:set.json", "--in", "plain.bin"], in: dir, status: 2,
-                              mentions: ["--key", "2 keys"])
+            try expectRefused(
+                ["encrypt", "--format", "jwe", "--key", "file:set.json", "--in", "plain.bin"],
+                in: dir,
+                status: 2,
+                mentions: ["--key", "2 keys"]
+            )
         }
     }
 
@@ -206,9 +307,16 @@ struct EnvelopeCLITests {
         try withScratch { dir in
             let jwk = try Self.keygenJWK("a.jwk", kid: "a", in: dir)
             try dir.write("set.json", "{\n  \"keys\": [\n    \(jwk.json)\n  ]\n}\n")
-            let token = try InteropPeer.jose.run(["encrypt", "--alg", "dir", "--enc", "A256GCM", "--kid", "a"], stdin: Array("hi".utf8),
-                                                  environment: ["JOSE_KEY_HEX": jwk.hex])
-            let decrypted = try Tools.seccli(["decrypt", "--format", "jwe", "--key", "file:set.json"], stdin: token.stdout, in: dir)
+            let token = try InteropPeer.jose.run(
+                ["encrypt", "--alg", "dir", "--enc", "A256GCM", "--kid", "a"],
+                stdin: Array("hi".utf8),
+                environment: ["JOSE_KEY_HEX": jwk.hex]
+            )
+            let decrypted = try Tools.seccli(
+                ["decrypt", "--format", "jwe", "--key", "file:set.json"],
+                stdin: token.stdout,
+                in: dir
+            )
             #expect(decrypted.status == 0, "\(decrypted.stderr)")
             #expect(decrypted.stdoutText == "hi")
         }
@@ -219,14 +327,33 @@ struct EnvelopeCLITests {
         try withScratch { dir in
             let environment = ["K": hexString(randomBytes(16))]
             let plaintext = randomBytes(50)
-            try dir.write("token.jwe", try InteropPeer.jose.run(["encrypt", "--alg", "A128KW", "--enc", "A128CBC-HS256"], stdin: plaintext,
-                                                                 environment: ["JOSE_KEY_HEX": environment["K"]!]).stdout)
+            try dir.write(
+                "token.jwe",
+                try InteropPeer.jose.run(
+                    ["encrypt", "--alg", "A128KW", "--enc", "A128CBC-HS256"],
+                    stdin: plaintext,
+                    environment: ["JOSE_KEY_HEX": environment["K"]!]
+                ).stdout
+            )
             let decrypt = ["decrypt", "--format", "jwe", "--key", "env:K", "--key-format", "hex", "--in", "token.jwe"]
-            let allowed = try Self.seccliOK(decrypt + ["--alg", "A128KW", "--enc", "A128CBC-HS256"], environment: environment, in: dir)
+            let allowed = try Self.seccliOK(
+                decrypt + ["--alg", "A128KW", "--enc", "A128CBC-HS256"],
+                environment: environment,
+                in: dir
+            )
             expectSameBytes(allowed.stdout, plaintext, "--alg and --enc naming the token's algorithms")
-            for restriction in [["--alg", "A256KW"], ["--alg", "dir"], ["--alg", "A128KW", "--enc", "A128GCM"], ["--enc", "A256CBC-HS512"]] {
+            for restriction in [
+                ["--alg", "A256KW"], ["--alg", "dir"], ["--alg", "A128KW", "--enc", "A128GCM"],
+                ["--enc", "A256CBC-HS512"],
+            ] {
                 let refused = restriction.contains("--enc") ? "A128CBC-HS256" : "A128KW"
-                try expectRefused(decrypt + restriction, environment: environment, in: dir, status: 1, mentions: [refused, "not allowed"])
+                try expectRefused(
+                    decrypt + restriction,
+                    environment: environment,
+                    in: dir,
+                    status: 1,
+                    mentions: [refused, "not allowed"]
+                )
             }
         }
     }
@@ -239,7 +366,9 @@ struct EnvelopeCLITests {
             let generated = try Tools.seccli(["keygen", "--format", "fernet", "--out", "key.txt"], in: dir)
             try #require(generated.status == 0, "\(generated.stderr)")
             let seccliKey = String(decoding: try dir.read("key.txt"), as: UTF8.self).trimmingCharacters(in: .newlines)
-            let pythonKey = try InteropPeer.fernet.run(["generate-key"]).stdoutText.trimmingCharacters(in: .whitespacesAndNewlines)
+            let pythonKey = try InteropPeer.fernet.run(["generate-key"]).stdoutText.trimmingCharacters(
+                in: .whitespacesAndNewlines
+            )
             let keyings: [(what: String, key: String, option: String)] = [
                 ("seccli keygen key, file:", seccliKey, "file:key.txt"),
                 ("seccli keygen key, env:", seccliKey, "env:FK"),
@@ -248,32 +377,69 @@ struct EnvelopeCLITests {
             for keying in keyings {
                 let environment = ["FK": keying.key]
                 let plaintext = randomBytes(777)
-                let token = try Self.seccliToken(["encrypt", "--format", "fernet", "--key", keying.option], stdin: plaintext,
-                                                 environment: environment, in: dir)
-                #expect(base64URLDecode(token)?.first == 0x80, "\(keying.what): not a Fernet token (version 0x80): \(token)")
-                let opened = try InteropPeer.fernet.run(["decrypt"], stdin: Array(token.utf8), environment: ["FERNET_KEY": keying.key])
+                let token = try Self.seccliToken(
+                    ["encrypt", "--format", "fernet", "--key", keying.option],
+                    stdin: plaintext,
+                    environment: environment,
+                    in: dir
+                )
+                #expect(
+                    base64URLDecode(token)?.first == 0x80,
+                    "\(keying.what): not a Fernet token (version 0x80): \(token)"
+                )
+                let opened = try InteropPeer.fernet.run(
+                    ["decrypt"],
+                    stdin: Array(token.utf8),
+                    environment: ["FERNET_KEY": keying.key]
+                )
                 expectSameBytes(opened.stdout, plaintext, "\(keying.what): Python does not recover seccli's plaintext")
 
-                let theirs = try InteropPeer.fernet.run(["encrypt"], stdin: plaintext, environment: ["FERNET_KEY": keying.key])
-                let decrypted = try Self.seccliOK(["decrypt", "--format", "fernet", "--key", keying.option], stdin: theirs.stdout,
-                                                  environment: environment, in: dir)
-                expectSameBytes(decrypted.stdout, plaintext, "\(keying.what): seccli does not recover Python's plaintext")
+                let theirs = try InteropPeer.fernet.run(
+                    ["encrypt"],
+                    stdin: plaintext,
+                    environment: ["FERNET_KEY": keying.key]
+                )
+                let decrypted = try Self.seccliOK(
+                    ["decrypt", "--format", "fernet", "--key", keying.option],
+                    stdin: theirs.stdout,
+                    environment: environment,
+                    in: dir
+                )
+                expectSameBytes(
+                    decrypted.stdout,
+                    plaintext,
+                    "\(keying.what): seccli does not recover Python's plaintext"
+                )
             }
         }
     }
 
-    @Test("--ttl 60 refuses a Python token dated 120 s ago (exit 1, 'expired'); without --ttl, or with a longer one, it decrypts")
+    @Test(
+        "--ttl 60 refuses a Python token dated 120 s ago (exit 1, 'expired'); without --ttl, or with a longer one, it decrypts"
+    )
     func fernetTimeToLive() throws {
         try withScratch { dir in
             let key = fernetKey()
             let environment = ["FK": key]
             let plaintext = Array("transfer 100 to account 12345".utf8)
             let now = Int(Date().timeIntervalSince1970)
-            try dir.write("old.token", try InteropPeer.fernet.run(["encrypt", "--time", "\(now - 120)"], stdin: plaintext,
-                                                                   environment: ["FERNET_KEY": key]).stdout)
+            try dir.write(
+                "old.token",
+                try InteropPeer.fernet.run(
+                    ["encrypt", "--time", "\(now - 120)"],
+                    stdin: plaintext,
+                    environment: ["FERNET_KEY": key]
+                ).stdout
+            )
             let decrypt = ["decrypt", "--format", "fernet", "--key", "env:FK", "--in", "old.token"]
-            let message = try expectRefused(decrypt + ["--ttl", "60"], environment: environment, in: dir, status: 1, mentions: ["expired"],
-                                            sameMessage: false)  // "created 120 s ago", then 121
+            let message = try expectRefused(
+                decrypt + ["--ttl", "60"],
+                environment: environment,
+                in: dir,
+                status: 1,
+                mentions: ["expired"],
+                sameMessage: false
+            )  // "created 120 s ago", then 121
             #expect(message != Self.authenticationFailed)
             for accepted in [[], ["--ttl", "600"]] {
                 let decrypted = try Self.seccliOK(decrypt + accepted, environment: environment, in: dir)
@@ -282,10 +448,13 @@ struct EnvelopeCLITests {
         }
     }
 
-    @Test("two --key (old and new, either order) decrypt a token of either; Python's rotate output needs only the new one")
+    @Test(
+        "two --key (old and new, either order) decrypt a token of either; Python's rotate output needs only the new one"
+    )
     func fernetRotation() throws {
         try withScratch { dir in
-            let old = fernetKey(), new = fernetKey()
+            let old = fernetKey()
+            let new = fernetKey()
             let environment = ["OLD": old, "NEW": new]
             let plaintext = randomBytes(100)
             let tokens = try [old, new].map { key in
@@ -293,17 +462,37 @@ struct EnvelopeCLITests {
             }
             for (index, token) in tokens.enumerated() {
                 for keys in [["--key", "env:OLD", "--key", "env:NEW"], ["--key", "env:NEW", "--key", "env:OLD"]] {
-                    let decrypted = try Self.seccliOK(["decrypt", "--format", "fernet"] + keys, stdin: token, environment: environment)
-                    expectSameBytes(decrypted.stdout, plaintext, "\(index == 0 ? "old" : "new") key's token with \(keys)")
+                    let decrypted = try Self.seccliOK(
+                        ["decrypt", "--format", "fernet"] + keys,
+                        stdin: token,
+                        environment: environment
+                    )
+                    expectSameBytes(
+                        decrypted.stdout,
+                        plaintext,
+                        "\(index == 0 ? "old" : "new") key's token with \(keys)"
+                    )
                 }
             }
             // Only the new key: the old token fails as any wrong key does.
             try dir.write("old.token", tokens[0])
-            let message = try expectRefused(["decrypt", "--format", "fernet", "--key", "env:NEW", "--in", "old.token"],
-                                            environment: environment, in: dir, status: 1)
+            let message = try expectRefused(
+                ["decrypt", "--format", "fernet", "--key", "env:NEW", "--in", "old.token"],
+                environment: environment,
+                in: dir,
+                status: 1
+            )
             #expect(message == Self.authenticationFailed)
-            let rotated = try InteropPeer.fernet.run(["rotate"], stdin: tokens[0], environment: ["FERNET_KEYS": "\(new),\(old)"])
-            let decrypted = try Self.seccliOK(["decrypt", "--format", "fernet", "--key", "env:NEW"], stdin: rotated.stdout, environment: environment)
+            let rotated = try InteropPeer.fernet.run(
+                ["rotate"],
+                stdin: tokens[0],
+                environment: ["FERNET_KEYS": "\(new),\(old)"]
+            )
+            let decrypted = try Self.seccliOK(
+                ["decrypt", "--format", "fernet", "--key", "env:NEW"],
+                stdin: rotated.stdout,
+                environment: environment
+            )
             expectSameBytes(decrypted.stdout, plaintext, "Python's rotated token")
         }
     }
@@ -312,23 +501,38 @@ struct EnvelopeCLITests {
 
     static let transferFields = "toAccount,fromAccount,amount,transferDate"
 
-    @Test("the book's flow: request seccli → PHP, response PHP → seccli, and the other way round (--mac-fields for requests only)")
+    @Test(
+        "the book's flow: request seccli → PHP, response PHP → seccli, and the other way round (--mac-fields for requests only)"
+    )
     func legacyBookFlow() throws {
         // The book's keys: 32-character strings, used as raw bytes (seccli's default --key-format for legacy-json).
         let environment = ["LEGACY_KEY": randomPrintable(32), "LEGACY_MAC_KEY": randomPrintable(24)]
         let seccli = ["--format", "legacy-json", "--key", "env:LEGACY_KEY", "--mac-key", "env:LEGACY_MAC_KEY"]
         let macFields = ["--mac-fields", Self.transferFields]
-        let transfer = Array(#"{"toAccount":"00012345","fromAccount":"00067890","amount":"250.00","transferDate":"2024-05-01 12:30:00"}"#.utf8)
+        let transfer = Array(
+            #"{"toAccount":"00012345","fromAccount":"00067890","amount":"250.00","transferDate":"2024-05-01 12:30:00"}"#
+                .utf8
+        )
         let response = Array(#"{"status":"ok","message":"Transfer of 250.00 complete / réf #42"}"#.utf8)
 
         // The app (seccli) sends a transfer request; the server (PHP, listing 6-16) opens it.
         let request = try Self.seccliToken(["encrypt"] + seccli + macFields, stdin: transfer, environment: environment)
-        let envelope = try #require(try JSONSerialization.jsonObject(with: Data(request.utf8)) as? [String: Any], "not JSON: \(request)")
+        let envelope = try #require(
+            try JSONSerialization.jsonObject(with: Data(request.utf8)) as? [String: Any],
+            "not JSON: \(request)"
+        )
         #expect(Set(envelope.keys) == ["iv", "mac", "payload"], "envelope \(request)")
         #expect((envelope["iv"] as? String).flatMap { Data(base64Encoded: $0) }?.count == 16, "iv: \(request)")
         let mac = envelope["mac"] as? String ?? ""
-        #expect(mac.count == 64 && mac.allSatisfy { "0123456789abcdef".contains($0) }, "mac: lower-case hex HMAC-SHA256: \(request)")
-        let received = try InteropPeer.legacy.run(["decrypt-request"], stdin: Array(request.utf8), environment: environment)
+        #expect(
+            mac.count == 64 && mac.allSatisfy { "0123456789abcdef".contains($0) },
+            "mac: lower-case hex HMAC-SHA256: \(request)"
+        )
+        let received = try InteropPeer.legacy.run(
+            ["decrypt-request"],
+            stdin: Array(request.utf8),
+            environment: environment
+        )
         expectSameBytes(received.stdout, transfer, "PHP decrypt-request of seccli's request")
 
         // The server answers (listing 6-19); the app opens the response, MACed over the plaintext.
@@ -338,10 +542,18 @@ struct EnvelopeCLITests {
 
         // Roles swapped: PHP as the client, seccli as the server.
         let phpRequest = try InteropPeer.legacy.run(["encrypt-request"], stdin: transfer, environment: environment)
-        let openedRequest = try Self.seccliOK(["decrypt"] + seccli + macFields, stdin: phpRequest.stdout, environment: environment)
+        let openedRequest = try Self.seccliOK(
+            ["decrypt"] + seccli + macFields,
+            stdin: phpRequest.stdout,
+            environment: environment
+        )
         expectSameBytes(openedRequest.stdout, transfer, "seccli decrypt --mac-fields of PHP's request")
         let ourResponse = try Self.seccliToken(["encrypt"] + seccli, stdin: response, environment: environment)
-        let phpOpened = try InteropPeer.legacy.run(["decrypt-response"], stdin: Array(ourResponse.utf8), environment: environment)
+        let phpOpened = try InteropPeer.legacy.run(
+            ["decrypt-response"],
+            stdin: Array(ourResponse.utf8),
+            environment: environment
+        )
         expectSameBytes(phpOpened.stdout, response, "PHP decrypt-response of seccli's response")
 
         // The MAC input must match: a request opened as a response (no --mac-fields) fails, and vice versa.
@@ -349,7 +561,12 @@ struct EnvelopeCLITests {
             try dir.write("request.json", phpRequest.stdout)
             try dir.write("response.json", answer.stdout)
             for (file, options) in [("request.json", [String]()), ("response.json", macFields)] {
-                let message = try expectRefused(["decrypt"] + seccli + options + ["--in", file], environment: environment, in: dir, status: 1)
+                let message = try expectRefused(
+                    ["decrypt"] + seccli + options + ["--in", file],
+                    environment: environment,
+                    in: dir,
+                    status: 1
+                )
                 #expect(message == Self.authenticationFailed, "\(file)")
             }
         }
@@ -359,14 +576,19 @@ struct EnvelopeCLITests {
 
     /// A token sealed with the right secrets, and the options to open it with the right or a wrong one.
     enum Sealed: String, CaseIterable, Sendable {
-        case jweDirect = "jwe dir (hex key)", jweKeyWrap = "jwe A256KW (JWK file)", jwePassword = "jwe PBES2 (password)"
-        case fernet, legacyKey = "legacy-json (wrong key)", legacyMACKey = "legacy-json (wrong MAC key)"
+        case jweDirect = "jwe dir (hex key)"
+        case jweKeyWrap = "jwe A256KW (JWK file)"
+        case jwePassword = "jwe PBES2 (password)"
+        case fernet
+        case legacyKey = "legacy-json (wrong key)"
+        case legacyMACKey = "legacy-json (wrong MAC key)"
 
         static let environment: [String: String] = [
             "K": hexString(randomBytes(32)), "WRONG_K": hexString(randomBytes(32)),
             "P": "correct horse battery staple", "WRONG_P": "correct horse battery staple!",
             "FK": fernetKey(), "WRONG_FK": fernetKey(),
-            "LK": randomPrintable(32), "WRONG_LK": randomPrintable(32), "MK": randomPrintable(16), "WRONG_MK": randomPrintable(16),
+            "LK": randomPrintable(32), "WRONG_LK": randomPrintable(32), "MK": randomPrintable(16),
+            "WRONG_MK": randomPrintable(16),
         ]
 
         /// Writes the key files the options name into `dir`.
@@ -380,7 +602,8 @@ struct EnvelopeCLITests {
             let w = wrong ? "WRONG_" : ""
             return switch self {
             case .jweDirect: ["--format", "jwe", "--key", "env:\(w)K", "--key-format", "hex"]
-            case .jweKeyWrap: ["--format", "jwe", "--alg", "A256KW", "--key", wrong ? "file:wrong.jwk" : "file:right.jwk"]
+            case .jweKeyWrap:
+                ["--format", "jwe", "--alg", "A256KW", "--key", wrong ? "file:wrong.jwk" : "file:right.jwk"]
             case .jwePassword: ["--format", "jwe", "--password", "env:\(w)P"]
             case .fernet: ["--format", "fernet", "--key", "env:\(w)FK"]
             case .legacyKey: ["--format", "legacy-json", "--key", "env:\(w)LK", "--mac-key", "env:MK"]
@@ -389,31 +612,57 @@ struct EnvelopeCLITests {
         }
 
         /// Seals `plaintext` into `name` with seccli, and checks that it opens with the right secret.
-        func seal(_ plaintext: [UInt8], to name: String, in dir: Scratch, sourceLocation: SourceLocation = #_sourceLocation) throws -> String {
+        func seal(
+            _ plaintext: [UInt8],
+            to name: String,
+            in dir: Scratch,
+            sourceLocation: SourceLocation = #_sourceLocation
+        ) throws -> String {
             try prepare(dir)
-            let token = try EnvelopeCLITests.seccliToken(["encrypt"] + options(), stdin: plaintext, environment: Self.environment, in: dir,
-                                                         sourceLocation: sourceLocation)
+            let token = try EnvelopeCLITests.seccliToken(
+                ["encrypt"] + options(),
+                stdin: plaintext,
+                environment: Self.environment,
+                in: dir,
+                sourceLocation: sourceLocation
+            )
             try dir.write(name, token + "\n")
-            let opened = try EnvelopeCLITests.seccliOK(["decrypt"] + options() + ["--in", name], environment: Self.environment, in: dir,
-                                                       sourceLocation: sourceLocation)
-            try #require(opened.stdout == plaintext, "the fixture itself does not decrypt", sourceLocation: sourceLocation)
+            let opened = try EnvelopeCLITests.seccliOK(
+                ["decrypt"] + options() + ["--in", name],
+                environment: Self.environment,
+                in: dir,
+                sourceLocation: sourceLocation
+            )
+            try #require(
+                opened.stdout == plaintext,
+                "the fixture itself does not decrypt",
+                sourceLocation: sourceLocation
+            )
             return token
         }
     }
 
-    @Test("a wrong key, password or MAC key: exit 1, the same one-line message for every format, no output, --out untouched",
-          arguments: Sealed.allCases)
+    @Test(
+        "a wrong key, password or MAC key: exit 1, the same one-line message for every format, no output, --out untouched",
+        arguments: Sealed.allCases
+    )
     func wrongSecret(_ sealed: Sealed) throws {
         try withScratch { dir in
             _ = try sealed.seal(fixedText(500), to: "token", in: dir)
-            let message = try expectRefused(["decrypt"] + sealed.options(wrong: true) + ["--in", "token"], environment: Sealed.environment,
-                                            in: dir, status: 1)
+            let message = try expectRefused(
+                ["decrypt"] + sealed.options(wrong: true) + ["--in", "token"],
+                environment: Sealed.environment,
+                in: dir,
+                status: 1
+            )
             #expect(message == Self.authenticationFailed)
         }
     }
 
-    @Test("one character flipped in the middle of the token (of the payload for legacy-json): exit 1, the same message, no output",
-          arguments: [Sealed.jweKeyWrap, .fernet, .legacyKey])
+    @Test(
+        "one character flipped in the middle of the token (of the payload for legacy-json): exit 1, the same message, no output",
+        arguments: [Sealed.jweKeyWrap, .fernet, .legacyKey]
+    )
     func tamperedToken(_ sealed: Sealed) throws {
         try withScratch { dir in
             let token = try sealed.seal(fixedText(500), to: "token", in: dir)
@@ -426,8 +675,12 @@ struct EnvelopeCLITests {
                 tampered = flipMiddleCharacter(token)
             }
             try dir.write("tampered", tampered)
-            let message = try expectRefused(["decrypt"] + sealed.options() + ["--in", "tampered"], environment: Sealed.environment,
-                                            in: dir, status: 1)
+            let message = try expectRefused(
+                ["decrypt"] + sealed.options() + ["--in", "tampered"],
+                environment: Sealed.environment,
+                in: dir,
+                status: 1
+            )
             #expect(message == Self.authenticationFailed)
         }
     }
@@ -452,44 +705,116 @@ struct EnvelopeCLITests {
 
     static let badCalls: [BadCall] = [
         // Usage: 64.
-        .init(label: "--iv with --format jwe", arguments: ["encrypt"] + jweHex + ["--iv", "00112233445566778899aabb"], status: 64, mentions: ["--iv"]),
-        .init(label: "--cipher with --format jwe", arguments: ["decrypt"] + jweHex + ["--cipher", "aes-256-gcm"], status: 64, mentions: ["--cipher"]),
+        .init(
+            label: "--iv with --format jwe",
+            arguments: ["encrypt"] + jweHex + ["--iv", "00112233445566778899aabb"],
+            status: 64,
+            mentions: ["--iv"]
+        ),
+        .init(
+            label: "--cipher with --format jwe",
+            arguments: ["decrypt"] + jweHex + ["--cipher", "aes-256-gcm"],
+            status: 64,
+            mentions: ["--cipher"]
+        ),
         .init(label: "-a with --format jwe", arguments: ["encrypt"] + jweHex + ["-a"], status: 64, mentions: ["-a"]),
-        .init(label: "--ttl with encrypt", arguments: ["encrypt", "--format", "fernet", "--key", "env:FK", "--ttl", "60"], status: 64, mentions: ["--ttl"]),
-        .init(label: "--kid with decrypt", arguments: ["decrypt"] + jweHex + ["--kid", "k1"], status: 64, mentions: ["--kid"]),
-        .init(label: "--format legacy-json without --mac-key", arguments: ["encrypt", "--format", "legacy-json", "--key", "env:LK"],
-              status: 64, mentions: ["--mac-key"]),
-        .init(label: "--format fernet with --password", arguments: ["encrypt", "--format", "fernet", "--password", "env:P"],
-              status: 64, mentions: ["--password"]),
-        .init(label: "--key-format jwk with --format fernet", arguments: ["decrypt", "--format", "fernet", "--key", "env:FK", "--key-format", "jwk"],
-              status: 64, mentions: ["jwk"]),
-        .init(label: "two --key to encrypt", arguments: ["encrypt", "--format", "fernet", "--key", "env:FK", "--key", "env:FK2"],
-              status: 64, mentions: ["--key"]),
-        .init(label: "--mac-key with --format jwe", arguments: ["encrypt"] + jweHex + ["--mac-key", "env:LK"], status: 64, mentions: ["--mac-key"]),
-        .init(label: "--alg A256KW with --password", arguments: ["encrypt", "--format", "jwe", "--password", "env:P", "--alg", "A256KW"],
-              status: 64, mentions: ["A256KW"]),
+        .init(
+            label: "--ttl with encrypt",
+            arguments: ["encrypt", "--format", "fernet", "--key", "env:FK", "--ttl", "60"],
+            status: 64,
+            mentions: ["--ttl"]
+        ),
+        .init(
+            label: "--kid with decrypt",
+            arguments: ["decrypt"] + jweHex + ["--kid", "k1"],
+            status: 64,
+            mentions: ["--kid"]
+        ),
+        .init(
+            label: "--format legacy-json without --mac-key",
+            arguments: ["encrypt", "--format", "legacy-json", "--key", "env:LK"],
+            status: 64,
+            mentions: ["--mac-key"]
+        ),
+        .init(
+            label: "--format fernet with --password",
+            arguments: ["encrypt", "--format", "fernet", "--password", "env:P"],
+            status: 64,
+            mentions: ["--password"]
+        ),
+        .init(
+            label: "--key-format jwk with --format fernet",
+            arguments: ["decrypt", "--format", "fernet", "--key", "env:FK", "--key-format", "jwk"],
+            status: 64,
+            mentions: ["jwk"]
+        ),
+        .init(
+            label: "two --key to encrypt",
+            arguments: ["encrypt", "--format", "fernet", "--key", "env:FK", "--key", "env:FK2"],
+            status: 64,
+            mentions: ["--key"]
+        ),
+        .init(
+            label: "--mac-key with --format jwe",
+            arguments: ["encrypt"] + jweHex + ["--mac-key", "env:LK"],
+            status: 64,
+            mentions: ["--mac-key"]
+        ),
+        .init(
+            label: "--alg A256KW with --password",
+            arguments: ["encrypt", "--format", "jwe", "--password", "env:P", "--alg", "A256KW"],
+            status: 64,
+            mentions: ["A256KW"]
+        ),
         // Bad data: 2.
-        .init(label: "a file that is not a JWK with --format jwe", arguments: ["encrypt", "--format", "jwe", "--key", "file:not-a-jwk.txt"],
-              status: 2, mentions: ["--key"]),
-        .init(label: "a 16-byte Fernet key", arguments: ["encrypt", "--format", "fernet", "--key", "env:SHORT_FK"], status: 2,
-              mentions: ["--key", "32 bytes"]),
+        .init(
+            label: "a file that is not a JWK with --format jwe",
+            arguments: ["encrypt", "--format", "jwe", "--key", "file:not-a-jwk.txt"],
+            status: 2,
+            mentions: ["--key"]
+        ),
+        .init(
+            label: "a 16-byte Fernet key",
+            arguments: ["encrypt", "--format", "fernet", "--key", "env:SHORT_FK"],
+            status: 2,
+            mentions: ["--key", "32 bytes"]
+        ),
         // Input that cannot be decrypted: 1.
-        .init(label: "a JWE with alg none", arguments: ["decrypt"] + jweHex, input: "none.jwe", status: 1, mentions: ["none"]),
+        .init(
+            label: "a JWE with alg none",
+            arguments: ["decrypt"] + jweHex,
+            input: "none.jwe",
+            status: 1,
+            mentions: ["none"]
+        ),
     ]
 
-    @Test("bad options or data: the documented exit code, one line, no output, --out untouched, no temporary file", arguments: badCalls)
+    @Test(
+        "bad options or data: the documented exit code, one line, no output, --out untouched, no temporary file",
+        arguments: badCalls
+    )
     func badCall(_ call: BadCall) throws {
         try withScratch { dir in
             try dir.write("plain.txt", fixedText(100))
             try dir.write("not-a-jwk.txt", hexString(randomBytes(32)) + "\n")
             // Hand-made: header {"alg":"none","enc":"A256GCM"}, then four empty parts.
-            try dir.write("none.jwe", base64URLEncode(Array(#"{"alg":"none","enc":"A256GCM"}"#.utf8), padded: false) + "....\n")
-            try expectRefused(call.arguments + ["--in", call.input], environment: Self.badEnvironment, in: dir, status: call.status,
-                              mentions: call.mentions)
+            try dir.write(
+                "none.jwe",
+                base64URLEncode(Array(#"{"alg":"none","enc":"A256GCM"}"#.utf8), padded: false) + "....\n"
+            )
+            try expectRefused(
+                call.arguments + ["--in", call.input],
+                environment: Self.badEnvironment,
+                in: dir,
+                status: call.status,
+                mentions: call.mentions
+            )
         }
     }
 
-    @Test("input over 64 MiB with --format jwe: refused at once (exit 1, one line naming the limit), no output, --out untouched")
+    @Test(
+        "input over 64 MiB with --format jwe: refused at once (exit 1, one line naming the limit), no output, --out untouched"
+    )
     func oversizedInput() throws {
         try withScratch { dir in
             // Sparse: no disk space, and reading it costs little.
@@ -498,8 +823,13 @@ struct EnvelopeCLITests {
             try handle.truncate(atOffset: UInt64(64 << 20) + 1)
             try handle.close()
             let started = ContinuousClock.now
-            try expectRefused(["encrypt"] + Self.jweHex + ["--in", "huge.bin"], environment: Self.badEnvironment,
-                              in: dir, status: 1, mentions: ["huge.bin", "64 MiB"])
+            try expectRefused(
+                ["encrypt"] + Self.jweHex + ["--in", "huge.bin"],
+                environment: Self.badEnvironment,
+                in: dir,
+                status: 1,
+                mentions: ["huge.bin", "64 MiB"]
+            )
             let elapsed = ContinuousClock.now - started
             #expect(elapsed < .seconds(10), "refusing 64 MiB took \(elapsed)")
         }
@@ -511,23 +841,48 @@ struct EnvelopeCLITests {
 extension EnvelopeCLITests {
     /// Runs seccli and requires it to succeed with nothing on standard error.
     static func seccliOK(
-        _ arguments: [String], stdin: [UInt8]? = nil, environment: [String: String] = [:], in directory: Scratch? = nil,
+        _ arguments: [String],
+        stdin: [UInt8]? = nil,
+        environment: [String: String] = [:],
+        in directory: Scratch? = nil,
         sourceLocation: SourceLocation = #_sourceLocation
     ) throws -> ProcessResult {
-        let result = try Tools.seccli(arguments, stdin: stdin, environment: environment, in: directory, sourceLocation: sourceLocation)
-        try #require(result.status == 0, "seccli \(arguments) failed (\(result.status)): \(result.stderr)", sourceLocation: sourceLocation)
+        let result = try Tools.seccli(
+            arguments,
+            stdin: stdin,
+            environment: environment,
+            in: directory,
+            sourceLocation: sourceLocation
+        )
+        try #require(
+            result.status == 0,
+            "seccli \(arguments) failed (\(result.status)): \(result.stderr)",
+            sourceLocation: sourceLocation
+        )
         #expect(result.stderr.isEmpty, "seccli \(arguments): \(result.stderr)", sourceLocation: sourceLocation)
         return result
     }
 
     /// Runs `seccli encrypt` of a sealed format and returns its output, which must be one line of text.
     static func seccliToken(
-        _ arguments: [String], stdin: [UInt8]? = nil, environment: [String: String] = [:], in directory: Scratch? = nil,
+        _ arguments: [String],
+        stdin: [UInt8]? = nil,
+        environment: [String: String] = [:],
+        in directory: Scratch? = nil,
         sourceLocation: SourceLocation = #_sourceLocation
     ) throws -> String {
-        let text = try seccliOK(arguments, stdin: stdin, environment: environment, in: directory, sourceLocation: sourceLocation).stdoutText
-        #expect(text.hasSuffix("\n") && text.filter { $0 == "\n" }.count == 1, "not one line: \(text.debugDescription)",
-                sourceLocation: sourceLocation)
+        let text = try seccliOK(
+            arguments,
+            stdin: stdin,
+            environment: environment,
+            in: directory,
+            sourceLocation: sourceLocation
+        ).stdoutText
+        #expect(
+            text.hasSuffix("\n") && text.filter { $0 == "\n" }.count == 1,
+            "not one line: \(text.debugDescription)",
+            sourceLocation: sourceLocation
+        )
         return text.trimmingCharacters(in: .newlines)
     }
 
@@ -547,16 +902,29 @@ extension EnvelopeCLITests {
     /// The protected header of a compact JWE, decoded here (cheaper than starting joserfc).
     static func header(_ token: String, sourceLocation: SourceLocation = #_sourceLocation) throws -> JWEHeader {
         let encoded = String(token.prefix { $0 != "." })
-        let json = try #require(base64URLDecode(encoded), "header is not base64url: \(token)", sourceLocation: sourceLocation)
+        let json = try #require(
+            base64URLDecode(encoded),
+            "header is not base64url: \(token)",
+            sourceLocation: sourceLocation
+        )
         return try header(json: json, sourceLocation: sourceLocation)
     }
 
     private static func header(json: [UInt8], sourceLocation: SourceLocation) throws -> JWEHeader {
         let text = String(decoding: json, as: UTF8.self)
-        let object = try #require(try JSONSerialization.jsonObject(with: Data(json)) as? [String: Any],
-                                  "header is not a JSON object: \(text)", sourceLocation: sourceLocation)
-        return JWEHeader(alg: object["alg"] as? String, enc: object["enc"] as? String, kid: object["kid"] as? String,
-                         p2s: object["p2s"] as? String, p2c: object["p2c"] as? Int, description: text)
+        let object = try #require(
+            try JSONSerialization.jsonObject(with: Data(json)) as? [String: Any],
+            "header is not a JSON object: \(text)",
+            sourceLocation: sourceLocation
+        )
+        return JWEHeader(
+            alg: object["alg"] as? String,
+            enc: object["enc"] as? String,
+            kid: object["kid"] as? String,
+            p2s: object["p2s"] as? String,
+            p2c: object["p2c"] as? Int,
+            description: text
+        )
     }
 
     /// A key made by `seccli keygen --format jwe-oct --out`.
@@ -569,15 +937,29 @@ extension EnvelopeCLITests {
     }
 
     static func keygenJWK(
-        _ name: String, bits: Int = 256, kid: String? = nil, in dir: Scratch, sourceLocation: SourceLocation = #_sourceLocation
+        _ name: String,
+        bits: Int = 256,
+        kid: String? = nil,
+        in dir: Scratch,
+        sourceLocation: SourceLocation = #_sourceLocation
     ) throws -> GeneratedJWK {
-        let result = try Tools.seccli(["keygen", "--format", "jwe-oct", "--bits", "\(bits)", "--out", name] + (kid.map { ["--kid", $0] } ?? []),
-                                      in: dir, sourceLocation: sourceLocation)
+        let result = try Tools.seccli(
+            ["keygen", "--format", "jwe-oct", "--bits", "\(bits)", "--out", name] + (kid.map { ["--kid", $0] } ?? []),
+            in: dir,
+            sourceLocation: sourceLocation
+        )
         try #require(result.status == 0, "seccli keygen failed: \(result.stderr)", sourceLocation: sourceLocation)
         let json = String(decoding: try dir.read(name), as: UTF8.self).trimmingCharacters(in: .newlines)
-        let object = try #require(try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any], "not a JWK: \(json)",
-                                  sourceLocation: sourceLocation)
-        let bytes = try #require((object["k"] as? String).flatMap(base64URLDecode), "no base64url k: \(json)", sourceLocation: sourceLocation)
+        let object = try #require(
+            try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any],
+            "not a JWK: \(json)",
+            sourceLocation: sourceLocation
+        )
+        let bytes = try #require(
+            (object["k"] as? String).flatMap(base64URLDecode),
+            "no base64url k: \(json)",
+            sourceLocation: sourceLocation
+        )
         return GeneratedJWK(json: json, keyID: object["kid"] as? String, bytes: bytes)
     }
 }
@@ -591,20 +973,42 @@ extension EnvelopeCLITests {
 /// appears in `dir` (no `*.seckit-*` temporary file). Returns the message.
 @discardableResult
 func expectRefused(
-    _ arguments: [String], environment: [String: String] = [:], stdin: [UInt8]? = nil, in dir: Scratch, status: Int32,
-    mentions: [String] = [], sameMessage: Bool = true, sourceLocation: SourceLocation = #_sourceLocation
+    _ arguments: [String],
+    environment: [String: String] = [:],
+    stdin: [UInt8]? = nil,
+    in dir: Scratch,
+    status: Int32,
+    mentions: [String] = [],
+    sameMessage: Bool = true,
+    sourceLocation: SourceLocation = #_sourceLocation
 ) throws -> String {
     let before = try directoryEntries(dir)
     let existing = "existing-output.txt"
     try #require(!before.contains(existing), sourceLocation: sourceLocation)
-    let piped = try Tools.seccli(arguments, stdin: stdin, environment: environment, in: dir, sourceLocation: sourceLocation)
+    let piped = try Tools.seccli(
+        arguments,
+        stdin: stdin,
+        environment: environment,
+        in: dir,
+        sourceLocation: sourceLocation
+    )
     let precious = Array("precious: a failed command must not touch this\n".utf8)
     try dir.write(existing, precious)
-    let toFile = try Tools.seccli(arguments + ["--out", existing], stdin: stdin, environment: environment, in: dir, sourceLocation: sourceLocation)
+    let toFile = try Tools.seccli(
+        arguments + ["--out", existing],
+        stdin: stdin,
+        environment: environment,
+        in: dir,
+        sourceLocation: sourceLocation
+    )
     for result in [piped, toFile] {
         expectOneLineError(result, status: status, sourceLocation: sourceLocation)
         for text in mentions {
-            #expect(result.stderr.contains(text), "the message should mention \(text.debugDescription): \(result.stderr)", sourceLocation: sourceLocation)
+            #expect(
+                result.stderr.contains(text),
+                "the message should mention \(text.debugDescription): \(result.stderr)",
+                sourceLocation: sourceLocation
+            )
         }
     }
     #expect(!sameMessage || toFile.stderr == piped.stderr, "--out changed the message", sourceLocation: sourceLocation)
@@ -613,7 +1017,11 @@ func expectRefused(
     try FileManager.default.removeItem(atPath: dir.path(existing))
     let extra = after.subtracting(before.union([existing]))
     #expect(extra.isEmpty, "left behind: \(extra.sorted())", sourceLocation: sourceLocation)
-    #expect(!after.contains { $0.contains(".seckit-") }, "temporary file left: \(after.sorted())", sourceLocation: sourceLocation)
+    #expect(
+        !after.contains { $0.contains(".seckit-") },
+        "temporary file left: \(after.sorted())",
+        sourceLocation: sourceLocation
+    )
     return piped.stderr
 }
 
@@ -621,7 +1029,10 @@ func expectRefused(
 
 /// Base64url, with `=` padding as Fernet keys have it, or without as JOSE has it.
 func base64URLEncode(_ bytes: [UInt8], padded: Bool = true) -> String {
-    let base64 = Data(bytes).base64EncodedString().replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
+    let base64 = Data(bytes).base64EncodedString().replacingOccurrences(of: "+", with: "-").replacingOccurrences(
+        of: "/",
+        with: "_"
+    )
     return padded ? base64 : base64.replacingOccurrences(of: "=", with: "")
 }
 

@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// Refused secrets, unreadable keys and inputs, usage errors: one `seccli: ` line, the documented
 /// exit code (1 input/check, 2 bad data, 64 usage), and never the secret itself.
@@ -25,56 +25,179 @@ struct ErrorTests {
 
     static let cases: [ErrorCase] = [
         // Secrets are never taken from argv, and the refusal does not echo them.
-        .init(label: "--key LITERAL", arguments: ["hmac", "--key", secret, "/dev/null"], status: 64,
-              mentions: "not accepted on the command line", secret: secret),
-        .init(label: "--key=LITERAL", arguments: ["hmac", "--key=\(secret)", "/dev/null"], status: 64,
-              mentions: "not accepted on the command line", secret: secret),
-        .init(label: "--key pass:LITERAL", arguments: ["hmac", "--key", "pass:\(secret)", "/dev/null"], status: 64,
-              mentions: "pass:", secret: secret),
-        .init(label: "--key LITERAL before another error", arguments: ["hmac", "--key", secret, "--bogus", "/dev/null"], status: 64,
-              mentions: "not accepted", secret: secret),
+        .init(
+            label: "--key LITERAL",
+            arguments: ["hmac", "--key", secret, "/dev/null"],
+            status: 64,
+            mentions: "not accepted on the command line",
+            secret: secret
+        ),
+        .init(
+            label: "--key=LITERAL",
+            arguments: ["hmac", "--key=\(secret)", "/dev/null"],
+            status: 64,
+            mentions: "not accepted on the command line",
+            secret: secret
+        ),
+        .init(
+            label: "--key pass:LITERAL",
+            arguments: ["hmac", "--key", "pass:\(secret)", "/dev/null"],
+            status: 64,
+            mentions: "pass:",
+            secret: secret
+        ),
+        .init(
+            label: "--key LITERAL before another error",
+            arguments: ["hmac", "--key", secret, "--bogus", "/dev/null"],
+            status: 64,
+            mentions: "not accepted",
+            secret: secret
+        ),
         // The key and the data cannot both be standard input.
-        .init(label: "--key stdin, data on stdin (no FILE)", arguments: ["hmac", "--key", "stdin"],
-              stdin: Array("\(secret)\nthe data\n".utf8), status: 64, mentions: "standard input", secret: secret),
-        .init(label: "--key stdin, data on stdin (-)", arguments: ["hmac", "--key", "stdin", "-"],
-              stdin: Array("\(secret)\nthe data\n".utf8), status: 64, mentions: "standard input", secret: secret),
-        .init(label: "--key fd:0, data on stdin", arguments: ["hmac", "--key", "fd:0"],
-              stdin: Array("\(secret)\nthe data\n".utf8), status: 64, mentions: "standard input", secret: secret),
+        .init(
+            label: "--key stdin, data on stdin (no FILE)",
+            arguments: ["hmac", "--key", "stdin"],
+            stdin: Array("\(secret)\nthe data\n".utf8),
+            status: 64,
+            mentions: "standard input",
+            secret: secret
+        ),
+        .init(
+            label: "--key stdin, data on stdin (-)",
+            arguments: ["hmac", "--key", "stdin", "-"],
+            stdin: Array("\(secret)\nthe data\n".utf8),
+            status: 64,
+            mentions: "standard input",
+            secret: secret
+        ),
+        .init(
+            label: "--key fd:0, data on stdin",
+            arguments: ["hmac", "--key", "fd:0"],
+            stdin: Array("\(secret)\nthe data\n".utf8),
+            status: 64,
+            mentions: "standard input",
+            secret: secret
+        ),
         // Key sources that cannot be read.
-        .init(label: "unset environment variable", arguments: ["hmac", "--key", "env:\(unsetVariable)", "/dev/null"], status: 2,
-              mentions: "environment variable \(unsetVariable) is not set"),
-        .init(label: "env: without a name", arguments: ["hmac", "--key", "env:", "/dev/null"], status: 64, mentions: "env:"),
-        .init(label: "missing key file", arguments: ["hmac", "--key", "file:/nonexistent-seccli-test/key", "/dev/null"], status: 2,
-              mentions: "cannot read secret from file:/nonexistent-seccli-test/key: No such file or directory"),
-        .init(label: "key file is a directory", arguments: ["hmac", "--key", "file:/", "/dev/null"], status: 2,
-              mentions: "cannot read secret from file:/: Is a directory"),
-        .init(label: "descriptor not open", arguments: ["hmac", "--key", "fd:37", "/dev/null"], status: 2,
-              mentions: "cannot read secret from fd:37: Bad file descriptor"),
-        .init(label: "fd: without a number", arguments: ["hmac", "--key", "fd:three", "/dev/null"], status: 64, mentions: "fd:"),
+        .init(
+            label: "unset environment variable",
+            arguments: ["hmac", "--key", "env:\(unsetVariable)", "/dev/null"],
+            status: 2,
+            mentions: "environment variable \(unsetVariable) is not set"
+        ),
+        .init(
+            label: "env: without a name",
+            arguments: ["hmac", "--key", "env:", "/dev/null"],
+            status: 64,
+            mentions: "env:"
+        ),
+        .init(
+            label: "missing key file",
+            arguments: ["hmac", "--key", "file:/nonexistent-seccli-test/key", "/dev/null"],
+            status: 2,
+            mentions: "cannot read secret from file:/nonexistent-seccli-test/key: No such file or directory"
+        ),
+        .init(
+            label: "key file is a directory",
+            arguments: ["hmac", "--key", "file:/", "/dev/null"],
+            status: 2,
+            mentions: "cannot read secret from file:/: Is a directory"
+        ),
+        .init(
+            label: "descriptor not open",
+            arguments: ["hmac", "--key", "fd:37", "/dev/null"],
+            status: 2,
+            mentions: "cannot read secret from fd:37: Bad file descriptor"
+        ),
+        .init(
+            label: "fd: without a number",
+            arguments: ["hmac", "--key", "fd:three", "/dev/null"],
+            status: 64,
+            mentions: "fd:"
+        ),
         // Keys that do not decode: the message names the problem, not the key.
-        .init(label: "bad hex key", arguments: ["hmac", "--key", "env:K", "--key-format", "hex", "/dev/null"],
-              environment: ["K": "00\(secret)"], status: 2, mentions: "hex", secret: secret),
-        .init(label: "odd-length hex key", arguments: ["hmac", "--key", "env:K", "--key-format", "hex", "/dev/null"],
-              environment: ["K": "abcde"], status: 2, mentions: "hex", secret: "abcde"),
-        .init(label: "bad base64 key", arguments: ["hmac", "--key", "env:K", "--key-format", "base64", "/dev/null"],
-              environment: ["K": "\(secret)!!"], status: 2, mentions: "base64", secret: secret),
+        .init(
+            label: "bad hex key",
+            arguments: ["hmac", "--key", "env:K", "--key-format", "hex", "/dev/null"],
+            environment: ["K": "00\(secret)"],
+            status: 2,
+            mentions: "hex",
+            secret: secret
+        ),
+        .init(
+            label: "odd-length hex key",
+            arguments: ["hmac", "--key", "env:K", "--key-format", "hex", "/dev/null"],
+            environment: ["K": "abcde"],
+            status: 2,
+            mentions: "hex",
+            secret: "abcde"
+        ),
+        .init(
+            label: "bad base64 key",
+            arguments: ["hmac", "--key", "env:K", "--key-format", "base64", "/dev/null"],
+            environment: ["K": "\(secret)!!"],
+            status: 2,
+            mentions: "base64",
+            secret: secret
+        ),
         // Usage errors.
         .init(label: "no --key", arguments: ["hmac", "/dev/null"], status: 64, mentions: "--key"),
-        .init(label: "unknown --key-format", arguments: ["hmac", "--key", "env:K", "--key-format", "pem", "/dev/null"],
-              environment: ["K": "k"], status: 64, mentions: "--key-format"),
-        .init(label: "--verify not a MAC", arguments: ["hmac", "--key", "env:K", "--verify", "xyz", "/dev/null"],
-              environment: ["K": "k"], status: 64, mentions: "--verify"),
-        .init(label: "--verify with the wrong length", arguments: ["hmac", "--key", "env:K", "--verify", "00ff", "/dev/null"],
-              environment: ["K": "k"], status: 64, mentions: "--verify"),
-        .init(label: "--verify with two inputs",
-              arguments: ["hmac", "--key", "env:K", "--verify", String(repeating: "0", count: 64), "/dev/null", "/dev/null"],
-              environment: ["K": "k"], status: 64, mentions: "--verify"),
-        .init(label: "--quiet without --check", arguments: ["hash", "--quiet", "/dev/null"], status: 64, mentions: "--quiet"),
-        .init(label: "--check with FILE arguments", arguments: ["hash", "--check", "/dev/null", "/dev/null"], status: 64, mentions: "--check"),
-        .init(label: "--check with --json", arguments: ["hash", "--json", "--check", "/dev/null"], status: 64, mentions: "--check"),
+        .init(
+            label: "unknown --key-format",
+            arguments: ["hmac", "--key", "env:K", "--key-format", "pem", "/dev/null"],
+            environment: ["K": "k"],
+            status: 64,
+            mentions: "--key-format"
+        ),
+        .init(
+            label: "--verify not a MAC",
+            arguments: ["hmac", "--key", "env:K", "--verify", "xyz", "/dev/null"],
+            environment: ["K": "k"],
+            status: 64,
+            mentions: "--verify"
+        ),
+        .init(
+            label: "--verify with the wrong length",
+            arguments: ["hmac", "--key", "env:K", "--verify", "00ff", "/dev/null"],
+            environment: ["K": "k"],
+            status: 64,
+            mentions: "--verify"
+        ),
+        .init(
+            label: "--verify with two inputs",
+            arguments: [
+                "hmac", "--key", "env:K", "--verify", String(repeating: "0", count: 64), "/dev/null", "/dev/null",
+            ],
+            environment: ["K": "k"],
+            status: 64,
+            mentions: "--verify"
+        ),
+        .init(
+            label: "--quiet without --check",
+            arguments: ["hash", "--quiet", "/dev/null"],
+            status: 64,
+            mentions: "--quiet"
+        ),
+        .init(
+            label: "--check with FILE arguments",
+            arguments: ["hash", "--check", "/dev/null", "/dev/null"],
+            status: 64,
+            mentions: "--check"
+        ),
+        .init(
+            label: "--check with --json",
+            arguments: ["hash", "--json", "--check", "/dev/null"],
+            status: 64,
+            mentions: "--check"
+        ),
         .init(label: "unknown option", arguments: ["hash", "--bogus"], status: 64, mentions: "--bogus"),
         // ArgumentParser lists the valid values on several lines; seccli joins them into one.
-        .init(label: "unknown algorithm", arguments: ["hash", "-a", "sha3", "/dev/null"], status: 64, mentions: "sha512"),
+        .init(
+            label: "unknown algorithm",
+            arguments: ["hash", "-a", "sha3", "/dev/null"],
+            status: 64,
+            mentions: "sha512"
+        ),
     ]
 
     @Test("one line on stderr, the documented exit code, no secret", arguments: cases)
@@ -98,13 +221,18 @@ struct ErrorTests {
         var reason: String { self == .missingFile ? "No such file or directory" : "Is a directory" }
     }
 
-    @Test("an unreadable input among several: the others are still done, one message, exit 1",
-          arguments: Command.allCases, BadInput.allCases)
+    @Test(
+        "an unreadable input among several: the others are still done, one message, exit 1",
+        arguments: Command.allCases,
+        BadInput.allCases
+    )
     func unreadableInputAmongOthers(_ command: Command, bad: BadInput) throws {
         try withScratch { dir in
             try dir.write("first.txt", randomBytes(100))
             try dir.write("last.txt", randomBytes(100_000))
-            if bad == .directory { try FileManager.default.createDirectory(atPath: dir.path(bad.name), withIntermediateDirectories: false) }
+            if bad == .directory {
+                try FileManager.default.createDirectory(atPath: dir.path(bad.name), withIntermediateDirectories: false)
+            }
             let inputs = ["first.txt", bad.name, "last.txt"]
 
             let ours: ProcessResult
@@ -139,12 +267,22 @@ struct ErrorTests {
                 printf 'data' > "$name"
                 "$@" "$name"
                 """#
-            let reference = try ProcessRunner.run("/bin/sh", ["-c", script, "sh", "sha256sum"], currentDirectory: dir.path)
+            let reference = try ProcessRunner.run(
+                "/bin/sh",
+                ["-c", script, "sh", "sha256sum"],
+                currentDirectory: dir.path
+            )
             try #require(reference.status == 0)
-            let ours = try ProcessRunner.run("/bin/sh", ["-c", script, "sh", seccli, "hash"], currentDirectory: dir.path)
+            let ours = try ProcessRunner.run(
+                "/bin/sh",
+                ["-c", script, "sh", seccli, "hash"],
+                currentDirectory: dir.path
+            )
             try dir.write("list", reference.stdout)
             let check = try Tools.seccli(["hash", "--check", "list"], in: dir)
-            withKnownIssue("arguments and list lines are decoded as UTF-8 (invalid bytes become U+FFFD), so the file is not found") {
+            withKnownIssue(
+                "arguments and list lines are decoded as UTF-8 (invalid bytes become U+FFFD), so the file is not found"
+            ) {
                 #expect(ours.status == 0, "\(ours.stderr)")
                 #expect(ours.stdout == reference.stdout)
                 #expect(check.status == 0, "\(check.stderr)")

@@ -1,6 +1,7 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
+
 @testable import seccli
 
 /// seccli's exit codes are one Swift table (`ExitStatus`); `--help` prints it and docs/seccli.md

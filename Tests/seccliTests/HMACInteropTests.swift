@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// `seccli hmac` against `openssl dgst -hmac` / `-mac HMAC -macopt hexkey:`.
 @Suite("seccli hmac: interop with openssl")
@@ -27,17 +27,28 @@ struct HMACInteropTests {
         }
     }
 
-    @Test("equals openssl for keys shorter than, equal to and longer than the block (up to 200 bytes)",
-          arguments: Algorithm.allCases, KeyFormat.allCases)
+    @Test(
+        "equals openssl for keys shorter than, equal to and longer than the block (up to 200 bytes)",
+        arguments: Algorithm.allCases,
+        KeyFormat.allCases
+    )
     func matchesOpenSSL(_ algorithm: Algorithm, format: KeyFormat) throws {
         try withScratch { dir in
             try dir.write("data.bin", randomBytes(5000))
             for length in [1, 20, algorithm.blockSize - 1, algorithm.blockSize, algorithm.blockSize + 1, 200] {
                 let key = Key(length: length, format: format)
-                let expected = try Tools.opensslHex([algorithm.opensslOption] + key.opensslOptions + ["data.bin"], in: dir)
+                let expected = try Tools.opensslHex(
+                    [algorithm.opensslOption] + key.opensslOptions + ["data.bin"],
+                    in: dir
+                )
                 let ours = try Tools.seccli(
-                    ["hmac", "-a", algorithm.rawValue, "--key", "env:SECCLI_TEST_KEY", "--key-format", format.rawValue, "data.bin"],
-                    environment: ["SECCLI_TEST_KEY": key.text], in: dir)
+                    [
+                        "hmac", "-a", algorithm.rawValue, "--key", "env:SECCLI_TEST_KEY", "--key-format",
+                        format.rawValue, "data.bin",
+                    ],
+                    environment: ["SECCLI_TEST_KEY": key.text],
+                    in: dir
+                )
                 #expect(ours.status == 0, "key length \(length): \(ours.stderr)")
                 #expect(ours.stderr.isEmpty)
                 #expect(ours.stdoutText == "\(expected)  data.bin\n", "key length \(length)")
@@ -57,19 +68,23 @@ struct HMACInteropTests {
 
             let hex = try Tools.seccli(arguments, stdin: stdin, environment: ["K": key], in: dir)
             #expect(hex.status == 0)
-            #expect(hex.stdoutLines == [
-                "\(try Tools.opensslHex(hmac + ["one"], in: dir))  one",
-                "\(try Tools.opensslHex(hmac, stdin: stdin))  -",
-                "\(try Tools.opensslHex(hmac + ["two"], in: dir))  two",
-            ])
+            #expect(
+                hex.stdoutLines == [
+                    "\(try Tools.opensslHex(hmac + ["one"], in: dir))  one",
+                    "\(try Tools.opensslHex(hmac, stdin: stdin))  -",
+                    "\(try Tools.opensslHex(hmac + ["two"], in: dir))  two",
+                ]
+            )
 
             let base64 = try Tools.seccli(arguments + ["--base64"], stdin: stdin, environment: ["K": key], in: dir)
             #expect(base64.status == 0)
-            #expect(base64.stdoutLines == [
-                "\(try Tools.opensslBase64(hmac + ["one"], in: dir))  one",
-                "\(try Tools.opensslBase64(hmac, stdin: stdin))  -",
-                "\(try Tools.opensslBase64(hmac + ["two"], in: dir))  two",
-            ])
+            #expect(
+                base64.stdoutLines == [
+                    "\(try Tools.opensslBase64(hmac + ["one"], in: dir))  one",
+                    "\(try Tools.opensslBase64(hmac, stdin: stdin))  -",
+                    "\(try Tools.opensslBase64(hmac + ["two"], in: dir))  two",
+                ]
+            )
 
             let json = try Tools.seccli(arguments + ["--json"], stdin: stdin, environment: ["K": key], in: dir)
             #expect(json.status == 0)
@@ -126,7 +141,13 @@ struct HMACInteropTests {
             }
 
             let expected = try Tools.opensslHex(["-sha256"] + keyOptions + ["data.bin"], in: dir)
-            let ours = try Tools.seccli(arguments + ["data.bin"], stdin: stdin, environment: environment, extraInput: extraInput, in: dir)
+            let ours = try Tools.seccli(
+                arguments + ["data.bin"],
+                stdin: stdin,
+                environment: environment,
+                extraInput: extraInput,
+                in: dir
+            )
             #expect(ours.status == 0, "\(ours.stderr)")
             #expect(ours.stderr.isEmpty)
             #expect(ours.stdoutText == "\(expected)  data.bin\n")
@@ -137,14 +158,21 @@ struct HMACInteropTests {
         case hex, upperCaseHex, base64
     }
 
-    @Test("--verify: exit 0 on a match, 1 and 'seccli: MAC mismatch' otherwise",
-          arguments: MACForm.allCases, [Algorithm.md5, .sha256, .sha512])
+    @Test(
+        "--verify: exit 0 on a match, 1 and 'seccli: MAC mismatch' otherwise",
+        arguments: MACForm.allCases,
+        [Algorithm.md5, .sha256, .sha512]
+    )
     func verify(_ form: MACForm, algorithm: Algorithm) throws {
         try withScratch { dir in
             try dir.write("data.bin", randomBytes(4096))
             let key = randomPrintable(24)
             let options = [algorithm.opensslOption, "-hmac", key, "data.bin"]
-            let macBytes = try Tools.reference("openssl", ["dgst"] + options.dropLast() + ["-binary", "data.bin"], in: dir).stdout
+            let macBytes = try Tools.reference(
+                "openssl",
+                ["dgst"] + options.dropLast() + ["-binary", "data.bin"],
+                in: dir
+            ).stdout
             try #require(hexString(macBytes) == (try Tools.opensslHex(options, in: dir)))
 
             func encoded(_ bytes: [UInt8]) throws -> String {
@@ -155,9 +183,18 @@ struct HMACInteropTests {
                     return try Tools.reference("base64", ["-w0"], stdin: bytes).stdoutText
                 }
             }
-            func verify(_ mac: String, key: String = key, stdin: [UInt8]? = nil, input: String = "data.bin") throws -> ProcessResult {
-                try Tools.seccli(["hmac", "-a", algorithm.rawValue, "--key", "env:K", "--verify", mac, input],
-                                 stdin: stdin, environment: ["K": key], in: dir)
+            func verify(
+                _ mac: String,
+                key: String = key,
+                stdin: [UInt8]? = nil,
+                input: String = "data.bin"
+            ) throws -> ProcessResult {
+                try Tools.seccli(
+                    ["hmac", "-a", algorithm.rawValue, "--key", "env:K", "--verify", mac, input],
+                    stdin: stdin,
+                    environment: ["K": key],
+                    in: dir
+                )
             }
 
             let match = try verify(try encoded(macBytes))

@@ -6,8 +6,10 @@ import Testing
 struct HashInteropTests {
     /// Sizes around the padding boundaries of the 64-byte (55/56, 63/64/65) and 128-byte
     /// (111/112, 127/128/129) blocks, around the 256 KiB read chunk, and a multi-chunk file.
-    static let sizes = [0, 1, 55, 56, 63, 64, 65, 111, 112, 127, 128, 129,
-                        256 * 1024 - 1, 256 * 1024, 256 * 1024 + 1, 5 * 1024 * 1024 + 7]
+    static let sizes = [
+        0, 1, 55, 56, 63, 64, 65, 111, 112, 127, 128, 129,
+        256 * 1024 - 1, 256 * 1024, 256 * 1024 + 1, 5 * 1024 * 1024 + 7,
+    ]
 
     @Test("one file equals md5sum/sha*sum byte for byte and openssl dgst -r", arguments: Algorithm.allCases, sizes)
     func oneFile(_ algorithm: Algorithm, size: Int) throws {
@@ -50,7 +52,11 @@ struct HashInteropTests {
         var arguments: [String] { self == .dash ? ["-"] : [] }
     }
 
-    @Test("standard input (no FILE or '-') is named '-' as by the *sum tools", arguments: Algorithm.allCases, StandardInputForm.allCases)
+    @Test(
+        "standard input (no FILE or '-') is named '-' as by the *sum tools",
+        arguments: Algorithm.allCases,
+        StandardInputForm.allCases
+    )
     func standardInput(_ algorithm: Algorithm, form: StandardInputForm) throws {
         // Larger than one 256 KiB chunk, so the pipe delivers it in several reads.
         let stdin = randomBytes(600_000)
@@ -70,7 +76,11 @@ struct HashInteropTests {
             try dir.write("empty", [])
             try dir.write("data.bin", randomBytes(3000))
             let stdin = randomBytes(129)
-            let ours = try Tools.seccli(["hash", "-a", algorithm.rawValue, "--base64", "empty", "data.bin", "-"], stdin: stdin, in: dir)
+            let ours = try Tools.seccli(
+                ["hash", "-a", algorithm.rawValue, "--base64", "empty", "data.bin", "-"],
+                stdin: stdin,
+                in: dir
+            )
             #expect(ours.status == 0)
             #expect(ours.stderr.isEmpty)
 
@@ -89,18 +99,28 @@ struct HashInteropTests {
             let fileName = "a \"quoted\" name"
             try dir.write(fileName, randomBytes(100))
             let stdin = randomBytes(64)
-            let ours = try Tools.seccli(["hash", "-a", algorithm.rawValue, "--json", fileName, "-"], stdin: stdin, in: dir)
+            let ours = try Tools.seccli(
+                ["hash", "-a", algorithm.rawValue, "--json", fileName, "-"],
+                stdin: stdin,
+                in: dir
+            )
             #expect(ours.status == 0)
             #expect(ours.stderr.isEmpty)
 
-            let entries = try #require(try JSONSerialization.jsonObject(with: Data(ours.stdout)) as? [[String: Any]],
-                                       "not a JSON array of objects: \(ours.stdoutText)")
+            let entries = try #require(
+                try JSONSerialization.jsonObject(with: Data(ours.stdout)) as? [[String: Any]],
+                "not a JSON array of objects: \(ours.stdoutText)"
+            )
             try #require(entries.count == 2)
             let expected: [(name: String, hex: String, base64: String)] = [
-                (fileName, try Tools.opensslHex([algorithm.opensslOption, fileName], in: dir),
-                 try Tools.opensslBase64([algorithm.opensslOption, fileName], in: dir)),
-                ("-", try Tools.opensslHex([algorithm.opensslOption], stdin: stdin),
-                 try Tools.opensslBase64([algorithm.opensslOption], stdin: stdin)),
+                (
+                    fileName, try Tools.opensslHex([algorithm.opensslOption, fileName], in: dir),
+                    try Tools.opensslBase64([algorithm.opensslOption, fileName], in: dir)
+                ),
+                (
+                    "-", try Tools.opensslHex([algorithm.opensslOption], stdin: stdin),
+                    try Tools.opensslBase64([algorithm.opensslOption], stdin: stdin)
+                ),
             ]
             for (entry, expected) in zip(entries, expected) {
                 #expect(Set(entry.keys) == ["name", "algorithm", "hex", "base64"])

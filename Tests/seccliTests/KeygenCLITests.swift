@@ -6,12 +6,23 @@ import Testing
 @Suite("seccli keygen")
 struct KeygenCLITests {
     /// Runs `seccli keygen` and returns its one line of output (without the line break).
-    static func keygen(_ arguments: [String], in dir: Scratch? = nil, sourceLocation: SourceLocation = #_sourceLocation) throws -> String {
+    static func keygen(
+        _ arguments: [String],
+        in dir: Scratch? = nil,
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) throws -> String {
         let result = try Tools.seccli(["keygen"] + arguments, in: dir, sourceLocation: sourceLocation)
-        try #require(result.status == 0, "seccli keygen \(arguments) failed (\(result.status)): \(result.stderr)", sourceLocation: sourceLocation)
+        try #require(
+            result.status == 0,
+            "seccli keygen \(arguments) failed (\(result.status)): \(result.stderr)",
+            sourceLocation: sourceLocation
+        )
         #expect(result.stderr.isEmpty, "\(result.stderr)", sourceLocation: sourceLocation)
-        #expect(result.stdout.last == UInt8(ascii: "\n") && result.stdoutLines.count == 1, "not one line: \(result.stdoutText.debugDescription)",
-                sourceLocation: sourceLocation)
+        #expect(
+            result.stdout.last == UInt8(ascii: "\n") && result.stdoutLines.count == 1,
+            "not one line: \(result.stdoutText.debugDescription)",
+            sourceLocation: sourceLocation
+        )
         return result.stdoutLines.first ?? ""
     }
 
@@ -39,12 +50,18 @@ struct KeygenCLITests {
         #expect(base64URLDecode(key)?.count == 32, "\(key)")
     }
 
-    @Test("jwe-oct: a one-line JWK, kty oct, k (unpadded base64url) of --bits, and --kid", arguments: [
-        (256, nil), (128, "k-128"), (192, "2024-06 rotation"), (512, "big"),
-    ] as [(Int, String?)])
+    @Test(
+        "jwe-oct: a one-line JWK, kty oct, k (unpadded base64url) of --bits, and --kid",
+        arguments: [
+            (256, nil), (128, "k-128"), (192, "2024-06 rotation"), (512, "big"),
+        ] as [(Int, String?)]
+    )
     func jweOct(_ bits: Int, kid: String?) throws {
         let text = try Self.keygen(["--format", "jwe-oct", "--bits", "\(bits)"] + (kid.map { ["--kid", $0] } ?? []))
-        let jwk = try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any], "not a JSON object: \(text)")
+        let jwk = try #require(
+            try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any],
+            "not a JSON object: \(text)"
+        )
         #expect(Set(jwk.keys) == Set(["kty", "k"] + (kid == nil ? [] : ["kid"])), "members: \(text)")
         #expect(jwk["kty"] as? String == "oct", "\(text)")
         let k = try #require(jwk["k"] as? String, "\(text)")
@@ -54,10 +71,14 @@ struct KeygenCLITests {
     }
 
     enum Format: String, CaseIterable, Sendable {
-        case hex, fernet, jweOct = "jwe-oct"
+        case hex, fernet
+        case jweOct = "jwe-oct"
     }
 
-    @Test("--out: a new file of mode 0600 with the key, nothing on stdout; an existing 0644 file becomes 0600", arguments: Format.allCases)
+    @Test(
+        "--out: a new file of mode 0600 with the key, nothing on stdout; an existing 0644 file becomes 0600",
+        arguments: Format.allCases
+    )
     func outputFile(_ format: Format) throws {
         try withScratch { dir in
             let existing = try dir.write("existing.key", "old\n")
@@ -65,11 +86,17 @@ struct KeygenCLITests {
             for name in ["new.key", "existing.key"] {
                 let result = try Tools.seccli(["keygen", "--format", format.rawValue, "--out", name], in: dir)
                 #expect(result.status == 0, "\(result.stderr)")
-                #expect(result.stdout.isEmpty && result.stderr.isEmpty, "stdout \(result.stdoutText), stderr \(result.stderr)")
+                #expect(
+                    result.stdout.isEmpty && result.stderr.isEmpty,
+                    "stdout \(result.stdoutText), stderr \(result.stderr)"
+                )
                 let mode = try FileManager.default.attributesOfItem(atPath: dir.path(name))[.posixPermissions] as? Int
                 #expect(mode == 0o600, "\(name): mode \(String(mode ?? -1, radix: 8))")
                 let content = String(decoding: try dir.read(name), as: UTF8.self)
-                #expect(content.hasSuffix("\n") && content.filter { $0 == "\n" }.count == 1, "\(name): \(content.debugDescription)")
+                #expect(
+                    content.hasSuffix("\n") && content.filter { $0 == "\n" }.count == 1,
+                    "\(name): \(content.debugDescription)"
+                )
                 #expect(content.count > 40, "\(name): \(content.debugDescription)")
             }
             #expect(try directoryEntries(dir) == ["new.key", "existing.key"], "temporary file left")
@@ -78,18 +105,22 @@ struct KeygenCLITests {
 
     @Test("two runs give different keys", arguments: Format.allCases)
     func fresh(_ format: Format) throws {
-        let first = try Self.keygen(["--format", format.rawValue]), second = try Self.keygen(["--format", format.rawValue])
+        let first = try Self.keygen(["--format", format.rawValue])
+        let second = try Self.keygen(["--format", format.rawValue])
         #expect(first != second)
     }
 
-    @Test("bad options: exit 64, one line naming the option, nothing written (--out untouched)", arguments: [
-        (["--format", "fernet", "--bits", "128"], "256"),
-        (["--bits", "100"], "--bits"),
-        (["--bits", "120"], "--bits"),
-        (["--bits", "4104"], "--bits"),
-        (["--format", "hex", "--kid", "k1"], "--kid"),
-        (["--format", "pem"], "pem"),
-    ])
+    @Test(
+        "bad options: exit 64, one line naming the option, nothing written (--out untouched)",
+        arguments: [
+            (["--format", "fernet", "--bits", "128"], "256"),
+            (["--bits", "100"], "--bits"),
+            (["--bits", "120"], "--bits"),
+            (["--bits", "4104"], "--bits"),
+            (["--format", "hex", "--kid", "k1"], "--kid"),
+            (["--format", "pem"], "pem"),
+        ]
+    )
     func badOptions(_ arguments: [String], mentions: String) throws {
         try withScratch { dir in
             try expectRefused(["keygen"] + arguments, in: dir, status: 64, mentions: [mentions])

@@ -42,14 +42,21 @@ struct KnownVectorTests {
         let expected = "51e66ca8fd8eb4bbe02fc6421e0dda1deb94f0c9518996a55bc7a4c242f1c8a9"
         #expect(try Tools.opensslHex(["-sha256", "-hmac", key], stdin: data) == expected)
 
-        let printed = try Tools.seccli(["hmac", "-a", "sha256", "--key", "env:BOOK_KEY"], stdin: data, environment: ["BOOK_KEY": key])
+        let printed = try Tools.seccli(
+            ["hmac", "-a", "sha256", "--key", "env:BOOK_KEY"],
+            stdin: data,
+            environment: ["BOOK_KEY": key]
+        )
         #expect(printed.status == 0)
         #expect(printed.stdoutText == "\(expected)  -\n")
 
         try withScratch { dir in
             try dir.write("request.txt", data)
             try dir.write("key.txt", key + "\n")
-            let verified = try Tools.seccli(["hmac", "--key", "file:key.txt", "--verify", expected, "request.txt"], in: dir)
+            let verified = try Tools.seccli(
+                ["hmac", "--key", "file:key.txt", "--verify", expected, "request.txt"],
+                in: dir
+            )
             #expect(verified.status == 0)
             #expect(verified.stderr.isEmpty)
         }

@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// `seccli pin --file`: every line it prints for a certificate equals what `openssl x509` prints for
 /// it, the pins equal the RFC 7469 pipeline of the `openssl` CLI, `--expect` in every notation, `--json`,
@@ -15,13 +15,18 @@ struct PinFileTests {
 
         init(_ name: String) throws {
             let pki = PinFileTests.pki
-            let fields = try pki.openssl(["x509", "-in", "\(name).pem", "-noout", "-subject", "-issuer", "-enddate",
-                                          "-nameopt", "RFC2253,-esc_msb,utf8"]).split(separator: "\n").map(String.init)
+            let fields = try pki.openssl([
+                "x509", "-in", "\(name).pem", "-noout", "-subject", "-issuer", "-enddate",
+                "-nameopt", "RFC2253,-esc_msb,utf8",
+            ]).split(separator: "\n").map(String.init)
             try #require(fields.count == 3, "\(fields)")
             (subject, issuer, notAfter) = (fields[0], fields[1], fields[2])
-            sha256 = try pki.openssl(["x509", "-in", "\(name).pem", "-noout", "-fingerprint", "-sha256"]).trimmingCharacters(in: .newlines)
-            sha1 = try pki.openssl(["x509", "-in", "\(name).pem", "-noout", "-fingerprint", "-sha1"]).trimmingCharacters(in: .newlines)
-            let script = "openssl x509 -in \(name).pem -pubkey -noout | openssl pkey -pubin -outform der | openssl dgst -sha256 -binary | base64"
+            sha256 = try pki.openssl(["x509", "-in", "\(name).pem", "-noout", "-fingerprint", "-sha256"])
+                .trimmingCharacters(in: .newlines)
+            sha1 = try pki.openssl(["x509", "-in", "\(name).pem", "-noout", "-fingerprint", "-sha1"])
+                .trimmingCharacters(in: .newlines)
+            let script =
+                "openssl x509 -in \(name).pem -pubkey -noout | openssl pkey -pubin -outform der | openssl dgst -sha256 -binary | base64"
             pin = try ProcessRunner.run("/bin/sh", ["-c", script], currentDirectory: pki.directory)
                 .requiringSuccess(of: script).stdoutText.trimmingCharacters(in: .whitespacesAndNewlines)
         }
@@ -46,11 +51,12 @@ struct PinFileTests {
         let references = try TestPKI.serverChain.map(Reference.init)
         let result = try Self.pin(["--file", "chain.pem"])
         #expect(result.status == 0 && result.stderr.isEmpty, "\(result.status): \(result.stderr)")
-        let expected = references.enumerated().flatMap { $1.block(depth: $0) } + [
-            "# curl (checks the server's own key, depth 0; add a backup key's pin after a ';')",
-            "--pinnedpubkey 'sha256//\(references[0].pin)'",
-            "# OkHttp CertificatePinner.Builder() (any certificate of the chain may match)",
-        ] + references.map { ".add(\"localhost\", \"sha256/\($0.pin)\")" }
+        let expected =
+            references.enumerated().flatMap { $1.block(depth: $0) } + [
+                "# curl (checks the server's own key, depth 0; add a backup key's pin after a ';')",
+                "--pinnedpubkey 'sha256//\(references[0].pin)'",
+                "# OkHttp CertificatePinner.Builder() (any certificate of the chain may match)",
+            ] + references.map { ".add(\"localhost\", \"sha256/\($0.pin)\")" }
         #expect(result.stdoutLines == expected)
     }
 
@@ -81,8 +87,11 @@ struct PinFileTests {
             let result = try Self.pin(["--file", "chain.pem", "--expect", wrong, "--expect", notation])
             #expect(result.status == 0 && result.stderr.isEmpty, "\(notation): \(result.status) \(result.stderr)")
             let check = Self.pinCheck(result)
-            #expect(check.hasPrefix("pin check: localhost: pin ") && check.contains(" matched the certificate at depth \(depth) "),
-                    "\(notation): \(check)")
+            #expect(
+                check.hasPrefix("pin check: localhost: pin ")
+                    && check.contains(" matched the certificate at depth \(depth) "),
+                "\(notation): \(check)"
+            )
         }
     }
 
@@ -105,7 +114,10 @@ struct PinFileTests {
         let references = try TestPKI.serverChain.map(Reference.init)
         let result = try Self.pin(["--file", "chain.pem", "--json", "--expect", references[1].sha1])
         #expect(result.status == 0, "\(result.stderr)")
-        let object = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout)) as? [String: Any], "\(result.stdoutText)")
+        let object = try #require(
+            try JSONSerialization.jsonObject(with: Data(result.stdout)) as? [String: Any],
+            "\(result.stdoutText)"
+        )
         #expect(Set(object.keys) == ["certificates", "curlPinnedPubkey", "okHttp", "expected"], "\(object.keys)")
         let certificates = try #require(object["certificates"] as? [[String: Any]])
         try #require(certificates.count == 3)
@@ -117,11 +129,18 @@ struct PinFileTests {
             #expect("sha1 Fingerprint=\(entry["sha1Fingerprint"] as? String ?? "")" == reference.sha1)
             #expect(entry["pin"] as? String == "sha256/\(reference.pin)")
             let name = TestPKI.serverChain[depth]
-            let serial = try Self.pki.openssl(["x509", "-in", "\(name).pem", "-noout", "-serial"]).trimmingCharacters(in: .newlines)
+            let serial = try Self.pki.openssl(["x509", "-in", "\(name).pem", "-noout", "-serial"]).trimmingCharacters(
+                in: .newlines
+            )
             #expect("serial=\(entry["serialNumber"] as? String ?? "")" == serial)
-            let notAfter = try #require(ISO8601DateFormatter().date(from: entry["notAfter"] as? String ?? ""), "\(entry)")
-            let checked = try Self.pki.openssl(["x509", "-in", "\(name).pem", "-noout", "-checkend",
-                                                "\(Int(notAfter.timeIntervalSinceNow) - 2)"])
+            let notAfter = try #require(
+                ISO8601DateFormatter().date(from: entry["notAfter"] as? String ?? ""),
+                "\(entry)"
+            )
+            let checked = try Self.pki.openssl([
+                "x509", "-in", "\(name).pem", "-noout", "-checkend",
+                "\(Int(notAfter.timeIntervalSinceNow) - 2)",
+            ])
             #expect(checked.contains("will not expire"), "notAfter \(notAfter) is not openssl's: \(checked)")
             #expect(entry["notBefore"] is String)
         }

@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// `seccli sso`: one seccli process logs in, others (the other tools of the group) read the token,
 /// log out, and still know the user. Every step is a separate process.
@@ -8,43 +8,62 @@ enum SSOScenarios {
     static func loginTokenLogout(_ env: [String: String]) throws {
         let group = ["--group", Keychain.uniqueName("tools")]
         let token = randomBytes(64) + [0, 10]
-        try Keychain.seccliSucceeding(["sso", "login", "--user", "alice"] + group + ["--expires", "2099-01-01T00:00:00Z"],
-                                      stdin: token, environment: env)
-        #expect(try Keychain.seccliSucceeding(["sso", "token"] + group, environment: env).stdout == token,
-                "another process finds the token, byte for byte")
+        try Keychain.seccliSucceeding(
+            ["sso", "login", "--user", "alice"] + group + ["--expires", "2099-01-01T00:00:00Z"],
+            stdin: token,
+            environment: env
+        )
+        #expect(
+            try Keychain.seccliSucceeding(["sso", "token"] + group, environment: env).stdout == token,
+            "another process finds the token, byte for byte"
+        )
         #expect(try Keychain.seccliSucceeding(["sso", "user"] + group, environment: env).stdoutText == "alice\n")
 
         try Keychain.seccliSucceeding(["sso", "logout"] + group, environment: env)
         let afterLogout = try Keychain.seccli(["sso", "token"] + group, environment: env)
         expectOneLineError(afterLogout, status: 10)
         #expect(afterLogout.stderr.contains("no SSO token"))
-        #expect(try Keychain.seccliSucceeding(["sso", "user"] + group, environment: env).stdoutText == "alice\n",
-                "logout keeps the user name")
+        #expect(
+            try Keychain.seccliSucceeding(["sso", "user"] + group, environment: env).stdoutText == "alice\n",
+            "logout keeps the user name"
+        )
         try Keychain.seccliSucceeding(["sso", "logout"] + group, environment: env)  // twice is fine
 
         // --token file: stores the whole file, newlines and NULs included.
         try withScratch { scratch in
             let multiline = Array("line one\nline two\n".utf8) + [0, 10]
             let file = try scratch.write("token.bin", multiline)
-            try Keychain.seccliSucceeding(["sso", "login", "--user", "alice", "--token", "file:\(file)"] + group, environment: env)
+            try Keychain.seccliSucceeding(
+                ["sso", "login", "--user", "alice", "--token", "file:\(file)"] + group,
+                environment: env
+            )
             #expect(try Keychain.seccliSucceeding(["sso", "token"] + group, environment: env).stdout == multiline)
         }
 
         // Another group never sees this one's state.
-        expectOneLineError(try Keychain.seccli(["sso", "user", "--group", Keychain.uniqueName("other")], environment: env), status: 10)
+        expectOneLineError(
+            try Keychain.seccli(["sso", "user", "--group", Keychain.uniqueName("other")], environment: env),
+            status: 10
+        )
     }
 
     static func expiredToken(_ env: [String: String]) throws {
         let group = ["--group", Keychain.uniqueName("tools")]
-        try Keychain.seccliSucceeding(["sso", "login", "--user", "bob", "--expires", "2001-01-01T00:00:00Z", "--token", "env:SSO_TOKEN"] + group,
-                                      environment: env.merging(["SSO_TOKEN": "stale-token"]) { $1 })
+        try Keychain.seccliSucceeding(
+            ["sso", "login", "--user", "bob", "--expires", "2001-01-01T00:00:00Z", "--token", "env:SSO_TOKEN"] + group,
+            environment: env.merging(["SSO_TOKEN": "stale-token"]) { $1 }
+        )
         let result = try Keychain.seccli(["sso", "token"] + group, environment: env)
         expectOneLineError(result, status: 11)
         #expect(result.stderr.contains("expired"))
         #expect(!result.stderr.contains("stale-token"))
 
         // A new login replaces the expired token.
-        try Keychain.seccliSucceeding(["sso", "login", "--user", "bob"] + group, stdin: Array("fresh-token".utf8), environment: env)
+        try Keychain.seccliSucceeding(
+            ["sso", "login", "--user", "bob"] + group,
+            stdin: Array("fresh-token".utf8),
+            environment: env
+        )
         #expect(try Keychain.seccliSucceeding(["sso", "token"] + group, environment: env).stdoutText == "fresh-token")
     }
 }
@@ -52,18 +71,27 @@ enum SSOScenarios {
 /// The scenarios on every backend this run can use (the Secret Service inside tools/with-secret-service only).
 @Suite("seccli sso, each backend")
 struct SSOBackendTests {
-    @Test(arguments: KeychainBackend.available) func loginTokenLogoutAcrossProcesses(_ backend: KeychainBackend) throws {
+    @Test(arguments: KeychainBackend.available) func loginTokenLogoutAcrossProcesses(_ backend: KeychainBackend) throws
+    {
         try backend.withEnvironment(SSOScenarios.loginTokenLogout)
     }
-    @Test(arguments: KeychainBackend.available) func expiredToken(_ backend: KeychainBackend) throws { try backend.withEnvironment(SSOScenarios.expiredToken) }
+    @Test(arguments: KeychainBackend.available) func expiredToken(_ backend: KeychainBackend) throws {
+        try backend.withEnvironment(SSOScenarios.expiredToken)
+    }
 }
 
-@Suite("seccli sso, Secret Service backend", .enabled(if: SecretServiceSupport.hasPrivateSecretService, SecretServiceSupport.privateSessionOnly))
+@Suite(
+    "seccli sso, Secret Service backend",
+    .enabled(if: SecretServiceSupport.hasPrivateSecretService, SecretServiceSupport.privateSessionOnly)
+)
 struct SSOSecretServiceTests {
     @Test("a token logged in with seccli is the item secret-tool finds in the group")
     func tokenVisibleToSecretTool() throws {
         let group = Keychain.uniqueName("tools")
-        try Keychain.seccliSucceeding(["sso", "login", "--user", "carol", "--group", group], stdin: Array("shared-token".utf8))
+        try Keychain.seccliSucceeding(
+            ["sso", "login", "--user", "carol", "--group", group],
+            stdin: Array("shared-token".utf8)
+        )
         let found = try SecretServiceSupport.secretTool(["lookup", "access-group", group, "account", "token"])
         #expect(found.stdoutText == "shared-token")
     }

@@ -49,7 +49,9 @@ extension HashAlgorithm {
 
 extension CipherAlgorithm {
     // OpenSSL's names are the `openssl enc` names (the raw values), in any case.
-    private static let fetched = AlgorithmTable<CipherAlgorithm>(of: "EVP_CIPHER") { EVP_CIPHER_fetch(nil, $0.rawValue, nil) }
+    private static let fetched = AlgorithmTable<CipherAlgorithm>(of: "EVP_CIPHER") {
+        EVP_CIPHER_fetch(nil, $0.rawValue, nil)
+    }
 
     /// The fetched `EVP_CIPHER` for this algorithm.
     var evpCipher: OpaquePointer { Self.fetched[self] }
@@ -61,7 +63,9 @@ enum KeyWrapCipher: String, CaseIterable, Sendable {
     case aes192 = "AES-192-WRAP"
     case aes256 = "AES-256-WRAP"
 
-    private static let fetched = AlgorithmTable<KeyWrapCipher>(of: "EVP_CIPHER") { EVP_CIPHER_fetch(nil, $0.rawValue, nil) }
+    private static let fetched = AlgorithmTable<KeyWrapCipher>(of: "EVP_CIPHER") {
+        EVP_CIPHER_fetch(nil, $0.rawValue, nil)
+    }
 
     /// The cipher for a key-encryption key of `byteCount` bytes; nil for sizes AES does not have.
     init?(keyByteCount byteCount: Int) {

@@ -26,8 +26,11 @@ package struct OpenSSLError: Sendable, Equatable, CustomStringConvertible {
             ERR_error_string_n(code, &buffer, buffer.count)
             entries.append(
                 OpenSSLError(
-                    library: ERR_GET_LIB(code), reasonCode: ERR_GET_REASON(code),
-                    text: String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)))
+                    library: ERR_GET_LIB(code),
+                    reasonCode: ERR_GET_REASON(code),
+                    text: String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+                )
+            )
         }
         return entries
     }

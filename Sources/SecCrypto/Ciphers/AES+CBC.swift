@@ -13,18 +13,36 @@ public enum AES {
 
         /// Encrypts `plaintext`. The key must be 16, 24 or 32 bytes; the IV 16 bytes.
         public static func encrypt(
-            _ plaintext: some DataProtocol, using key: SymmetricKey, iv: some ContiguousBytes,
+            _ plaintext: some DataProtocol,
+            using key: SymmetricKey,
+            iv: some ContiguousBytes,
             padding: CipherStream.Padding = .pkcs7
         ) throws(CryptoError) -> Data {
-            try CipherStream.process(try AES.algorithm(gcm: false, for: key), .encrypt, key: key, iv: iv, padding: padding, input: plaintext)
+            try CipherStream.process(
+                try AES.algorithm(gcm: false, for: key),
+                .encrypt,
+                key: key,
+                iv: iv,
+                padding: padding,
+                input: plaintext
+            )
         }
 
         /// Decrypts `ciphertext`. A wrong key, bad padding or truncated input throws `decryptionFailed`.
         public static func decrypt(
-            _ ciphertext: some DataProtocol, using key: SymmetricKey, iv: some ContiguousBytes,
+            _ ciphertext: some DataProtocol,
+            using key: SymmetricKey,
+            iv: some ContiguousBytes,
             padding: CipherStream.Padding = .pkcs7
         ) throws(CryptoError) -> Data {
-            try CipherStream.process(try AES.algorithm(gcm: false, for: key), .decrypt, key: key, iv: iv, padding: padding, input: ciphertext)
+            try CipherStream.process(
+                try AES.algorithm(gcm: false, for: key),
+                .decrypt,
+                key: key,
+                iv: iv,
+                padding: padding,
+                input: ciphertext
+            )
         }
     }
 
@@ -38,7 +56,9 @@ public enum AES {
         let match = CipherAlgorithm.allCases.first {
             !$0.isTripleDES && $0.isGCM == gcm && $0.keyByteCount == keyByteCount
         }
-        guard let match else { throw .incorrectSize(what: "AES key", expected: "16, 24 or 32 bytes", actual: keyByteCount) }
+        guard let match else {
+            throw .incorrectSize(what: "AES key", expected: "16, 24 or 32 bytes", actual: keyByteCount)
+        }
         return match
     }
 }

@@ -33,7 +33,11 @@ extension AES {
             public init(data: some ContiguousBytes) throws(CryptoError) {
                 let bytes = data.withUnsafeBytes { [UInt8]($0) }
                 guard CipherContext.gcmIVRange.contains(bytes.count) else {
-                    throw .incorrectSize(what: "GCM nonce", expected: "1 to 128 bytes (12 recommended)", actual: bytes.count)
+                    throw .incorrectSize(
+                        what: "GCM nonce",
+                        expected: "1 to 128 bytes (12 recommended)",
+                        actual: bytes.count
+                    )
                 }
                 self.bytes = bytes
             }
@@ -52,7 +56,11 @@ extension AES {
             /// Assembles a box from its parts; the tag must be 16 bytes.
             public init(nonce: Nonce, ciphertext: some DataProtocol, tag: some DataProtocol) throws(CryptoError) {
                 guard tag.count == GCM.tagByteCount else {
-                    throw .incorrectSize(what: "GCM tag", expected: "16 bytes (shorter tags are refused)", actual: tag.count)
+                    throw .incorrectSize(
+                        what: "GCM tag",
+                        expected: "16 bytes (shorter tags are refused)",
+                        actual: tag.count
+                    )
                 }
                 self.nonce = nonce
                 self.ciphertext = Data(ciphertext)
@@ -64,12 +72,17 @@ extension AES {
                 let bytes = Data(combined)
                 let minimum = Nonce.defaultByteCount + GCM.tagByteCount
                 guard bytes.count >= minimum else {
-                    throw .incorrectSize(what: "combined GCM box", expected: "at least \(minimum) bytes", actual: bytes.count)
+                    throw .incorrectSize(
+                        what: "combined GCM box",
+                        expected: "at least \(minimum) bytes",
+                        actual: bytes.count
+                    )
                 }
                 try self.init(
                     nonce: Nonce(data: bytes.prefix(Nonce.defaultByteCount)),
                     ciphertext: bytes.dropFirst(Nonce.defaultByteCount).dropLast(GCM.tagByteCount),
-                    tag: bytes.suffix(GCM.tagByteCount))
+                    tag: bytes.suffix(GCM.tagByteCount)
+                )
             }
 
             /// nonce ‖ ciphertext ‖ tag; nil when the nonce is not 12 bytes (the form cannot say its length).
@@ -81,7 +94,9 @@ extension AES {
 
         /// Encrypts and authenticates `message`, and authenticates `associatedData` (sent in clear).
         public static func seal(
-            _ message: some DataProtocol, using key: SymmetricKey, nonce: Nonce = Nonce(),
+            _ message: some DataProtocol,
+            using key: SymmetricKey,
+            nonce: Nonce = Nonce(),
             authenticating associatedData: some DataProtocol
         ) throws(CryptoError) -> SealedBox {
             let stream = try CipherStream(try AES.algorithm(gcm: true, for: key), .encrypt, key: key, iv: nonce)
@@ -92,16 +107,29 @@ extension AES {
         }
 
         /// Encrypts and authenticates `message`.
-        public static func seal(_ message: some DataProtocol, using key: SymmetricKey, nonce: Nonce = Nonce()) throws(CryptoError) -> SealedBox {
+        public static func seal(
+            _ message: some DataProtocol,
+            using key: SymmetricKey,
+            nonce: Nonce = Nonce()
+        ) throws(CryptoError) -> SealedBox {
             try seal(message, using: key, nonce: nonce, authenticating: Data())
         }
 
         /// Verifies and decrypts. Any alteration, or the wrong key or associated data, throws
         /// `authenticationFailure`; no plaintext is returned unless the tag verifies.
         public static func open(
-            _ box: SealedBox, using key: SymmetricKey, authenticating associatedData: some DataProtocol
+            _ box: SealedBox,
+            using key: SymmetricKey,
+            authenticating associatedData: some DataProtocol
         ) throws(CryptoError) -> Data {
-            try CipherStream.process(try AES.algorithm(gcm: true, for: key), .decrypt, key: key, iv: box.nonce, padding: .none, input: box.ciphertext) {
+            try CipherStream.process(
+                try AES.algorithm(gcm: true, for: key),
+                .decrypt,
+                key: key,
+                iv: box.nonce,
+                padding: .none,
+                input: box.ciphertext
+            ) {
                 (stream) throws(CryptoError) in
                 authenticate(associatedData, with: stream)
                 try stream.setExpectedTag(box.tag)

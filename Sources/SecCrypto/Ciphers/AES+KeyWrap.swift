@@ -26,10 +26,17 @@ extension AES {
 
         /// Unwraps a key wrapped by `wrap`. A wrong key-encryption key or any altered byte throws
         /// `authenticationFailure`.
-        public static func unwrap(_ wrappedKey: some DataProtocol, using kek: SymmetricKey) throws(CryptoError) -> SymmetricKey {
+        public static func unwrap(
+            _ wrappedKey: some DataProtocol,
+            using kek: SymmetricKey
+        ) throws(CryptoError) -> SymmetricKey {
             let wrapped = [UInt8](wrappedKey)
             guard wrapped.count >= 24, wrapped.count % 8 == 0 else {
-                throw .incorrectSize(what: "wrapped key", expected: "a multiple of 8 bytes, at least 24", actual: wrapped.count)
+                throw .incorrectSize(
+                    what: "wrapped key",
+                    expected: "a multiple of 8 bytes, at least 24",
+                    actual: wrapped.count
+                )
             }
             let key = try SecureBytes(count: wrapped.count - 8) { (output) throws(CryptoError) in
                 try kek.withUnsafeBytes { (kek) throws(CryptoError) in

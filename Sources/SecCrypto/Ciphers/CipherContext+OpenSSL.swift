@@ -13,14 +13,26 @@ package final class CipherContext {
     let encrypting: Bool
 
     package init(
-        _ algorithm: CipherAlgorithm, encrypting: Bool, key: UnsafeRawBufferPointer, iv: UnsafeRawBufferPointer, padding: Bool
+        _ algorithm: CipherAlgorithm,
+        encrypting: Bool,
+        key: UnsafeRawBufferPointer,
+        iv: UnsafeRawBufferPointer,
+        padding: Bool
     ) throws(CryptoError) {
         guard key.count == algorithm.keyByteCount else {
-            throw .incorrectSize(what: "\(algorithm) key", expected: "\(algorithm.keyByteCount) bytes", actual: key.count)
+            throw .incorrectSize(
+                what: "\(algorithm) key",
+                expected: "\(algorithm.keyByteCount) bytes",
+                actual: key.count
+            )
         }
         if algorithm.isGCM {
             guard Self.gcmIVRange.contains(iv.count) else {
-                throw .incorrectSize(what: "\(algorithm) nonce", expected: "1 to 128 bytes (12 recommended)", actual: iv.count)
+                throw .incorrectSize(
+                    what: "\(algorithm) nonce",
+                    expected: "1 to 128 bytes (12 recommended)",
+                    actual: iv.count
+                )
             }
         } else if iv.count != algorithm.ivByteCount {
             throw .incorrectSize(what: "\(algorithm) IV", expected: "\(algorithm.ivByteCount) bytes", actual: iv.count)
@@ -34,12 +46,23 @@ package final class CipherContext {
         // otherwise one call sets cipher, key and IV.
         let customIVLength = algorithm.isGCM && iv.count != algorithm.ivByteCount
         if customIVLength {
-            checkOpenSSL(EVP_CipherInit_ex2(context, algorithm.evpCipher, nil, nil, enc, nil) == 1, "EVP_CipherInit_ex2")
-            checkOpenSSL(EVP_CIPHER_CTX_ctrl(context, EVP_CTRL_AEAD_SET_IVLEN, Int32(iv.count), nil) == 1, "set GCM IV length")
+            checkOpenSSL(
+                EVP_CipherInit_ex2(context, algorithm.evpCipher, nil, nil, enc, nil) == 1,
+                "EVP_CipherInit_ex2"
+            )
+            checkOpenSSL(
+                EVP_CIPHER_CTX_ctrl(context, EVP_CTRL_AEAD_SET_IVLEN, Int32(iv.count), nil) == 1,
+                "set GCM IV length"
+            )
         }
         let keyed = EVP_CipherInit_ex2(
-            context, customIVLength ? nil : algorithm.evpCipher, key.baseAddress?.assumingMemoryBound(to: UInt8.self),
-            iv.baseAddress?.assumingMemoryBound(to: UInt8.self), enc, nil)
+            context,
+            customIVLength ? nil : algorithm.evpCipher,
+            key.baseAddress?.assumingMemoryBound(to: UInt8.self),
+            iv.baseAddress?.assumingMemoryBound(to: UInt8.self),
+            enc,
+            nil
+        )
         checkOpenSSL(keyed == 1, "EVP_CipherInit_ex2 (key)")
         // Padding is on by default; setting it goes through OpenSSL's parameter look-up, so only
         // turning it off is worth a call.
@@ -59,8 +82,12 @@ package final class CipherContext {
             let piece = min(remaining.count, 1 << 30)
             var outLength: Int32 = 0
             let ok = EVP_CipherUpdate(
-                context, output.baseAddress!.advanced(by: written).assumingMemoryBound(to: UInt8.self), &outLength,
-                remaining.baseAddress!.assumingMemoryBound(to: UInt8.self), Int32(piece))
+                context,
+                output.baseAddress!.advanced(by: written).assumingMemoryBound(to: UInt8.self),
+                &outLength,
+                remaining.baseAddress!.assumingMemoryBound(to: UInt8.self),
+                Int32(piece)
+            )
             checkOpenSSL(ok == 1, "EVP_CipherUpdate")
             written += Int(outLength)
             remaining = UnsafeRawBufferPointer(rebasing: remaining[piece...])
@@ -79,9 +106,18 @@ package final class CipherContext {
     /// Sets the GCM tag that decryption must verify; call before `finish`.
     package func setExpectedTag(_ tag: UnsafeRawBufferPointer) throws(CryptoError) {
         guard tag.count == Self.gcmTagByteCount else {
-            throw .incorrectSize(what: "GCM tag", expected: "\(Self.gcmTagByteCount) bytes (shorter tags are refused)", actual: tag.count)
+            throw .incorrectSize(
+                what: "GCM tag",
+                expected: "\(Self.gcmTagByteCount) bytes (shorter tags are refused)",
+                actual: tag.count
+            )
         }
-        let ok = EVP_CIPHER_CTX_ctrl(context, EVP_CTRL_AEAD_SET_TAG, Int32(tag.count), UnsafeMutableRawPointer(mutating: tag.baseAddress))
+        let ok = EVP_CIPHER_CTX_ctrl(
+            context,
+            EVP_CTRL_AEAD_SET_TAG,
+            Int32(tag.count),
+            UnsafeMutableRawPointer(mutating: tag.baseAddress)
+        )
         checkOpenSSL(ok == 1, "set GCM tag")
     }
 
@@ -90,7 +126,8 @@ package final class CipherContext {
     package func finish(into output: UnsafeMutableRawBufferPointer) throws(CryptoError) -> Int {
         precondition(output.count >= algorithm.blockByteCount, "cipher output buffer too small")
         var outLength: Int32 = 0
-        guard EVP_CipherFinal_ex(context, output.baseAddress!.assumingMemoryBound(to: UInt8.self), &outLength) == 1 else {
+        guard EVP_CipherFinal_ex(context, output.baseAddress!.assumingMemoryBound(to: UInt8.self), &outLength) == 1
+        else {
             OpenSSLError.clearQueue()
             throw algorithm.isGCM ? .authenticationFailure : .decryptionFailed
         }

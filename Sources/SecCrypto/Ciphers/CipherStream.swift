@@ -28,12 +28,21 @@ public final class CipherStream {
     /// Starts an encryption or decryption. The key and IV sizes must match `algorithm` exactly
     /// (GCM nonces may be 1 to 128 bytes; 12 is the default and recommended size).
     public init(
-        _ algorithm: CipherAlgorithm, _ direction: Direction, key: SymmetricKey, iv: some ContiguousBytes,
+        _ algorithm: CipherAlgorithm,
+        _ direction: Direction,
+        key: SymmetricKey,
+        iv: some ContiguousBytes,
         padding: Padding = .pkcs7
     ) throws(CryptoError) {
         context = try key.withUnsafeBytes { (key) throws(CryptoError) in
             try iv.withBytes { (iv) throws(CryptoError) in
-                try CipherContext(algorithm, encrypting: direction == .encrypt, key: key, iv: iv, padding: padding == .pkcs7)
+                try CipherContext(
+                    algorithm,
+                    encrypting: direction == .encrypt,
+                    key: key,
+                    iv: iv,
+                    padding: padding == .pkcs7
+                )
             }
         }
     }
@@ -97,8 +106,13 @@ public final class CipherStream {
 
     /// One-shot helper: the whole of `input` through a new stream. On failure the partial output is wiped.
     static func process(
-        _ algorithm: CipherAlgorithm, _ direction: Direction, key: SymmetricKey, iv: some ContiguousBytes,
-        padding: Padding, input: some DataProtocol, configure: (CipherStream) throws(CryptoError) -> Void = { _ in }
+        _ algorithm: CipherAlgorithm,
+        _ direction: Direction,
+        key: SymmetricKey,
+        iv: some ContiguousBytes,
+        padding: Padding,
+        input: some DataProtocol,
+        configure: (CipherStream) throws(CryptoError) -> Void = { _ in }
     ) throws(CryptoError) -> Data {
         let stream = try CipherStream(algorithm, direction, key: key, iv: iv, padding: padding)
         try configure(stream)

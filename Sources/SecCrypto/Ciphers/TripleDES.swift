@@ -18,18 +18,38 @@ extension Insecure {
 
             /// Encrypts `plaintext` (PKCS#7 padding by default).
             public static func encrypt(
-                _ plaintext: some DataProtocol, using key: SymmetricKey, iv: some ContiguousBytes, keying: Keying,
+                _ plaintext: some DataProtocol,
+                using key: SymmetricKey,
+                iv: some ContiguousBytes,
+                keying: Keying,
                 padding: CipherStream.Padding = .pkcs7
             ) throws(CryptoError) -> Data {
-                try CipherStream.process(keying.algorithm, .encrypt, key: key, iv: iv, padding: padding, input: plaintext)
+                try CipherStream.process(
+                    keying.algorithm,
+                    .encrypt,
+                    key: key,
+                    iv: iv,
+                    padding: padding,
+                    input: plaintext
+                )
             }
 
             /// Decrypts `ciphertext`. A wrong key, bad padding or truncated input throws `decryptionFailed`.
             public static func decrypt(
-                _ ciphertext: some DataProtocol, using key: SymmetricKey, iv: some ContiguousBytes, keying: Keying,
+                _ ciphertext: some DataProtocol,
+                using key: SymmetricKey,
+                iv: some ContiguousBytes,
+                keying: Keying,
                 padding: CipherStream.Padding = .pkcs7
             ) throws(CryptoError) -> Data {
-                try CipherStream.process(keying.algorithm, .decrypt, key: key, iv: iv, padding: padding, input: ciphertext)
+                try CipherStream.process(
+                    keying.algorithm,
+                    .decrypt,
+                    key: key,
+                    iv: iv,
+                    padding: padding,
+                    input: ciphertext
+                )
             }
         }
     }

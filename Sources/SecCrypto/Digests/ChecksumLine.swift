@@ -47,7 +47,8 @@ public struct ChecksumLine: Sendable, Equatable {
         let checksum = line[..<space]
         let afterSpace = line.index(after: space)
         guard !checksum.isEmpty, afterSpace < line.endIndex,
-              line[afterSpace] == " " || line[afterSpace] == "*" else { return nil }
+            line[afterSpace] == " " || line[afterSpace] == "*"
+        else { return nil }
         let rawName = line[line.index(after: afterSpace)...]
         guard !rawName.isEmpty else { return nil }
         guard escaped else {
@@ -57,7 +58,10 @@ public struct ChecksumLine: Sendable, Equatable {
         var name = ""
         var iterator = rawName.makeIterator()
         while let character = iterator.next() {
-            guard character == "\\" else { name.append(character); continue }
+            guard character == "\\" else {
+                name.append(character)
+                continue
+            }
             switch iterator.next() {
             case "\\": name.append("\\")
             case "n": name.append("\n")

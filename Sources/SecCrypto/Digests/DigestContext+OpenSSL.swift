@@ -40,7 +40,10 @@ final class DigestContext: DuplicableContext, @unchecked Sendable {
     static func digest(_ algorithm: HashAlgorithm, of bytes: UnsafeRawBufferPointer) -> Digest {
         var output = [UInt8](repeating: 0, count: algorithm.byteCount)
         var length: UInt32 = 0
-        checkOpenSSL(EVP_Digest(bytes.baseAddress, bytes.count, &output, &length, algorithm.evpMD, nil) == 1, "EVP_Digest")
+        checkOpenSSL(
+            EVP_Digest(bytes.baseAddress, bytes.count, &output, &length, algorithm.evpMD, nil) == 1,
+            "EVP_Digest"
+        )
         return Digest(algorithm: algorithm, bytes: output)
     }
 }

@@ -33,7 +33,9 @@ public struct DigestHasher: IncrementalHashing {
 
     /// One-shot digest of any bytes; contiguous input is hashed without copying.
     public static func hash(_ algorithm: HashAlgorithm, data: some DataProtocol) -> Digest {
-        if let digest = data.withContiguousStorageIfAvailable({ hash(algorithm, bufferPointer: UnsafeRawBufferPointer($0)) }) {
+        if let digest = data.withContiguousStorageIfAvailable({
+            hash(algorithm, bufferPointer: UnsafeRawBufferPointer($0))
+        }) {
             return digest
         }
         var hasher = DigestHasher(algorithm)

@@ -11,7 +11,9 @@ public protocol IncrementalHashing: Sendable {
 extension IncrementalHashing {
     /// Adds bytes from `Data`, `[UInt8]`, slices or any other `DataProtocol`.
     public mutating func update(data: some DataProtocol) {
-        if data.withContiguousStorageIfAvailable({ update(bufferPointer: UnsafeRawBufferPointer($0)) }) != nil { return }
+        if data.withContiguousStorageIfAvailable({ update(bufferPointer: UnsafeRawBufferPointer($0)) }) != nil {
+            return
+        }
         for region in data.regions {
             region.withUnsafeBytes { update(bufferPointer: $0) }
         }

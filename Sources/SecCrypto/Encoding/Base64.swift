@@ -36,8 +36,11 @@ public enum Base64 {
     /// Encodes `bytes`. `lineLength` wraps the output (64 is PEM and `openssl enc -a`, 76 is MIME);
     /// lines are joined with `lineSeparator` and no separator follows the last line.
     public static func encode(
-        _ bytes: some ContiguousBytes, alphabet: Alphabet = .standard, padding: Bool = true,
-        lineLength: Int? = nil, lineSeparator: String = "\n"
+        _ bytes: some ContiguousBytes,
+        alphabet: Alphabet = .standard,
+        padding: Bool = true,
+        lineLength: Int? = nil,
+        lineSeparator: String = "\n"
     ) -> String {
         precondition(lineLength.map { $0 > 0 && $0 % 4 == 0 } ?? true, "line length must be a positive multiple of 4")
         return bytes.withUnsafeBytes { input in
@@ -48,7 +51,12 @@ public enum Base64 {
                 }
             }
             let output = [UInt8](unsafeUninitializedCapacity: count) { output, initialized in
-                initialized = encode(input, into: UnsafeMutableRawBufferPointer(output), alphabet: alphabet, padding: padding)
+                initialized = encode(
+                    input,
+                    into: UnsafeMutableRawBufferPointer(output),
+                    alphabet: alphabet,
+                    padding: padding
+                )
             }
             let separator = Array(lineSeparator.utf8)
             var wrapped: [UInt8] = []
@@ -70,58 +78,74 @@ public enum Base64 {
     /// number of bytes written: the building block for formats that assemble tokens in one buffer.
     @discardableResult
     package static func encode(
-        _ input: UnsafeRawBufferPointer, into output: UnsafeMutableRawBufferPointer, alphabet: Alphabet, padding: Bool
+        _ input: UnsafeRawBufferPointer,
+        into output: UnsafeMutableRawBufferPointer,
+        alphabet: Alphabet,
+        padding: Bool
     ) -> Int {
-        precondition(output.count >= encodedCount(byteCount: input.count, padding: padding), "base64 output buffer too small")
+        precondition(
+            output.count >= encodedCount(byteCount: input.count, padding: padding),
+            "base64 output buffer too small"
+        )
         guard input.count > 0 else { return 0 }
         let table = alphabet == .standard ? standardCharacters : urlCharacters
         let pairs = alphabet == .standard ? standardPairs : urlPairs
-        return table.withUnsafeBufferPointer { table in pairs.withUnsafeBufferPointer { pairs in
-            let source = input.bindMemory(to: UInt8.self)
-            let target = output.baseAddress!
-            var index = 0
-            var written = 0
-            while index + 3 <= source.count {
-                let chunk = UInt32(source[index]) << 16 | UInt32(source[index + 1]) << 8 | UInt32(source[index + 2])
-                let quad = UInt32(pairs[Int(chunk >> 12)]) | UInt32(pairs[Int(chunk & 0xfff)]) << 16
-                target.storeBytes(of: quad.littleEndian, toByteOffset: written, as: UInt32.self)
-                index += 3
-                written += 4
-            }
-            let output = output.bindMemory(to: UInt8.self)
-            let rest = source.count - index
-            if rest > 0 {
-                let chunk = UInt32(source[index]) << 16 | (rest == 2 ? UInt32(source[index + 1]) << 8 : 0)
-                output[written] = table[Int(chunk >> 18)]
-                output[written + 1] = table[Int(chunk >> 12 & 0x3f)]
-                written += 2
-                if rest == 2 {
-                    output[written] = table[Int(chunk >> 6 & 0x3f)]
-                    written += 1
+        return table.withUnsafeBufferPointer { table in
+            pairs.withUnsafeBufferPointer { pairs in
+                let source = input.bindMemory(to: UInt8.self)
+                let target = output.baseAddress!
+                var index = 0
+                var written = 0
+                while index + 3 <= source.count {
+                    let chunk = UInt32(source[index]) << 16 | UInt32(source[index + 1]) << 8 | UInt32(source[index + 2])
+                    let quad = UInt32(pairs[Int(chunk >> 12)]) | UInt32(pairs[Int(chunk & 0xfff)]) << 16
+                    target.storeBytes(of: quad.littleEndian, toByteOffset: written, as: UInt32.self)
+                    index += 3
+                    written += 4
                 }
-                if padding {
-                    for _ in rest..<3 {
-                        output[written] = UInt8(ascii: "=")
+                let output = output.bindMemory(to: UInt8.self)
+                let rest = source.count - index
+                if rest > 0 {
+                    let chunk = UInt32(source[index]) << 16 | (rest == 2 ? UInt32(source[index + 1]) << 8 : 0)
+                    output[written] = table[Int(chunk >> 18)]
+                    output[written + 1] = table[Int(chunk >> 12 & 0x3f)]
+                    written += 2
+                    if rest == 2 {
+                        output[written] = table[Int(chunk >> 6 & 0x3f)]
                         written += 1
                     }
+                    if padding {
+                        for _ in rest..<3 {
+                            output[written] = UInt8(ascii: "=")
+                            written += 1
+                        }
+                    }
                 }
+                return written
             }
-            return written
-        } }
+        }
     }
 
     /// Decodes the one canonical encoding of some bytes, as token formats (JWE, Fernet) need: no
     /// white space, the unused bits of the last character zero, padding forbidden (`padded: false`),
     /// required (`true`) or either (`nil`). Any other text throws, so that no altered token decodes
     /// to the same bytes as the original.
-    package static func decodeCanonical(_ text: String, alphabet: Alphabet, padded: Bool?) throws(CryptoError) -> [UInt8] {
+    package static func decodeCanonical(
+        _ text: String,
+        alphabet: Alphabet,
+        padded: Bool?
+    ) throws(CryptoError) -> [UInt8] {
         var text = text
-        return try text.withUTF8Bytes { (utf8) throws(CryptoError) in try decodeCanonical(utf8, alphabet: alphabet, padded: padded) }
+        return try text.withUTF8Bytes { (utf8) throws(CryptoError) in
+            try decodeCanonical(utf8, alphabet: alphabet, padded: padded)
+        }
     }
 
     /// `decodeCanonical` of UTF-8 bytes.
     package static func decodeCanonical(
-        _ text: UnsafeRawBufferPointer, alphabet: Alphabet, padded: Bool?
+        _ text: UnsafeRawBufferPointer,
+        alphabet: Alphabet,
+        padded: Bool?
     ) throws(CryptoError) -> [UInt8] {
         let name = alphabet == .standard ? "base64" : "base64url"
         let source = text.bindMemory(to: UInt8.self)
@@ -131,7 +155,9 @@ public enum Base64 {
         let rest = end % 4
         guard rest != 1, padding <= 2 else { throw .invalidEncoding("\(name): invalid length") }
         if padding > 0 || (padded == true && rest != 0) {
-            guard padded != false, rest != 0, rest + padding == 4 else { throw .invalidEncoding("\(name): incorrect padding") }
+            guard padded != false, rest != 0, rest + padding == 4 else {
+                throw .invalidEncoding("\(name): incorrect padding")
+            }
         }
         let values = alphabet == .standard ? standardValues : urlValues
         return try values.withUnsafeBufferPointer { (values) throws(CryptoError) -> [UInt8] in
@@ -140,8 +166,10 @@ public enum Base64 {
                 var index = 0
                 var written = 0
                 while index + 4 <= end {
-                    let a = values[Int(source[index])], b = values[Int(source[index + 1])]
-                    let c = values[Int(source[index + 2])], d = values[Int(source[index + 3])]
+                    let a = values[Int(source[index])]
+                    let b = values[Int(source[index + 1])]
+                    let c = values[Int(source[index + 2])]
+                    let d = values[Int(source[index + 3])]
                     invalid |= a | b | c | d
                     let chunk = UInt32(a) << 18 | UInt32(b) << 12 | UInt32(c) << 6 | UInt32(d)
                     output[written] = UInt8(truncatingIfNeeded: chunk >> 16)
@@ -151,7 +179,8 @@ public enum Base64 {
                     written += 3
                 }
                 if rest >= 2 {
-                    let a = values[Int(source[index])], b = values[Int(source[index + 1])]
+                    let a = values[Int(source[index])]
+                    let b = values[Int(source[index + 1])]
                     let c = rest == 3 ? values[Int(source[index + 2])] : 0
                     invalid |= a | b | c
                     let chunk = UInt32(a) << 18 | UInt32(b) << 12 | UInt32(c) << 6
@@ -181,7 +210,10 @@ public enum Base64 {
     }
 
     /// Decodes base64 given as UTF-8 bytes (for example a secret held in `SecureBytes`), with the same rules.
-    public static func decode(utf8 text: some Collection<UInt8>, alphabet: Alphabet = .standard) throws(CryptoError) -> [UInt8] {
+    public static func decode(
+        utf8 text: some Collection<UInt8>,
+        alphabet: Alphabet = .standard
+    ) throws(CryptoError) -> [UInt8] {
         let values = alphabet == .standard ? standardValues : urlValues
         let name = alphabet == .standard ? "base64" : "base64url"
         var output: [UInt8] = []
@@ -195,7 +227,9 @@ public enum Base64 {
                 continue
             case UInt8(ascii: "="):
                 padding += 1
-                if pending < 2 || pending + padding > 4 { throw .invalidEncoding("\(name): misplaced padding at position \(offset + 1)") }
+                if pending < 2 || pending + padding > 4 {
+                    throw .invalidEncoding("\(name): misplaced padding at position \(offset + 1)")
+                }
             default:
                 let value = values[Int(character)]
                 if value == 0xff { throw .invalidEncoding("\(name): invalid character at position \(offset + 1)") }

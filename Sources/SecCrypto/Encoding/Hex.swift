@@ -5,7 +5,8 @@ public enum Hex {
 
     /// Encodes `bytes` as hex: lower-case by default; `separator` goes between bytes
     /// (`":"` gives the `openssl x509 -fingerprint` form).
-    public static func encode(_ bytes: some ContiguousBytes, uppercase: Bool = false, separator: String = "") -> String {
+    public static func encode(_ bytes: some ContiguousBytes, uppercase: Bool = false, separator: String = "") -> String
+    {
         let digits = uppercase ? upper : lower
         let separatorBytes = Array(separator.utf8)
         return bytes.withUnsafeBytes { input in

@@ -20,7 +20,11 @@ public enum OpenSSLEncFormat {
         /// `-md`.
         public var digest: HashAlgorithm
 
-        public init(cipher: CipherAlgorithm = .aes256CBC, iterations: Int = OpenSSLEncFormat.defaultIterations, digest: HashAlgorithm = .sha256) {
+        public init(
+            cipher: CipherAlgorithm = .aes256CBC,
+            iterations: Int = OpenSSLEncFormat.defaultIterations,
+            digest: HashAlgorithm = .sha256
+        ) {
             self.cipher = cipher
             self.iterations = iterations
             self.digest = digest
@@ -30,7 +34,10 @@ public enum OpenSSLEncFormat {
     /// A sink that writes the header and then the ciphertext of what it is given to `next`.
     /// The salt comes from OpenSSL's CSPRNG unless given (for known-answer tests).
     public static func encryptingSink(
-        password: SecureBytes, parameters: Parameters, salt saltOverride: [UInt8]? = nil, next: ByteSink
+        password: SecureBytes,
+        parameters: Parameters,
+        salt saltOverride: [UInt8]? = nil,
+        next: ByteSink
     ) throws(CryptoError) -> ByteSink {
         let salt: [UInt8]
         if let given = saltOverride { salt = given } else { salt = try SecureRandom.bytes(count: saltByteCount) }
@@ -43,13 +50,21 @@ public enum OpenSSLEncFormat {
     }
 
     /// A sink that reads the header from its input, then decrypts the rest into `next`.
-    public static func decryptingSink(password: SecureBytes, parameters: Parameters, next: ByteSink) throws(CryptoError) -> ByteSink {
+    public static func decryptingSink(
+        password: SecureBytes,
+        parameters: Parameters,
+        next: ByteSink
+    ) throws(CryptoError) -> ByteSink {
         try checkCipher(parameters)
         return HeaderReadingSink(password: password, parameters: parameters, next: next)
     }
 
     /// One-shot encryption.
-    public static func encrypt(_ plaintext: some DataProtocol, password: SecureBytes, parameters: Parameters = Parameters()) throws(CryptoError) -> Data {
+    public static func encrypt(
+        _ plaintext: some DataProtocol,
+        password: SecureBytes,
+        parameters: Parameters = Parameters()
+    ) throws(CryptoError) -> Data {
         try DataSink.collect(plaintext) { (next) throws(CryptoError) in
             try encryptingSink(password: password, parameters: parameters, next: next)
         }
@@ -57,7 +72,11 @@ public enum OpenSSLEncFormat {
 
     /// One-shot decryption. A wrong password, a wrong iteration count or digest, or altered input
     /// all throw `decryptionFailed`.
-    public static func decrypt(_ file: some DataProtocol, password: SecureBytes, parameters: Parameters = Parameters()) throws(CryptoError) -> Data {
+    public static func decrypt(
+        _ file: some DataProtocol,
+        password: SecureBytes,
+        parameters: Parameters = Parameters()
+    ) throws(CryptoError) -> Data {
         try DataSink.collect(file) { (next) throws(CryptoError) in
             try decryptingSink(password: password, parameters: parameters, next: next)
         }
@@ -65,18 +84,27 @@ public enum OpenSSLEncFormat {
 
     private static func checkCipher(_ parameters: Parameters) throws(CryptoError) {
         guard !parameters.cipher.isGCM else {
-            throw .invalidParameter("the openssl enc format has no authentication tag, so it cannot carry \(parameters.cipher); use a CBC cipher, or a key and nonce")
+            throw .invalidParameter(
+                "the openssl enc format has no authentication tag, so it cannot carry \(parameters.cipher); use a CBC cipher, or a key and nonce"
+            )
         }
     }
 
     fileprivate static func cipherStream(
-        _ direction: CipherStream.Direction, password: SecureBytes, salt: [UInt8], parameters: Parameters
+        _ direction: CipherStream.Direction,
+        password: SecureBytes,
+        salt: [UInt8],
+        parameters: Parameters
     ) throws(CryptoError) -> CipherStream {
         try checkCipher(parameters)
         let cipher = parameters.cipher
         let material = try KDF.PBKDF2.deriveKey(
-            from: password, salt: salt, using: parameters.digest, unsafeUncheckedIterations: parameters.iterations,
-            outputByteCount: cipher.keyByteCount + cipher.ivByteCount)
+            from: password,
+            salt: salt,
+            using: parameters.digest,
+            unsafeUncheckedIterations: parameters.iterations,
+            outputByteCount: cipher.keyByteCount + cipher.ivByteCount
+        )
         return try material.withUnsafeBytes { (bytes) throws(CryptoError) in
             let key = SymmetricKey(data: UnsafeRawBufferPointer(rebasing: bytes.prefix(cipher.keyByteCount)))
             let iv = UnsafeRawBufferPointer(rebasing: bytes.suffix(cipher.ivByteCount))
@@ -136,14 +164,20 @@ private final class HeaderReadingSink: ByteSink {
             throw .malformedInput("input is not in the openssl enc format (no Salted__ header)")
         }
         let stream = try OpenSSLEncFormat.cipherStream(
-            .decrypt, password: password, salt: Array(header.suffix(OpenSSLEncFormat.saltByteCount)), parameters: parameters)
+            .decrypt,
+            password: password,
+            salt: Array(header.suffix(OpenSSLEncFormat.saltByteCount)),
+            parameters: parameters
+        )
         let sink = CipherSink(stream, next: next)
         cipher = sink
         try sink.write(UnsafeRawBufferPointer(rebasing: bytes.dropFirst(needed)))
     }
 
     func finish() throws(CryptoError) {
-        guard let cipher else { throw .malformedInput("input is too short for the openssl enc format (16-byte header)") }
+        guard let cipher else {
+            throw .malformedInput("input is too short for the openssl enc format (16-byte header)")
+        }
         try cipher.finish()
     }
 }

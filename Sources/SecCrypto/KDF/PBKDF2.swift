@@ -21,24 +21,39 @@ public enum KDF {
 
         /// Derives `outputByteCount` bytes; refuses iteration counts below `minimumIterations(for:)`.
         public static func deriveKey(
-            from password: some ContiguousBytes, salt: some ContiguousBytes, using prf: HashAlgorithm = .sha256,
-            iterations: Int, outputByteCount: Int
+            from password: some ContiguousBytes,
+            salt: some ContiguousBytes,
+            using prf: HashAlgorithm = .sha256,
+            iterations: Int,
+            outputByteCount: Int
         ) throws(CryptoError) -> SymmetricKey {
             let minimum = minimumIterations(for: prf)
             guard iterations >= minimum else {
                 throw .invalidParameter(
-                    "PBKDF2-HMAC-\(prf.rawValue.uppercased()) needs at least \(minimum) iterations for new secrets, got \(iterations)")
+                    "PBKDF2-HMAC-\(prf.rawValue.uppercased()) needs at least \(minimum) iterations for new secrets, got \(iterations)"
+                )
             }
-            return try deriveKey(from: password, salt: salt, using: prf, unsafeUncheckedIterations: iterations, outputByteCount: outputByteCount)
+            return try deriveKey(
+                from: password,
+                salt: salt,
+                using: prf,
+                unsafeUncheckedIterations: iterations,
+                outputByteCount: outputByteCount
+            )
         }
 
         /// Derives `outputByteCount` bytes with any iteration count ≥ 1. Only for reading or writing
         /// formats that dictate a low count; new secrets use `deriveKey(…, iterations:…)`.
         public static func deriveKey(
-            from password: some ContiguousBytes, salt: some ContiguousBytes, using prf: HashAlgorithm = .sha256,
-            unsafeUncheckedIterations iterations: Int, outputByteCount: Int
+            from password: some ContiguousBytes,
+            salt: some ContiguousBytes,
+            using prf: HashAlgorithm = .sha256,
+            unsafeUncheckedIterations iterations: Int,
+            outputByteCount: Int
         ) throws(CryptoError) -> SymmetricKey {
-            guard supportedPRFs.contains(prf) else { throw .invalidParameter("PBKDF2 does not offer \(prf) as its PRF") }
+            guard supportedPRFs.contains(prf) else {
+                throw .invalidParameter("PBKDF2 does not offer \(prf) as its PRF")
+            }
             guard (1...Int(Int32.max)).contains(iterations) else {
                 throw .invalidParameter("PBKDF2 iterations must be between 1 and \(Int32.max), got \(iterations)")
             }
@@ -58,7 +73,9 @@ public enum KDF {
         /// The iteration count that takes about `duration` on this machine for one derivation of
         /// `outputByteCount` bytes (CommonCrypto's `CCCalibratePBKDF`). Measures a probe run and scales.
         public static func calibrate(
-            using prf: HashAlgorithm = .sha256, duration: Duration, outputByteCount: Int = 32
+            using prf: HashAlgorithm = .sha256,
+            duration: Duration,
+            outputByteCount: Int = 32
         ) throws(CryptoError) -> Int {
             guard duration > .zero else { throw .invalidParameter("calibration needs a positive duration") }
             let password = [UInt8](repeating: 0x70, count: 16)
@@ -67,7 +84,13 @@ public enum KDF {
             let clock = ContinuousClock()
             while true {
                 let start = clock.now
-                _ = try deriveKey(from: password, salt: salt, using: prf, unsafeUncheckedIterations: probe, outputByteCount: outputByteCount)
+                _ = try deriveKey(
+                    from: password,
+                    salt: salt,
+                    using: prf,
+                    unsafeUncheckedIterations: probe,
+                    outputByteCount: outputByteCount
+                )
                 let elapsed: Duration = clock.now - start
                 // Measure at least 50 ms so timer resolution and start-up costs do not dominate.
                 if elapsed >= .milliseconds(50) || probe >= Int(Int32.max) / 2 {

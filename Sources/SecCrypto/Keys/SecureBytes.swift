@@ -23,7 +23,10 @@ public struct SecureBytes: Sendable, ContiguousBytes, Equatable, CustomStringCon
     public let count: Int
 
     /// Allocates `count` bytes and lets `initializer` write them. If it throws, the bytes are wiped.
-    public init<E: Error>(count: Int, initializingWith initializer: (UnsafeMutableRawBufferPointer) throws(E) -> Void) throws(E) {
+    public init<E: Error>(
+        count: Int,
+        initializingWith initializer: (UnsafeMutableRawBufferPointer) throws(E) -> Void
+    ) throws(E) {
         precondition(count >= 0, "SecureBytes count must not be negative")
         storage = Storage(count: count)
         self.count = count

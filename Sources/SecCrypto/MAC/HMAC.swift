@@ -25,7 +25,9 @@ public struct HMAC<H: HashFunction>: IncrementalHashing {
     /// One-shot HMAC of any bytes.
     public static func authenticationCode(for data: some DataProtocol, using key: SymmetricKey) -> AuthenticationCode {
         let contiguous = data.withContiguousStorageIfAvailable { message in
-            key.withUnsafeBytes { MACContext.authenticationCode(H.algorithm, key: $0, message: UnsafeRawBufferPointer(message)) }
+            key.withUnsafeBytes {
+                MACContext.authenticationCode(H.algorithm, key: $0, message: UnsafeRawBufferPointer(message))
+            }
         }
         if let contiguous { return contiguous }
         var hmac = HMAC(key: key)
@@ -37,13 +39,17 @@ public struct HMAC<H: HashFunction>: IncrementalHashing {
     public static func authenticationCode(for string: String, using key: SymmetricKey) -> AuthenticationCode {
         var string = string
         return string.withUTF8 { message in
-            key.withUnsafeBytes { MACContext.authenticationCode(H.algorithm, key: $0, message: UnsafeRawBufferPointer(message)) }
+            key.withUnsafeBytes {
+                MACContext.authenticationCode(H.algorithm, key: $0, message: UnsafeRawBufferPointer(message))
+            }
         }
     }
 
     /// Checks `code` against the HMAC of `data` in constant time. A code of the wrong length is invalid.
     public static func isValidAuthenticationCode(
-        _ code: some ContiguousBytes, authenticating data: some DataProtocol, using key: SymmetricKey
+        _ code: some ContiguousBytes,
+        authenticating data: some DataProtocol,
+        using key: SymmetricKey
     ) -> Bool {
         constantTimeEquals(authenticationCode(for: data, using: key).bytes, code)
     }

@@ -61,7 +61,11 @@ package final class MACContext: DuplicableContext, @unchecked Sendable {
     }
 
     /// One-shot HMAC of one buffer, without a Swift object: the hot path for short messages.
-    package static func authenticationCode(_ algorithm: HashAlgorithm, key: UnsafeRawBufferPointer, message: UnsafeRawBufferPointer) -> AuthenticationCode {
+    package static func authenticationCode(
+        _ algorithm: HashAlgorithm,
+        key: UnsafeRawBufferPointer,
+        message: UnsafeRawBufferPointer
+    ) -> AuthenticationCode {
         let context = keyedContext(algorithm, key: key)
         defer { EVP_MAC_CTX_free(context) }
         update(context, message)
@@ -90,7 +94,10 @@ package final class MACContext: DuplicableContext, @unchecked Sendable {
         let count = algorithm.byteCount
         let bytes = [UInt8](unsafeUninitializedCapacity: count) { buffer, initialized in
             var length = 0
-            checkOpenSSL(EVP_MAC_final(context, buffer.baseAddress, &length, count) == 1 && length == count, "EVP_MAC_final")
+            checkOpenSSL(
+                EVP_MAC_final(context, buffer.baseAddress, &length, count) == 1 && length == count,
+                "EVP_MAC_final"
+            )
             initialized = count
         }
         return AuthenticationCode(algorithm: algorithm, bytes: bytes)

@@ -20,7 +20,9 @@ public enum SecureRandom {
     /// Returns `count` random bytes.
     public static func bytes(count: Int) throws(CryptoError) -> [UInt8] {
         var bytes = [UInt8](repeating: 0, count: count)
-        try bytes.withUnsafeMutableBufferPointer { (buffer) throws(CryptoError) in try fill(UnsafeMutableRawBufferPointer(buffer)) }
+        try bytes.withUnsafeMutableBufferPointer { (buffer) throws(CryptoError) in
+            try fill(UnsafeMutableRawBufferPointer(buffer))
+        }
         return bytes
     }
 }

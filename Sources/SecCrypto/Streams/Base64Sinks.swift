@@ -61,6 +61,7 @@ public final class Base64DecodingSink: ByteSink {
     }
 
     private static func isWhiteSpace(_ byte: UInt8) -> Bool {
-        byte == UInt8(ascii: "\n") || byte == UInt8(ascii: "\r") || byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t")
+        byte == UInt8(ascii: "\n") || byte == UInt8(ascii: "\r") || byte == UInt8(ascii: " ")
+            || byte == UInt8(ascii: "\t")
     }
 }

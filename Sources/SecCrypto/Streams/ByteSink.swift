@@ -31,7 +31,8 @@ public final class DataSink: ByteSink {
     /// Runs `input` through the sink that `build` puts in front of a new `DataSink`, and returns
     /// what came out: the one-shot form of a streaming pipeline.
     public static func collect(
-        _ input: some DataProtocol, through build: (ByteSink) throws(CryptoError) -> ByteSink
+        _ input: some DataProtocol,
+        through build: (ByteSink) throws(CryptoError) -> ByteSink
     ) throws(CryptoError) -> Data {
         let output = DataSink()
         let sink = try build(output)

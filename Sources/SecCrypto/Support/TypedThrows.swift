@@ -15,7 +15,9 @@ extension ContiguousBytes {
 extension Data {
     /// `withUnsafeMutableBytes` with a body that throws `E`.
     @inlinable
-    package mutating func withMutableBytes<R, E: Error>(_ body: (UnsafeMutableRawBufferPointer) throws(E) -> R) throws(E) -> R {
+    package mutating func withMutableBytes<R, E: Error>(
+        _ body: (UnsafeMutableRawBufferPointer) throws(E) -> R
+    ) throws(E) -> R {
         try withUnsafeMutableBytes { bytes in Result(catching: { () throws(E) in try body(bytes) }) }.get()
     }
 }
@@ -32,7 +34,9 @@ extension Sequence<UInt8> {
     /// `withContiguousStorageIfAvailable` with a body that throws `E` and takes raw bytes; nil, without
     /// calling `body`, when the bytes are not contiguous.
     @inlinable
-    package func withContiguousBytesIfAvailable<R, E: Error>(_ body: (UnsafeRawBufferPointer) throws(E) -> R) throws(E) -> R? {
+    package func withContiguousBytesIfAvailable<R, E: Error>(
+        _ body: (UnsafeRawBufferPointer) throws(E) -> R
+    ) throws(E) -> R? {
         try withContiguousStorageIfAvailable { bytes in
             Result(catching: { () throws(E) in try body(UnsafeRawBufferPointer(bytes)) })
         }?.get()
@@ -43,10 +47,14 @@ extension Sequence<UInt8> {
 /// with a body that throws `E`, instead of five nested ones.
 @inlinable
 package func withBytes<R, E: Error>(
-    of first: some ContiguousBytes, _ second: some ContiguousBytes, _ third: some ContiguousBytes,
-    _ fourth: some ContiguousBytes, _ fifth: some ContiguousBytes,
+    of first: some ContiguousBytes,
+    _ second: some ContiguousBytes,
+    _ third: some ContiguousBytes,
+    _ fourth: some ContiguousBytes,
+    _ fifth: some ContiguousBytes,
     _ body: (
-        UnsafeRawBufferPointer, UnsafeRawBufferPointer, UnsafeRawBufferPointer, UnsafeRawBufferPointer, UnsafeRawBufferPointer
+        UnsafeRawBufferPointer, UnsafeRawBufferPointer, UnsafeRawBufferPointer, UnsafeRawBufferPointer,
+        UnsafeRawBufferPointer
     ) throws(E) -> R
 ) throws(E) -> R {
     try first.withUnsafeBytes { a in

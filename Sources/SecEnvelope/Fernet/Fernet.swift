@@ -39,11 +39,17 @@ public struct Fernet: Sendable {
     /// A key from 32 raw bytes.
     public init(key: SymmetricKey) throws(CryptoError) {
         guard key.bitCount == 256 else {
-            throw .incorrectSize(what: "Fernet key", expected: "32 bytes (44 base64url characters)", actual: key.bitCount / 8)
+            throw .incorrectSize(
+                what: "Fernet key",
+                expected: "32 bytes (44 base64url characters)",
+                actual: key.bitCount / 8
+            )
         }
         (signing, encryptionKey) = key.withUnsafeBytes {
-            (MACContext(algorithm: .sha256, key: UnsafeRawBufferPointer(rebasing: $0[..<16])),
-             SymmetricKey(data: UnsafeRawBufferPointer(rebasing: $0[16...])))
+            (
+                MACContext(algorithm: .sha256, key: UnsafeRawBufferPointer(rebasing: $0[..<16])),
+                SymmetricKey(data: UnsafeRawBufferPointer(rebasing: $0[16...]))
+            )
         }
     }
 
@@ -54,7 +60,11 @@ public struct Fernet: Sendable {
 
     /// Encrypts `plaintext` into a token dated `date`.
     public func encrypt(_ plaintext: some DataProtocol, at date: Date = Date()) throws(CryptoError) -> String {
-        try encrypt(plaintext, timestamp: Int64(date.timeIntervalSince1970.rounded(.down)), iv: try SecureRandom.bytes(count: 16))
+        try encrypt(
+            plaintext,
+            timestamp: Int64(date.timeIntervalSince1970.rounded(.down)),
+            iv: try SecureRandom.bytes(count: 16)
+        )
     }
 
     /// Encrypts with a given IV: for the specification's test vectors only.
@@ -65,17 +75,27 @@ public struct Fernet: Sendable {
         let count = try token.withUnsafeMutableBufferPointer { (token) throws(CryptoError) -> Int in
             let token = UnsafeMutableRawBufferPointer(token)
             token[0] = Self.version
-            withUnsafeBytes(of: UInt64(bitPattern: timestamp).bigEndian) { token.baseAddress!.advanced(by: 1).copyMemory(from: $0.baseAddress!, byteCount: 8) }
+            withUnsafeBytes(of: UInt64(bitPattern: timestamp).bigEndian) {
+                token.baseAddress!.advanced(by: 1).copyMemory(from: $0.baseAddress!, byteCount: 8)
+            }
             iv.withUnsafeBytes { token.baseAddress!.advanced(by: 9).copyMemory(from: $0.baseAddress!, byteCount: 16) }
             let ciphertextCount = try encryptionKey.withUnsafeBytes { (key) throws(CryptoError) in
-                let context = try CipherContext(.aes128CBC, encrypting: true, key: key, iv: UnsafeRawBufferPointer(rebasing: token[9..<25]), padding: true)
+                let context = try CipherContext(
+                    .aes128CBC,
+                    encrypting: true,
+                    key: key,
+                    iv: UnsafeRawBufferPointer(rebasing: token[9..<25]),
+                    padding: true
+                )
                 let output = UnsafeMutableRawBufferPointer(rebasing: token[Self.headerByteCount...])
                 let count = plaintext.withUnsafeBytes { context.update($0, into: output) }
                 return count + (try context.finish(into: UnsafeMutableRawBufferPointer(rebasing: output[count...])))
             }
             let signed = Self.headerByteCount + ciphertextCount
             let mac = mac(UnsafeRawBufferPointer(rebasing: token[..<signed]))
-            mac.bytes.withUnsafeBytes { token.baseAddress!.advanced(by: signed).copyMemory(from: $0.baseAddress!, byteCount: Self.macByteCount) }
+            mac.bytes.withUnsafeBytes {
+                token.baseAddress!.advanced(by: signed).copyMemory(from: $0.baseAddress!, byteCount: Self.macByteCount)
+            }
             return signed + Self.macByteCount
         }
         return Base64.encode(token[..<count], alphabet: .url)
@@ -93,38 +113,61 @@ public struct Fernet: Sendable {
     }
 
     /// Checks the MAC, then the age, then decrypts.
-    func verify(_ token: String, timeToLive: Int64?, now: Date?) throws(CryptoError) -> (plaintext: Data, timestamp: Int64) {
+    func verify(
+        _ token: String,
+        timeToLive: Int64?,
+        now: Date?
+    ) throws(CryptoError) -> (plaintext: Data, timestamp: Int64) {
         let text = trimmedTokenBytes(token)
         guard let raw = text.withUnsafeBytes({ try? Base64.decodeCanonical($0, alphabet: .url, padded: true) }) else {
             throw .authenticationFailure
         }
         let ciphertextCount = raw.count - Self.headerByteCount - Self.macByteCount
-        guard raw.first == Self.version, ciphertextCount >= 16, ciphertextCount % 16 == 0 else { throw .authenticationFailure }
+        guard raw.first == Self.version, ciphertextCount >= 16, ciphertextCount % 16 == 0 else {
+            throw .authenticationFailure
+        }
         return try raw.withBytes { (raw) throws(CryptoError) in
             let signed = raw.count - Self.macByteCount
             let expected = mac(UnsafeRawBufferPointer(rebasing: raw[..<signed]))
-            guard expected.bytes.withUnsafeBytes({ constantTimeEquals($0, UnsafeRawBufferPointer(rebasing: raw[signed...])) }) else {
+            guard
+                expected.bytes.withUnsafeBytes({
+                    constantTimeEquals($0, UnsafeRawBufferPointer(rebasing: raw[signed...]))
+                })
+            else {
                 throw .authenticationFailure
             }
             let timestamp = Int64(bitPattern: raw.loadUnaligned(fromByteOffset: 1, as: UInt64.self).bigEndian)
             if let now {
                 let current = Int64(now.timeIntervalSince1970.rounded(.down))
                 if let timeToLive, timestamp + timeToLive < current {
-                    throw .expired("Fernet token expired: created \(current - timestamp) s ago, time-to-live \(timeToLive) s")
+                    throw .expired(
+                        "Fernet token expired: created \(current - timestamp) s ago, time-to-live \(timeToLive) s"
+                    )
                 }
                 if timestamp > current + Self.maximumClockSkew {
-                    throw .expired("Fernet token is dated \(timestamp - current) s in the future (clock skew limit \(Self.maximumClockSkew) s)")
+                    throw .expired(
+                        "Fernet token is dated \(timestamp - current) s in the future (clock skew limit \(Self.maximumClockSkew) s)"
+                    )
                 }
             }
             // The MAC verified, so bad padding means a sender bug or a broken key: still one error.
             let plaintext = try encryptionKey.withUnsafeBytes { (key) throws(CryptoError) in
                 let context = try CipherContext(
-                    .aes128CBC, encrypting: false, key: key, iv: UnsafeRawBufferPointer(rebasing: raw[9..<25]), padding: true)
+                    .aes128CBC,
+                    encrypting: false,
+                    key: key,
+                    iv: UnsafeRawBufferPointer(rebasing: raw[9..<25]),
+                    padding: true
+                )
                 var plaintext = Data(count: ciphertextCount + 16)
                 let count = try plaintext.withMutableBytes { (output) throws(CryptoError) in
-                    let count = context.update(UnsafeRawBufferPointer(rebasing: raw[Self.headerByteCount..<signed]), into: output)
+                    let count = context.update(
+                        UnsafeRawBufferPointer(rebasing: raw[Self.headerByteCount..<signed]),
+                        into: output
+                    )
                     do {
-                        return count + (try context.finish(into: UnsafeMutableRawBufferPointer(rebasing: output[count...])))
+                        return count
+                            + (try context.finish(into: UnsafeMutableRawBufferPointer(rebasing: output[count...])))
                     } catch {
                         throw .authenticationFailure
                     }
@@ -170,7 +213,11 @@ public struct MultiFernet: Sendable {
         return try fernets[0].encrypt(plaintext, timestamp: timestamp, iv: try SecureRandom.bytes(count: 16))
     }
 
-    private func verify(_ token: String, timeToLive: Int64?, now: Date?) throws(CryptoError) -> (plaintext: Data, timestamp: Int64) {
+    private func verify(
+        _ token: String,
+        timeToLive: Int64?,
+        now: Date?
+    ) throws(CryptoError) -> (plaintext: Data, timestamp: Int64) {
         for fernet in fernets {
             do {
                 return try fernet.verify(token, timeToLive: timeToLive, now: now)

@@ -96,9 +96,15 @@ private struct JSONParser {
         case UInt8(ascii: "{"): return .object(try parseObject())
         case UInt8(ascii: "["): return .array(try parseArray())
         case UInt8(ascii: "\""): return .string(try parseString())
-        case UInt8(ascii: "t"): try expect("true"); return .bool(true)
-        case UInt8(ascii: "f"): try expect("false"); return .bool(false)
-        case UInt8(ascii: "n"): try expect("null"); return .null
+        case UInt8(ascii: "t"):
+            try expect("true")
+            return .bool(true)
+        case UInt8(ascii: "f"):
+            try expect("false")
+            return .bool(false)
+        case UInt8(ascii: "n"):
+            try expect("null")
+            return .null
         case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): return .number(try parseNumber())
         default: throw fail("unexpected character")
         }
@@ -134,7 +140,9 @@ private struct JSONParser {
             skipWhiteSpace()
             switch current {
             case UInt8(ascii: ","): index += 1
-            case UInt8(ascii: "}"): index += 1; return members
+            case UInt8(ascii: "}"):
+                index += 1
+                return members
             default: throw fail("expected ',' or '}'")
             }
         }
@@ -153,7 +161,9 @@ private struct JSONParser {
             skipWhiteSpace()
             switch current {
             case UInt8(ascii: ","): index += 1
-            case UInt8(ascii: "]"): index += 1; return elements
+            case UInt8(ascii: "]"):
+                index += 1
+                return elements
             default: throw fail("expected ',' or ']'")
             }
         }

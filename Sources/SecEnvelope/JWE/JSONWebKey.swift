@@ -26,7 +26,9 @@ public struct JSONWebKey: Sendable, Equatable, CustomStringConvertible {
 
     init(object: [String: JSONValue]) throws(CryptoError) {
         guard let kty = object["kty"]?.string else { throw .malformedInput("JWK has no \"kty\"") }
-        guard kty == "oct" else { throw .unsupported("JWK key type \"\(kty)\" is not supported: only symmetric (\"oct\") keys are") }
+        guard kty == "oct" else {
+            throw .unsupported("JWK key type \"\(kty)\" is not supported: only symmetric (\"oct\") keys are")
+        }
         guard let k = object["k"]?.string else { throw .malformedInput("JWK has no \"k\"") }
         guard let bytes = try? Base64.decodeCanonical(k, alphabet: .url, padded: false) else {
             throw .invalidEncoding("JWK \"k\" is not base64url")
@@ -78,10 +80,14 @@ public struct JSONWebKeySet: Sendable, Equatable {
             self.init([try JSONWebKey(object: object)])
             return
         }
-        guard let elements = keys.array, !elements.isEmpty else { throw .malformedInput("JWK set \"keys\" must be a non-empty array") }
+        guard let elements = keys.array, !elements.isEmpty else {
+            throw .malformedInput("JWK set \"keys\" must be a non-empty array")
+        }
         var parsed: [JSONWebKey] = []
         for element in elements {
-            guard let member = element.object else { throw .malformedInput("JWK set holds something that is not a JWK") }
+            guard let member = element.object else {
+                throw .malformedInput("JWK set holds something that is not a JWK")
+            }
             parsed.append(try JSONWebKey(object: member))
         }
         self.init(parsed)

@@ -42,24 +42,41 @@ public enum JWE {
     /// key and must be `contentEncryption.keyByteCount` long (32 bytes for A256GCM); with
     /// `.a128KW`/`.a192KW`/`.a256KW` it wraps a fresh random content key and must be 16/24/32 bytes.
     public static func encrypt(
-        _ plaintext: some DataProtocol, using key: SymmetricKey, keyManagement: KeyManagementAlgorithm = .direct,
-        contentEncryption: ContentEncryptionAlgorithm = .a256GCM, keyID: String? = nil, contentType: String? = nil
+        _ plaintext: some DataProtocol,
+        using key: SymmetricKey,
+        keyManagement: KeyManagementAlgorithm = .direct,
+        contentEncryption: ContentEncryptionAlgorithm = .a256GCM,
+        keyID: String? = nil,
+        contentType: String? = nil
     ) throws(CryptoError) -> String {
         guard !keyManagement.usesPassword else {
             throw .invalidParameter("JWE \(keyManagement) takes a password, not a key")
         }
-        let header = Header(keyManagement: keyManagement, contentEncryption: contentEncryption, keyID: keyID, contentType: contentType)
+        let header = Header(
+            keyManagement: keyManagement,
+            contentEncryption: contentEncryption,
+            keyID: keyID,
+            contentType: contentType
+        )
         return try key.withUnsafeBytes { (key) throws(CryptoError) in try seal(plaintext, header: header, secret: key) }
     }
 
     /// Encrypts `plaintext` with a JWK, naming it in the header with its `kid`.
     public static func encrypt(
-        _ plaintext: some DataProtocol, using key: JSONWebKey, keyManagement: KeyManagementAlgorithm = .direct,
-        contentEncryption: ContentEncryptionAlgorithm = .a256GCM, contentType: String? = nil
+        _ plaintext: some DataProtocol,
+        using key: JSONWebKey,
+        keyManagement: KeyManagementAlgorithm = .direct,
+        contentEncryption: ContentEncryptionAlgorithm = .a256GCM,
+        contentType: String? = nil
     ) throws(CryptoError) -> String {
         try encrypt(
-            plaintext, using: key.key, keyManagement: keyManagement, contentEncryption: contentEncryption,
-            keyID: key.keyID, contentType: contentType)
+            plaintext,
+            using: key.key,
+            keyManagement: keyManagement,
+            contentEncryption: contentEncryption,
+            keyID: key.keyID,
+            contentType: contentType
+        )
     }
 
     /// Encrypts `plaintext` with a password (PBES2, RFC 7518 §4.8): PBKDF2 with a random 16-byte salt
@@ -67,9 +84,13 @@ public enum JWE {
     /// `keyManagement.recommendedIterations` (210,000 for the default PBES2-HS512+A256KW) and must be
     /// between 1,000 and 10,000,000.
     public static func encrypt(
-        _ plaintext: some DataProtocol, password: some ContiguousBytes,
-        keyManagement: KeyManagementAlgorithm = .pbes2HS512A256KW, contentEncryption: ContentEncryptionAlgorithm = .a256GCM,
-        iterations: Int? = nil, keyID: String? = nil, contentType: String? = nil
+        _ plaintext: some DataProtocol,
+        password: some ContiguousBytes,
+        keyManagement: KeyManagementAlgorithm = .pbes2HS512A256KW,
+        contentEncryption: ContentEncryptionAlgorithm = .a256GCM,
+        iterations: Int? = nil,
+        keyID: String? = nil,
+        contentType: String? = nil
     ) throws(CryptoError) -> String {
         guard let recommended = keyManagement.recommendedIterations else {
             throw .invalidParameter("JWE \(keyManagement) takes a key, not a password")
@@ -78,29 +99,47 @@ public enum JWE {
         let limits = DecryptionPolicy.default
         guard (limits.minimumPBES2Iterations...limits.maximumPBES2Iterations).contains(iterations) else {
             throw .invalidParameter(
-                "JWE PBES2 iterations must be between \(limits.minimumPBES2Iterations) and \(limits.maximumPBES2Iterations), got \(iterations)")
+                "JWE PBES2 iterations must be between \(limits.minimumPBES2Iterations) and \(limits.maximumPBES2Iterations), got \(iterations)"
+            )
         }
-        var header = Header(keyManagement: keyManagement, contentEncryption: contentEncryption, keyID: keyID, contentType: contentType)
+        var header = Header(
+            keyManagement: keyManagement,
+            contentEncryption: contentEncryption,
+            keyID: keyID,
+            contentType: contentType
+        )
         header.pbes2SaltInput = try SecureRandom.bytes(count: 16)
         header.pbes2Iterations = iterations
-        return try password.withBytes { (password) throws(CryptoError) in try seal(plaintext, header: header, secret: password) }
+        return try password.withBytes { (password) throws(CryptoError) in
+            try seal(plaintext, header: header, secret: password)
+        }
     }
 
     // MARK: Decryption
 
     /// Decrypts a token sealed with a shared key (`dir` or AES key wrap).
-    public static func decrypt(_ compact: String, using key: SymmetricKey, policy: DecryptionPolicy = .default) throws(CryptoError) -> Data {
+    public static func decrypt(
+        _ compact: String,
+        using key: SymmetricKey,
+        policy: DecryptionPolicy = .default
+    ) throws(CryptoError) -> Data {
         try Token(compact: compact, policy: policy).decrypt(using: key)
     }
 
     /// Decrypts a token with the key its `kid` names, or, when it names none, with each key in turn.
-    public static func decrypt(_ compact: String, using keys: JSONWebKeySet, policy: DecryptionPolicy = .default) throws(CryptoError) -> Data {
+    public static func decrypt(
+        _ compact: String,
+        using keys: JSONWebKeySet,
+        policy: DecryptionPolicy = .default
+    ) throws(CryptoError) -> Data {
         try Token(compact: compact, policy: policy).decrypt(using: keys)
     }
 
     /// Decrypts a token sealed with a password (PBES2).
     public static func decrypt(
-        _ compact: String, password: some ContiguousBytes, policy: DecryptionPolicy = .default
+        _ compact: String,
+        password: some ContiguousBytes,
+        policy: DecryptionPolicy = .default
     ) throws(CryptoError) -> Data {
         try Token(compact: compact, policy: policy).decrypt(password: password)
     }
@@ -108,7 +147,11 @@ public enum JWE {
     // MARK: Sealing
 
     /// Seals with `secret` (a key, or a password for PBES2) as `header` says.
-    private static func seal(_ plaintext: some DataProtocol, header: Header, secret: UnsafeRawBufferPointer) throws(CryptoError) -> String {
+    private static func seal(
+        _ plaintext: some DataProtocol,
+        header: Header,
+        secret: UnsafeRawBufferPointer
+    ) throws(CryptoError) -> String {
         let enc = header.contentEncryption
         let (cek, encryptedKey) = try contentKey(for: header, secret: secret)
         let encodedHeader = header.json.withUnsafeBytes { Base64.encode($0, alphabet: .url, padding: false) }
@@ -118,12 +161,21 @@ public enum JWE {
             return sealed
         }
         return try Array(plaintext).withUnsafeBufferPointer { (plaintext) throws(CryptoError) in
-            try seal(UnsafeRawBufferPointer(plaintext), encodedHeader: encodedHeader, cek: cek, encryptedKey: encryptedKey, enc: enc)
+            try seal(
+                UnsafeRawBufferPointer(plaintext),
+                encodedHeader: encodedHeader,
+                cek: cek,
+                encryptedKey: encryptedKey,
+                enc: enc
+            )
         }
     }
 
     private static func seal(
-        _ plaintext: UnsafeRawBufferPointer, encodedHeader: String, cek: SecureBytes, encryptedKey: [UInt8],
+        _ plaintext: UnsafeRawBufferPointer,
+        encodedHeader: String,
+        cek: SecureBytes,
+        encryptedKey: [UInt8],
         enc: ContentEncryptionAlgorithm
     ) throws(CryptoError) -> String {
         var encodedHeader = encodedHeader
@@ -136,8 +188,13 @@ public enum JWE {
                     try ciphertext.withUnsafeMutableBufferPointer { (ciphertext) throws(CryptoError) in
                         try tag.withUnsafeMutableBufferPointer { (tag) throws(CryptoError) in
                             try enc.seal(
-                                plaintext, cek: cek, iv: UnsafeRawBufferPointer(iv), aad: aad,
-                                ciphertext: UnsafeMutableRawBufferPointer(ciphertext), tag: UnsafeMutableRawBufferPointer(tag))
+                                plaintext,
+                                cek: cek,
+                                iv: UnsafeRawBufferPointer(iv),
+                                aad: aad,
+                                ciphertext: UnsafeMutableRawBufferPointer(ciphertext),
+                                tag: UnsafeMutableRawBufferPointer(tag)
+                            )
                         }
                     }
                 }
@@ -148,23 +205,32 @@ public enum JWE {
     }
 
     /// A fresh content key and its encrypted form for `header` (for `dir`, the key itself and nothing).
-    private static func contentKey(for header: Header, secret: UnsafeRawBufferPointer) throws(CryptoError) -> (SecureBytes, [UInt8]) {
+    private static func contentKey(
+        for header: Header,
+        secret: UnsafeRawBufferPointer
+    ) throws(CryptoError) -> (SecureBytes, [UInt8]) {
         let enc = header.contentEncryption
         guard let kekByteCount = header.keyManagement.keyWrapByteCount else {
             try enc.checkDirectKey(secret)
             return (SecureBytes(secret), [])
         }
         let kek = try keyEncryptionKey(for: header, secret: secret, byteCount: kekByteCount)
-        let cek = try SecureBytes(count: enc.keyByteCount) { (bytes) throws(CryptoError) in try SecureRandom.fill(bytes) }
+        let cek = try SecureBytes(count: enc.keyByteCount) { (bytes) throws(CryptoError) in try SecureRandom.fill(bytes)
+        }
         let wrapped = try AES.KeyWrap.wrap(SymmetricKey(cek), using: kek)
         return (cek, [UInt8](wrapped))
     }
 
     /// The AES key-wrap key: the shared key itself, or PBKDF2 of the password (RFC 7518 §4.8.1.1:
     /// salt = UTF8(alg) ‖ 0x00 ‖ p2s).
-    static func keyEncryptionKey(for header: Header, secret: UnsafeRawBufferPointer, byteCount: Int) throws(CryptoError) -> SymmetricKey {
+    static func keyEncryptionKey(
+        for header: Header,
+        secret: UnsafeRawBufferPointer,
+        byteCount: Int
+    ) throws(CryptoError) -> SymmetricKey {
         let alg = header.keyManagement
-        guard let prf = alg.pbes2PRF, let saltInput = header.pbes2SaltInput, let iterations = header.pbes2Iterations else {
+        guard let prf = alg.pbes2PRF, let saltInput = header.pbes2SaltInput, let iterations = header.pbes2Iterations
+        else {
             guard secret.count == byteCount else {
                 throw .incorrectSize(what: "JWE \(alg) key", expected: "\(byteCount) bytes", actual: secret.count)
             }
@@ -172,12 +238,19 @@ public enum JWE {
         }
         let salt = Array(alg.rawValue.utf8) + [0] + saltInput
         return try KDF.PBKDF2.deriveKey(
-            from: secret, salt: salt, using: prf, unsafeUncheckedIterations: iterations, outputByteCount: byteCount)
+            from: secret,
+            salt: salt,
+            using: prf,
+            unsafeUncheckedIterations: iterations,
+            outputByteCount: byteCount
+        )
     }
 
     /// header ‖ '.' ‖ base64url(part) for each part, written in one buffer.
     private static func compactSerialization(encodedHeader: UnsafeRawBufferPointer, parts: [[UInt8]]) -> String {
-        let count = parts.reduce(encodedHeader.count) { $0 + 1 + Base64.encodedCount(byteCount: $1.count, padding: false) }
+        let count = parts.reduce(encodedHeader.count) {
+            $0 + 1 + Base64.encodedCount(byteCount: $1.count, padding: false)
+        }
         return String(unsafeUninitializedCapacity: count) { output in
             let output = UnsafeMutableRawBufferPointer(output)
             output.copyMemory(from: encodedHeader)
@@ -186,7 +259,12 @@ public enum JWE {
                 output[written] = UInt8(ascii: ".")
                 written += 1
                 written += part.withUnsafeBytes {
-                    Base64.encode($0, into: UnsafeMutableRawBufferPointer(rebasing: output[written...]), alphabet: .url, padding: false)
+                    Base64.encode(
+                        $0,
+                        into: UnsafeMutableRawBufferPointer(rebasing: output[written...]),
+                        alphabet: .url,
+                        padding: false
+                    )
                 }
             }
             return written

@@ -82,7 +82,11 @@ extension JWE {
         /// Throws `incorrectSize` unless `key`, used as the CEK itself (`dir`), is `keyByteCount` long.
         func checkDirectKey(_ key: UnsafeRawBufferPointer) throws(CryptoError) {
             guard key.count == keyByteCount else {
-                throw .incorrectSize(what: "JWE dir key for \(self)", expected: "\(keyByteCount) bytes", actual: key.count)
+                throw .incorrectSize(
+                    what: "JWE dir key for \(self)",
+                    expected: "\(keyByteCount) bytes",
+                    actual: key.count
+                )
             }
         }
 

@@ -18,8 +18,10 @@ extension JWE {
         var pbes2SaltInput: [UInt8]?
 
         public init(
-            keyManagement: KeyManagementAlgorithm, contentEncryption: ContentEncryptionAlgorithm,
-            keyID: String? = nil, contentType: String? = nil
+            keyManagement: KeyManagementAlgorithm,
+            contentEncryption: ContentEncryptionAlgorithm,
+            keyID: String? = nil,
+            contentType: String? = nil
         ) {
             self.keyManagement = keyManagement
             self.contentEncryption = contentEncryption
@@ -35,7 +37,9 @@ extension JWE {
                 header.member("enc", .string(contentEncryption.rawValue))
                 if let keyID { header.member("kid", .string(keyID)) }
                 if let contentType { header.member("cty", .string(contentType)) }
-                if let pbes2SaltInput { header.member("p2s", .string(Base64.encode(pbes2SaltInput, alphabet: .url, padding: false))) }
+                if let pbes2SaltInput {
+                    header.member("p2s", .string(Base64.encode(pbes2SaltInput, alphabet: .url, padding: false)))
+                }
                 if let pbes2Iterations { header.member("p2c", .number(String(pbes2Iterations))) }
             }
             return writer.bytes
@@ -51,20 +55,28 @@ extension JWE {
             } catch {
                 throw .malformedInput("JWE protected header: \(error)")
             }
-            guard let members = parsed.object else { throw .malformedInput("JWE protected header is not a JSON object") }
+            guard let members = parsed.object else {
+                throw .malformedInput("JWE protected header is not a JSON object")
+            }
             func text(_ name: String) throws(CryptoError) -> String? {
                 guard let value = members[name] else { return nil }
-                guard let string = value.string else { throw .malformedInput("JWE header \"\(name)\" must be a string") }
+                guard let string = value.string else {
+                    throw .malformedInput("JWE header \"\(name)\" must be a string")
+                }
                 return string
             }
             guard let alg = try text("alg") else { throw .malformedInput("JWE header has no \"alg\"") }
             guard let enc = try text("enc") else { throw .malformedInput("JWE header has no \"enc\"") }
             if alg.lowercased() == "none" { throw .unsupported("JWE alg \"none\" is refused: it is not encryption") }
             guard let keyManagement = KeyManagementAlgorithm(rawValue: alg) else {
-                throw .unsupported("JWE alg \"\(alg)\" is not supported (\(Self.list(KeyManagementAlgorithm.allCases)))")
+                throw .unsupported(
+                    "JWE alg \"\(alg)\" is not supported (\(Self.list(KeyManagementAlgorithm.allCases)))"
+                )
             }
             guard let contentEncryption = ContentEncryptionAlgorithm(rawValue: enc) else {
-                throw .unsupported("JWE enc \"\(enc)\" is not supported (\(Self.list(ContentEncryptionAlgorithm.allCases)))")
+                throw .unsupported(
+                    "JWE enc \"\(enc)\" is not supported (\(Self.list(ContentEncryptionAlgorithm.allCases)))"
+                )
             }
             if members["zip"] != nil { throw .unsupported("JWE compression (\"zip\") is not supported") }
             if let crit = members["crit"] {
@@ -73,14 +85,23 @@ extension JWE {
                 }
                 throw .unsupported("JWE critical header \"\(names[0].string!)\" is not understood")
             }
-            self.init(keyManagement: keyManagement, contentEncryption: contentEncryption, keyID: try text("kid"), contentType: try text("cty"))
+            self.init(
+                keyManagement: keyManagement,
+                contentEncryption: contentEncryption,
+                keyID: try text("kid"),
+                contentType: try text("cty")
+            )
             if keyManagement.usesPassword {
                 guard let p2s = try text("p2s") else { throw .malformedInput("JWE PBES2 header has no \"p2s\" salt") }
                 guard let salt = try? Base64.decodeCanonical(p2s, alphabet: .url, padded: false) else {
                     throw .malformedInput("JWE header \"p2s\" is not base64url")
                 }
-                guard salt.count >= 8 else { throw .malformedInput("JWE header \"p2s\" must hold at least 8 bytes, got \(salt.count)") }
-                guard let p2c = members["p2c"] else { throw .malformedInput("JWE PBES2 header has no \"p2c\" iteration count") }
+                guard salt.count >= 8 else {
+                    throw .malformedInput("JWE header \"p2s\" must hold at least 8 bytes, got \(salt.count)")
+                }
+                guard let p2c = members["p2c"] else {
+                    throw .malformedInput("JWE PBES2 header has no \"p2c\" iteration count")
+                }
                 guard let iterations = p2c.integer, iterations > 0 else {
                     throw .malformedInput("JWE header \"p2c\" must be a positive integer")
                 }

@@ -13,10 +13,12 @@ extension JWE.Header {
     /// Decodes and parses the base64url protected header `encoded`, or finds it among the recent ones.
     static func parse(encoded: ArraySlice<UInt8>) throws(CryptoError) -> JWE.Header {
         if encoded.count <= maximumCachedByteCount,
-           let hit = recent.withLock({ $0.first { $0.encoded.elementsEqual(encoded) }?.header }) {
+            let hit = recent.withLock({ $0.first { $0.encoded.elementsEqual(encoded) }?.header })
+        {
             return hit
         }
-        guard let json = encoded.withUnsafeBytes({ try? Base64.decodeCanonical($0, alphabet: .url, padded: false) }) else {
+        guard let json = encoded.withUnsafeBytes({ try? Base64.decodeCanonical($0, alphabet: .url, padded: false) })
+        else {
             throw .malformedInput("JWE protected header is not base64url")
         }
         let header = try JWE.Header(json: json)

@@ -1,4 +1,5 @@
 import SecCrypto
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -18,7 +19,9 @@ extension JWE {
         public init(compact: String, policy: DecryptionPolicy = .default) throws(CryptoError) {
             let trimmed = trimmedTokenBytes(compact)
             guard trimmed.count <= policy.maximumTokenByteCount else {
-                throw .malformedInput("JWE is \(trimmed.count) bytes, more than the limit of \(policy.maximumTokenByteCount)")
+                throw .malformedInput(
+                    "JWE is \(trimmed.count) bytes, more than the limit of \(policy.maximumTokenByteCount)"
+                )
             }
             bytes = trimmed
             let parts = Self.dotSeparatedParts(bytes)
@@ -36,11 +39,13 @@ extension JWE {
             if let iterations = header.pbes2Iterations {
                 guard iterations <= policy.maximumPBES2Iterations else {
                     throw .invalidParameter(
-                        "JWE p2c of \(iterations) PBKDF2 iterations is above the limit of \(policy.maximumPBES2Iterations)")
+                        "JWE p2c of \(iterations) PBKDF2 iterations is above the limit of \(policy.maximumPBES2Iterations)"
+                    )
                 }
                 guard iterations >= policy.minimumPBES2Iterations else {
                     throw .invalidParameter(
-                        "JWE p2c of \(iterations) PBKDF2 iterations is below the minimum of \(policy.minimumPBES2Iterations)")
+                        "JWE p2c of \(iterations) PBKDF2 iterations is below the minimum of \(policy.minimumPBES2Iterations)"
+                    )
                 }
             }
             self.header = header
@@ -51,7 +56,9 @@ extension JWE {
             bytes.withUnsafeBytes { buffer in
                 var parts: [Range<Int>] = []
                 var start = 0
-                while start < buffer.count, let dot = memchr(buffer.baseAddress! + start, Int32(UInt8(ascii: ".")), buffer.count - start) {
+                while start < buffer.count,
+                    let dot = memchr(buffer.baseAddress! + start, Int32(UInt8(ascii: ".")), buffer.count - start)
+                {
                     let index = buffer.baseAddress!.distance(to: UnsafeRawPointer(dot))
                     parts.append(start..<index)
                     start = index + 1
@@ -84,7 +91,9 @@ extension JWE {
             let wanted = header.keyManagement.keyWrapByteCount ?? header.contentEncryption.keyByteCount
             let candidates = keys.keys.filter { $0.key.bitCount == wanted * 8 }
             guard !candidates.isEmpty else {
-                throw .keyNotFound("no key of \(wanted) bytes for this \(header.keyManagement)/\(header.contentEncryption) JWE")
+                throw .keyNotFound(
+                    "no key of \(wanted) bytes for this \(header.keyManagement)/\(header.contentEncryption) JWE"
+                )
             }
             for candidate in candidates {
                 if let plaintext = try? decrypt(using: candidate.key) { return plaintext }
@@ -108,9 +117,17 @@ extension JWE {
             let cek = try contentKey(encryptedKey: encryptedKey, secret: secret)
             var plaintext = [UInt8](repeating: 0, count: ciphertext.count + 16)
             let aad = bytes[parts[0]]
-            let count = try withBytes(of: cek, aad, iv, ciphertext, tag) { (cek, aad, iv, ciphertext, tag) throws(CryptoError) in
+            let count = try withBytes(of: cek, aad, iv, ciphertext, tag) {
+                (cek, aad, iv, ciphertext, tag) throws(CryptoError) in
                 try plaintext.withUnsafeMutableBufferPointer { (plaintext) throws(CryptoError) in
-                    try enc.open(ciphertext, cek: cek, iv: iv, aad: aad, tag: tag, into: UnsafeMutableRawBufferPointer(plaintext))
+                    try enc.open(
+                        ciphertext,
+                        cek: cek,
+                        iv: iv,
+                        aad: aad,
+                        tag: tag,
+                        into: UnsafeMutableRawBufferPointer(plaintext)
+                    )
                 }
             }
             return Data(plaintext[..<count])
@@ -120,13 +137,18 @@ extension JWE {
         private func part(_ index: Int) -> [UInt8]? { Self.decode(bytes, parts[index]) }
 
         private static func decode(_ bytes: [UInt8], _ range: Range<Int>) -> [UInt8]? {
-            bytes.withUnsafeBytes { try? Base64.decodeCanonical(UnsafeRawBufferPointer(rebasing: $0[range]), alphabet: .url, padded: false) }
+            bytes.withUnsafeBytes {
+                try? Base64.decodeCanonical(UnsafeRawBufferPointer(rebasing: $0[range]), alphabet: .url, padded: false)
+            }
         }
 
         /// The content key: the shared key for `dir` (the encrypted key must be empty), or the
         /// unwrapped one. A wrong key, an altered wrapped key or one of the wrong length all fail as
         /// `authenticationFailure`; only a key of the wrong size for the algorithm is named as such.
-        private func contentKey(encryptedKey: [UInt8], secret: UnsafeRawBufferPointer) throws(CryptoError) -> SymmetricKey {
+        private func contentKey(
+            encryptedKey: [UInt8],
+            secret: UnsafeRawBufferPointer
+        ) throws(CryptoError) -> SymmetricKey {
             let enc = header.contentEncryption
             guard let kekByteCount = header.keyManagement.keyWrapByteCount else {
                 try enc.checkDirectKey(secret)

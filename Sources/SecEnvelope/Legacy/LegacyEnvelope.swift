@@ -71,17 +71,23 @@ public struct LegacyEnvelope: Sendable {
         }
         guard let object = parsed.object else { throw .malformedInput("legacy envelope is not a JSON object") }
         func member(_ name: String) throws(CryptoError) -> String {
-            guard let value = object[name]?.string else { throw .malformedInput("legacy envelope has no string \"\(name)\"") }
+            guard let value = object[name]?.string else {
+                throw .malformedInput("legacy envelope has no string \"\(name)\"")
+            }
             return value
         }
-        let ivText = try member("iv"), macText = try member("mac"), payloadText = try member("payload")
+        let ivText = try member("iv")
+        let macText = try member("mac")
+        let payloadText = try member("payload")
         // Only the canonical spellings (padded base64, lower-case hex, as PHP and the book write
         // them), so that no altered envelope text opens like the original.
-        guard let iv = try? Base64.decodeCanonical(ivText, alphabet: .standard, padded: true), iv.count == AES.CBC.ivByteCount,
-              let payload = try? Base64.decodeCanonical(payloadText, alphabet: .standard, padded: true),
-              !payload.isEmpty, payload.count % 16 == 0,
-              macText.utf8.count == 64, macText.utf8.allSatisfy({ (0x30...0x39).contains($0) || (0x61...0x66).contains($0) }),
-              let mac = try? Hex.decode(macText)
+        guard let iv = try? Base64.decodeCanonical(ivText, alphabet: .standard, padded: true),
+            iv.count == AES.CBC.ivByteCount,
+            let payload = try? Base64.decodeCanonical(payloadText, alphabet: .standard, padded: true),
+            !payload.isEmpty, payload.count % 16 == 0,
+            macText.utf8.count == 64,
+            macText.utf8.allSatisfy({ (0x30...0x39).contains($0) || (0x61...0x66).contains($0) }),
+            let mac = try? Hex.decode(macText)
         else { throw .authenticationFailure }
         // Decrypt without padding removal, then check padding and MAC together, so that every
         // failure takes the same path and says the same thing.
@@ -90,7 +96,11 @@ public struct LegacyEnvelope: Sendable {
         let (paddingLength, paddingValid) = Self.pkcs7PaddingLength(padded)
         let plaintext = padded.prefix(padded.count - paddingLength)
         let authenticated = Self.authenticatedBytes(of: plaintext, macInput)
-        let macValid = HMAC<SHA256>.isValidAuthenticationCode(mac, authenticating: authenticated ?? [UInt8](plaintext), using: macKey)
+        let macValid = HMAC<SHA256>.isValidAuthenticationCode(
+            mac,
+            authenticating: authenticated ?? [UInt8](plaintext),
+            using: macKey
+        )
         guard macValid, paddingValid, authenticated != nil else { throw .authenticationFailure }
         return Data(plaintext)
     }

@@ -20,7 +20,10 @@ extension HashFunction {
 
 extension HMAC {
     /// HMAC of a file or descriptor.
-    public static func authenticationCode(for input: FileInput, using key: SymmetricKey) throws(CryptoError)
+    public static func authenticationCode(
+        for input: FileInput,
+        using key: SymmetricKey
+    ) throws(CryptoError)
         -> AuthenticationCode
     {
         var hmac = HMAC(key: key)
@@ -30,7 +33,9 @@ extension HMAC {
 
     /// Checks `code` against the HMAC of a file or descriptor, compared in constant time.
     public static func isValidAuthenticationCode(
-        _ code: some ContiguousBytes, authenticating input: FileInput, using key: SymmetricKey
+        _ code: some ContiguousBytes,
+        authenticating input: FileInput,
+        using key: SymmetricKey
     ) throws(CryptoError) -> Bool {
         constantTimeEquals(try authenticationCode(for: input, using: key).bytes, code)
     }

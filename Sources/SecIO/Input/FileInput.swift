@@ -1,9 +1,10 @@
+import SecCrypto
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
 import Musl
 #endif
-import SecCrypto
 
 /// A byte source read in fixed-size chunks, so inputs of any size use constant memory:
 /// a file path, standard input, or an already open descriptor.

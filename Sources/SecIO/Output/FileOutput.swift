@@ -1,9 +1,10 @@
+import SecCrypto
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
 import Musl
 #endif
-import SecCrypto
 
 /// Writes to a file atomically: the bytes go to a temporary file in the same folder, which
 /// replaces `path` only when `finish()` succeeds (after `fsync`). Until then, and if the writer is
@@ -104,7 +105,9 @@ public final class DescriptorOutput: ByteSink {
     }
 
     /// Standard output, named `-`.
-    public static func standardOutput() -> DescriptorOutput { DescriptorOutput(descriptor: STDOUT_FILENO, name: "standard output") }
+    public static func standardOutput() -> DescriptorOutput {
+        DescriptorOutput(descriptor: STDOUT_FILENO, name: "standard output")
+    }
 
     public func write(_ bytes: UnsafeRawBufferPointer) throws(CryptoError) {
         try writeAll(descriptor, bytes, name: name)
@@ -150,7 +153,9 @@ public final class SpooledOutput: ByteSink {
     }
 
     public func finish() throws(CryptoError) {
-        guard lseek(descriptor, 0, SEEK_SET) == 0 else { throw .io(path: "spool file", reason: String(cString: strerror(errno))) }
+        guard lseek(descriptor, 0, SEEK_SET) == 0 else {
+            throw .io(path: "spool file", reason: String(cString: strerror(errno)))
+        }
         try next.consume(.fileDescriptor(descriptor, name: "spool file"))
     }
 }

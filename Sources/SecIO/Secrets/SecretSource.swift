@@ -1,9 +1,10 @@
+import SecCrypto
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
 import Musl
 #endif
-import SecCrypto
 
 /// Where a secret (key, password, token) is read from, in the conventions of `openssl`'s
 /// passphrase options: `env:VAR`, `file:PATH`, `fd:N`, `stdin`.
@@ -134,9 +135,12 @@ public enum SecretEncoding: String, CaseIterable, Sendable {
         switch self {
         case .raw: return secret
         case .hex: decoded = try secret.withUnsafeBytes { (bytes) throws(CryptoError) in try Hex.decode(utf8: bytes) }
-        case .base64: decoded = try secret.withUnsafeBytes { (bytes) throws(CryptoError) in try Base64.decode(utf8: bytes) }
+        case .base64:
+            decoded = try secret.withUnsafeBytes { (bytes) throws(CryptoError) in try Base64.decode(utf8: bytes) }
         case .base64url:
-            decoded = try secret.withUnsafeBytes { (bytes) throws(CryptoError) in try Base64.decode(utf8: bytes, alphabet: .url) }
+            decoded = try secret.withUnsafeBytes { (bytes) throws(CryptoError) in
+                try Base64.decode(utf8: bytes, alphabet: .url)
+            }
         }
         defer { decoded.withUnsafeMutableBytes { secureZero($0) } }
         return SecureBytes(decoded)

@@ -28,7 +28,9 @@ enum ItemAttributes {
 
     /// Every name SecKit writes (the libsecret schemas declare them).
     static let genericNames = [service, account, username, accessGroup, expires, comment, fingerprint]
-    static let internetNames = [server, user, account, `protocol`, port, path, authenticationType, accessGroup, expires, comment, fingerprint]
+    static let internetNames = [
+        server, user, account, `protocol`, port, path, authenticationType, accessGroup, expires, comment, fingerprint,
+    ]
 
     /// The pairs of a stored item after an update to `new`: SecKit's names take their new values
     /// (or go, when unset); other tools' attributes (Python keyring's `application`) stay.
@@ -64,7 +66,8 @@ enum ItemAttributes {
         let location = identity.internetLocation
         let parts = [
             location == nil ? "generic" : "internet", identity.service ?? location?.server ?? "", identity.account,
-            location?.protocol ?? "", location?.port.map(String.init) ?? "", location?.path ?? "", location?.authenticationType ?? "",
+            location?.protocol ?? "", location?.port.map(String.init) ?? "", location?.path ?? "",
+            location?.authenticationType ?? "",
             identity.accessGroup ?? "",
         ]
         return String(sha256Hex(parts.joined(separator: "\u{0}")).prefix(32))
@@ -88,8 +91,14 @@ enum ItemAttributes {
                 portNumber = number
             }
             return .internetPassword(
-                server: serverName, account: accountName, protocol: pairs[`protocol`], port: portNumber, path: pairs[path],
-                authenticationType: pairs[authenticationType], accessGroup: pairs[accessGroup])
+                server: serverName,
+                account: accountName,
+                protocol: pairs[`protocol`],
+                port: portNumber,
+                path: pairs[path],
+                authenticationType: pairs[authenticationType],
+                accessGroup: pairs[accessGroup]
+            )
         }
         guard let serviceName = pairs[service], let accountName = pairs[account] ?? pairs[username] else { return nil }
         return .genericPassword(service: serviceName, account: accountName, accessGroup: pairs[accessGroup])
@@ -122,7 +131,11 @@ enum ItemAttributes {
 
     /// The query that finds `identity`'s items (a superset; filter with `==` on the identity).
     static func query(for identity: CredentialIdentity, includeSecrets: Bool) -> CredentialQuery {
-        var query = CredentialQuery(account: identity.account, accessGroup: identity.accessGroup, includeSecrets: includeSecrets)
+        var query = CredentialQuery(
+            account: identity.account,
+            accessGroup: identity.accessGroup,
+            includeSecrets: includeSecrets
+        )
         switch identity.kind {
         case .genericPassword(let serviceName):
             query.itemClass = .genericPassword
@@ -135,7 +148,10 @@ enum ItemAttributes {
     }
 
     /// Refuses identities and attributes a store cannot represent.
-    static func validate(_ identity: CredentialIdentity, _ attributes: CredentialAttributes = CredentialAttributes()) throws(KeychainError) {
+    static func validate(
+        _ identity: CredentialIdentity,
+        _ attributes: CredentialAttributes = CredentialAttributes()
+    ) throws(KeychainError) {
         func text(_ name: String, _ value: String?, allowEmpty: Bool = false) throws(KeychainError) {
             guard let value else { return }
             if value.isEmpty && !allowEmpty { throw .invalidAttribute("\(name) must not be empty") }

@@ -66,11 +66,15 @@ struct EncryptedFileHeader: Equatable {
         guard Array(file.prefix(Self.magic.count)) == Self.magic else { throw .corruptStore("not a SecKeychain file") }
         let fields = try file.withBytes { (buffer) throws(KeychainError) in
             var reader = ByteReader(UnsafeRawBufferPointer(rebasing: buffer[Self.magic.count..<Self.byteCount]))
-            let version = try reader.byte(), kdf = try reader.byte()
+            let version = try reader.byte()
+            let kdf = try reader.byte()
             guard version == Self.version, kdf == Self.pbkdf2SHA256 else {
                 throw .corruptStore("unknown format version \(version).\(kdf)")
             }
-            return (iterations: Int(try reader.uint32()), salt: try reader.bytes(Self.saltByteCount), check: try reader.bytes(32))
+            return (
+                iterations: Int(try reader.uint32()), salt: try reader.bytes(Self.saltByteCount),
+                check: try reader.bytes(32)
+            )
         }
         guard (KDF.PBKDF2.minimumIterations(for: .sha256)...Self.maximumIterations).contains(fields.iterations) else {
             throw .corruptStore("implausible PBKDF2 iteration count \(fields.iterations)")
@@ -85,10 +89,12 @@ enum EncryptedFilePayload {
     /// the caller wipes it.
     static func encode(_ items: [FileItem]) -> [UInt8] {
         var bytes: [UInt8] = []
-        bytes.reserveCapacity(items.reduce(4) { total, item in
-            let pairs = item.pairs.reduce(0) { $0 + 8 + $1.key.utf8.count + $1.value.utf8.count }
-            return total + 4 + pairs + 4 + item.label.utf8.count + 16 + 4 + item.secret.count
-        })
+        bytes.reserveCapacity(
+            items.reduce(4) { total, item in
+                let pairs = item.pairs.reduce(0) { $0 + 8 + $1.key.utf8.count + $1.value.utf8.count }
+                return total + 4 + pairs + 4 + item.label.utf8.count + 16 + 4 + item.secret.count
+            }
+        )
         bytes.appendBigEndian(UInt32(items.count))
         for item in items {
             bytes.appendBigEndian(UInt32(item.pairs.count))
@@ -146,7 +152,9 @@ struct ByteReader {
 
     mutating func string() throws(KeychainError) -> String {
         let field = try take(Int(try uint32()))
-        guard let text = String(validating: field, as: UTF8.self) else { throw .corruptStore("an attribute is not UTF-8") }
+        guard let text = String(validating: field, as: UTF8.self) else {
+            throw .corruptStore("an attribute is not UTF-8")
+        }
         return text
     }
 

@@ -43,12 +43,16 @@ final class EncryptedFileState: Sendable {
         var plaintext: Data
         do {
             plaintext = try AES.GCM.open(
-                AES.GCM.SealedBox(combined: file.dropFirst(EncryptedFileHeader.byteCount)), using: key, authenticating: header.bytes)
+                AES.GCM.SealedBox(combined: file.dropFirst(EncryptedFileHeader.byteCount)),
+                using: key,
+                authenticating: header.bytes
+            )
         } catch {
             throw .corruptStore("it does not authenticate under the master password")
         }
         defer { plaintext.withUnsafeMutableBytes { secureZero($0) } }
-        let items = try plaintext.withBytes { (buffer) throws(KeychainError) in try EncryptedFilePayload.decode(buffer) }
+        let items = try plaintext.withBytes { (buffer) throws(KeychainError) in try EncryptedFilePayload.decode(buffer)
+        }
         let snapshot = FileSnapshot(header: header, items: items, version: file)
         cached.withLock { $0 = snapshot }
         return snapshot
@@ -74,16 +78,26 @@ final class EncryptedFileState: Sendable {
     /// The header of a new file: a random salt and the key derived for it.
     func newHeader(iterations: Int) throws(KeychainError) -> EncryptedFileHeader {
         let salt: [UInt8]
-        do { salt = try SecureRandom.bytes(count: EncryptedFileHeader.saltByteCount) } catch { throw .backendFailure("\(error)") }
+        do { salt = try SecureRandom.bytes(count: EncryptedFileHeader.saltByteCount) } catch {
+            throw .backendFailure("\(error)")
+        }
         return EncryptedFileHeader(iterations: iterations, salt: salt, key: try key(salt: salt, iterations: iterations))
     }
 
     /// The key for this salt and iteration count, derived once.
     private func key(salt: [UInt8], iterations: Int) throws(KeychainError) -> SymmetricKey {
-        if let derived = derived.withLock({ $0 }), derived.salt == salt, derived.iterations == iterations { return derived.key }
+        if let derived = derived.withLock({ $0 }), derived.salt == salt, derived.iterations == iterations {
+            return derived.key
+        }
         let key: SymmetricKey
         do {
-            key = try KDF.PBKDF2.deriveKey(from: password, salt: salt, using: .sha256, iterations: iterations, outputByteCount: 32)
+            key = try KDF.PBKDF2.deriveKey(
+                from: password,
+                salt: salt,
+                using: .sha256,
+                iterations: iterations,
+                outputByteCount: 32
+            )
         } catch {
             throw .backendFailure("\(error)")
         }

@@ -31,7 +31,9 @@ public struct EncryptedFileStore: CredentialStore {
     public init(path: String, password: SecureBytes, iterations: Int = defaultIterations) throws(KeychainError) {
         let minimum = KDF.PBKDF2.minimumIterations(for: .sha256)
         guard (minimum...EncryptedFileHeader.maximumIterations).contains(iterations) else {
-            throw .invalidAttribute("PBKDF2 iterations must be between \(minimum) and \(EncryptedFileHeader.maximumIterations), got \(iterations)")
+            throw .invalidAttribute(
+                "PBKDF2 iterations must be between \(minimum) and \(EncryptedFileHeader.maximumIterations), got \(iterations)"
+            )
         }
         self.path = path
         self.iterations = iterations
@@ -39,20 +41,33 @@ public struct EncryptedFileStore: CredentialStore {
     }
 
     public func upsert(
-        _ identity: CredentialIdentity, secret: some ContiguousBytes, attributes: CredentialAttributes, timeout: Duration
+        _ identity: CredentialIdentity,
+        secret: some ContiguousBytes,
+        attributes: CredentialAttributes,
+        timeout: Duration
     ) throws(KeychainError) {
         try Self.validate(identity, attributes, secret: secret)
         try modify(until: OperationDeadline(timeout)) { items in
             let now = Date()
             let created = items.filter { $0.identity == identity }.map(\.created).min() ?? now
             items.removeAll { $0.identity == identity }
-            items.append(FileItem(
-                pairs: ItemAttributes.pairs(for: identity, attributes), label: attributes.label ?? ItemAttributes.defaultLabel(for: identity),
-                created: created, modified: now, secret: SecureBytes(secret)))
+            items.append(
+                FileItem(
+                    pairs: ItemAttributes.pairs(for: identity, attributes),
+                    label: attributes.label ?? ItemAttributes.defaultLabel(for: identity),
+                    created: created,
+                    modified: now,
+                    secret: SecureBytes(secret)
+                )
+            )
         }
     }
 
-    public func item(for identity: CredentialIdentity, includeSecret: Bool, timeout: Duration) throws(KeychainError) -> CredentialItem {
+    public func item(
+        for identity: CredentialIdentity,
+        includeSecret: Bool,
+        timeout: Duration
+    ) throws(KeychainError) -> CredentialItem {
         try ItemAttributes.validate(identity)
         let snapshot = try state.snapshot(of: path)
         guard let position = snapshot.positions[identity] else { throw .notFound }
@@ -78,7 +93,10 @@ public struct EncryptedFileStore: CredentialStore {
 
     /// Reads the items, changes them with `change`, and writes them back, under the lock (taking
     /// it creates the file's missing folders, so the default path works on a fresh machine).
-    private func modify(until deadline: OperationDeadline, _ change: (inout [FileItem]) throws(KeychainError) -> Void) throws(KeychainError) {
+    private func modify(
+        until deadline: OperationDeadline,
+        _ change: (inout [FileItem]) throws(KeychainError) -> Void
+    ) throws(KeychainError) {
         try FileLock(path: path + ".lock").withExclusiveLock(until: deadline) { () throws(KeychainError) in
             let snapshot = try state.snapshot(of: path)
             var items = snapshot.items
@@ -91,9 +109,19 @@ public struct EncryptedFileStore: CredentialStore {
         }
     }
 
-    private static func credentialItem(_ identity: CredentialIdentity, _ item: FileItem, includeSecret: Bool) -> CredentialItem {
+    private static func credentialItem(
+        _ identity: CredentialIdentity,
+        _ item: FileItem,
+        includeSecret: Bool
+    ) -> CredentialItem {
         CredentialItem(
-            identity: identity, label: item.label, comment: item.pairs[ItemAttributes.comment], expiresAt: ItemAttributes.expiry(from: item.pairs),
-            created: item.created, modified: item.modified, secret: includeSecret ? item.secret : nil)
+            identity: identity,
+            label: item.label,
+            comment: item.pairs[ItemAttributes.comment],
+            expiresAt: ItemAttributes.expiry(from: item.pairs),
+            created: item.created,
+            modified: item.modified,
+            secret: includeSecret ? item.secret : nil
+        )
     }
 }

@@ -1,10 +1,11 @@
+import SecCrypto
+import SecIO
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
 import Musl
 #endif
-import SecCrypto
-import SecIO
 
 /// Reading and atomically replacing the encrypted-file store's file.
 enum StoreFile {
@@ -31,7 +32,9 @@ enum StoreFile {
     static func replace(_ path: String, with bytes: [UInt8]) throws(KeychainError) {
         do {
             let output = try AtomicFileOutput(path: path, permissions: 0o600)
-            try bytes.withUnsafeBufferPointer { (buffer) throws(CryptoError) in try output.write(UnsafeRawBufferPointer(buffer)) }
+            try bytes.withUnsafeBufferPointer { (buffer) throws(CryptoError) in
+                try output.write(UnsafeRawBufferPointer(buffer))
+            }
             try output.finish()
         } catch {
             if case .io(let path, let reason) = error { throw .io(path: path, reason: reason) }

@@ -11,7 +11,10 @@ struct FileLock: Sendable {
 
     /// Runs `body` holding the lock; throws `timeout` when it cannot be taken before `deadline`.
     /// The lock file's missing folders are created first (mode 0700).
-    func withExclusiveLock<R>(until deadline: OperationDeadline, _ body: () throws(KeychainError) -> R) throws(KeychainError) -> R {
+    func withExclusiveLock<R>(
+        until deadline: OperationDeadline,
+        _ body: () throws(KeychainError) -> R
+    ) throws(KeychainError) -> R {
         try PrivateDirectory.create(PrivateDirectory.folder(containing: path))
         let descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o600)
         guard descriptor >= 0 else { throw .io(path: path, reason: String(cString: strerror(errno))) }
@@ -22,10 +25,15 @@ struct FileLock: Sendable {
         }
         var pause = Duration.milliseconds(1)
         while flock(descriptor, LOCK_EX | LOCK_NB) != 0 {
-            guard errno == EWOULDBLOCK || errno == EINTR else { throw .io(path: path, reason: String(cString: strerror(errno))) }
+            guard errno == EWOULDBLOCK || errno == EINTR else {
+                throw .io(path: path, reason: String(cString: strerror(errno)))
+            }
             guard !deadline.hasPassed else { throw deadline.error }
             let nap = min(pause, max(deadline.remaining, .microseconds(100)))
-            var request = timespec(tv_sec: Int(nap.components.seconds), tv_nsec: Int(nap.components.attoseconds / 1_000_000_000))
+            var request = timespec(
+                tv_sec: Int(nap.components.seconds),
+                tv_nsec: Int(nap.components.attoseconds / 1_000_000_000)
+            )
             nanosleep(&request, nil)
             pause = min(pause * 2, .milliseconds(20))
         }

@@ -24,6 +24,8 @@ enum PrivateDirectory {
         guard errno == ENOENT else { throw .io(path: path, reason: String(cString: strerror(errno))) }
         let parent = folder(containing: path)
         if parent != path && parent != "." && parent != "/" { try create(parent) }
-        guard mkdir(path, 0o700) == 0 || errno == EEXIST else { throw .io(path: path, reason: String(cString: strerror(errno))) }
+        guard mkdir(path, 0o700) == 0 || errno == EEXIST else {
+            throw .io(path: path, reason: String(cString: strerror(errno)))
+        }
     }
 }

@@ -35,17 +35,32 @@ public struct CredentialIdentity: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// A generic password item: `service` and `account`.
-    public static func genericPassword(service: String, account: String, accessGroup: String? = nil) -> CredentialIdentity {
+    public static func genericPassword(
+        service: String,
+        account: String,
+        accessGroup: String? = nil
+    ) -> CredentialIdentity {
         CredentialIdentity(kind: .genericPassword(service: service), account: account, accessGroup: accessGroup)
     }
 
     /// An internet password item: `server` and `account`, optionally protocol, port, path and
     /// authentication type.
     public static func internetPassword(
-        server: String, account: String, protocol: String? = nil, port: Int? = nil, path: String? = nil,
-        authenticationType: String? = nil, accessGroup: String? = nil
+        server: String,
+        account: String,
+        protocol: String? = nil,
+        port: Int? = nil,
+        path: String? = nil,
+        authenticationType: String? = nil,
+        accessGroup: String? = nil
     ) -> CredentialIdentity {
-        let location = InternetLocation(server: server, protocol: `protocol`, port: port, path: path, authenticationType: authenticationType)
+        let location = InternetLocation(
+            server: server,
+            protocol: `protocol`,
+            port: port,
+            path: path,
+            authenticationType: authenticationType
+        )
         return CredentialIdentity(kind: .internetPassword(location), account: account, accessGroup: accessGroup)
     }
 
@@ -83,7 +98,13 @@ public struct InternetLocation: Hashable, Sendable, CustomStringConvertible {
     /// For example "basic", "digest", "ntlm".
     public var authenticationType: String?
 
-    public init(server: String, protocol: String? = nil, port: Int? = nil, path: String? = nil, authenticationType: String? = nil) {
+    public init(
+        server: String,
+        protocol: String? = nil,
+        port: Int? = nil,
+        path: String? = nil,
+        authenticationType: String? = nil
+    ) {
         self.server = server
         self.protocol = `protocol`
         self.port = port

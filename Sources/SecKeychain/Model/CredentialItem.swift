@@ -47,8 +47,13 @@ public struct CredentialItem: Sendable, Equatable {
     public var secret: SecureBytes?
 
     public init(
-        identity: CredentialIdentity, label: String? = nil, comment: String? = nil, expiresAt: Date? = nil,
-        created: Date? = nil, modified: Date? = nil, secret: SecureBytes? = nil
+        identity: CredentialIdentity,
+        label: String? = nil,
+        comment: String? = nil,
+        expiresAt: Date? = nil,
+        created: Date? = nil,
+        modified: Date? = nil,
+        secret: SecureBytes? = nil
     ) {
         self.identity = identity
         self.label = label

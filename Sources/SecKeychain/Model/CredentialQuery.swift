@@ -38,9 +38,17 @@ public struct CredentialQuery: Hashable, Sendable {
     public var includeSecrets: Bool
 
     public init(
-        itemClass: ItemClass? = nil, service: String? = nil, account: String? = nil, accessGroup: String? = nil,
-        server: String? = nil, protocol: String? = nil, port: Int? = nil, path: String? = nil,
-        authenticationType: String? = nil, limit: Limit = .all, includeSecrets: Bool = false
+        itemClass: ItemClass? = nil,
+        service: String? = nil,
+        account: String? = nil,
+        accessGroup: String? = nil,
+        server: String? = nil,
+        protocol: String? = nil,
+        port: Int? = nil,
+        path: String? = nil,
+        authenticationType: String? = nil,
+        limit: Limit = .all,
+        includeSecrets: Bool = false
     ) {
         self.itemClass = itemClass
         self.service = service
@@ -70,7 +78,10 @@ public struct CredentialQuery: Hashable, Sendable {
 extension CredentialQuery {
     /// `found` sorted most recently modified first and cut to `limit`: for `.one`, the newest copy
     /// of the single matching identity; none throws `missing()`, several identities `ambiguous`.
-    func applyingLimit(to found: [CredentialItem], missing: () throws(KeychainError) -> KeychainError) throws(KeychainError) -> [CredentialItem] {
+    func applyingLimit(
+        to found: [CredentialItem],
+        missing: () throws(KeychainError) -> KeychainError
+    ) throws(KeychainError) -> [CredentialItem] {
         let sorted = found.sorted { ($0.modified ?? .distantPast) > ($1.modified ?? .distantPast) }
         guard limit == .one else { return sorted }
         guard let newest = sorted.first else { throw try missing() }

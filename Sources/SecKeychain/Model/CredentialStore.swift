@@ -18,11 +18,20 @@ public protocol CredentialStore: Sendable {
     /// and leaves exactly one item with that identity (stray copies are removed). Concurrent
     /// writers of the same store, in any process, are serialised. Secrets up to
     /// `maximumSecretByteCount` bytes, any bytes (NUL included).
-    func upsert(_ identity: CredentialIdentity, secret: some ContiguousBytes, attributes: CredentialAttributes, timeout: Duration) throws(KeychainError)
+    func upsert(
+        _ identity: CredentialIdentity,
+        secret: some ContiguousBytes,
+        attributes: CredentialAttributes,
+        timeout: Duration
+    ) throws(KeychainError)
 
     /// The item with exactly this identity, with its secret when `includeSecret` is true.
     /// Throws `notFound`, or `locked` when the keyring is locked and might hold it.
-    func item(for identity: CredentialIdentity, includeSecret: Bool, timeout: Duration) throws(KeychainError) -> CredentialItem
+    func item(
+        for identity: CredentialIdentity,
+        includeSecret: Bool,
+        timeout: Duration
+    ) throws(KeychainError) -> CredentialItem
 
     /// The secret stored under exactly this identity (what `item(for:includeSecret: true…)` holds,
     /// found with as few round trips as the backend allows).
@@ -46,21 +55,28 @@ extension CredentialStore {
 
     /// Stores `secret` under `identity` within `defaultTimeout` (see `upsert(_:secret:attributes:timeout:)`).
     public func upsert(
-        _ identity: CredentialIdentity, secret: some ContiguousBytes, attributes: CredentialAttributes = CredentialAttributes()
+        _ identity: CredentialIdentity,
+        secret: some ContiguousBytes,
+        attributes: CredentialAttributes = CredentialAttributes()
     ) throws(KeychainError) {
         try upsert(identity, secret: secret, attributes: attributes, timeout: Self.defaultTimeout)
     }
 
     /// Stores a UTF-8 string under `identity`.
     public func upsert(
-        _ identity: CredentialIdentity, string: String, attributes: CredentialAttributes = CredentialAttributes(),
+        _ identity: CredentialIdentity,
+        string: String,
+        attributes: CredentialAttributes = CredentialAttributes(),
         timeout: Duration = Self.defaultTimeout
     ) throws(KeychainError) {
         try upsert(identity, secret: SecureBytes(utf8: string), attributes: attributes, timeout: timeout)
     }
 
     /// The item with exactly this identity, without its secret.
-    public func item(for identity: CredentialIdentity, timeout: Duration = Self.defaultTimeout) throws(KeychainError) -> CredentialItem {
+    public func item(
+        for identity: CredentialIdentity,
+        timeout: Duration = Self.defaultTimeout
+    ) throws(KeychainError) -> CredentialItem {
         try item(for: identity, includeSecret: false, timeout: timeout)
     }
 
@@ -78,7 +94,10 @@ extension CredentialStore {
     }
 
     /// The secret stored under exactly this identity, as UTF-8 text (invalid sequences replaced).
-    public func string(for identity: CredentialIdentity, timeout: Duration = Self.defaultTimeout) throws(KeychainError) -> String {
+    public func string(
+        for identity: CredentialIdentity,
+        timeout: Duration = Self.defaultTimeout
+    ) throws(KeychainError) -> String {
         try secret(for: identity, timeout: timeout).withUnsafeBytes { String(decoding: $0, as: UTF8.self) }
     }
 
@@ -95,8 +114,14 @@ extension CredentialStore {
 
 extension CredentialStore {
     /// Refuses a secret over `maximumSecretByteCount`, and an identity or attributes no store can keep.
-    static func validate(_ identity: CredentialIdentity, _ attributes: CredentialAttributes, secret: some ContiguousBytes) throws(KeychainError) {
-        guard secret.withUnsafeBytes({ $0.count }) <= maximumSecretByteCount else { throw .secretTooLarge(limit: maximumSecretByteCount) }
+    static func validate(
+        _ identity: CredentialIdentity,
+        _ attributes: CredentialAttributes,
+        secret: some ContiguousBytes
+    ) throws(KeychainError) {
+        guard secret.withUnsafeBytes({ $0.count }) <= maximumSecretByteCount else {
+            throw .secretTooLarge(limit: maximumSecretByteCount)
+        }
         try ItemAttributes.validate(identity, attributes)
     }
 }

@@ -34,12 +34,17 @@ public enum KeychainError: Error, Equatable, Sendable, CustomStringConvertible {
     public var description: String {
         switch self {
         case .noSessionBus(let detail):
-            return "no D-Bus session bus (\(detail)): run inside a desktop session or `dbus-run-session`, or use the encrypted-file backend"
+            return
+                "no D-Bus session bus (\(detail)): run inside a desktop session or `dbus-run-session`, or use the encrypted-file backend"
         case .noSecretService(let detail):
-            return "no Secret Service on the session bus (\(detail)): start gnome-keyring-daemon, KeePassXC or KWallet, or use the encrypted-file backend"
-        case .locked: return "the keyring is locked: unlock it (log in to the desktop session, or unlock it in your keyring manager) and retry"
+            return
+                "no Secret Service on the session bus (\(detail)): start gnome-keyring-daemon, KeePassXC or KWallet, or use the encrypted-file backend"
+        case .locked:
+            return
+                "the keyring is locked: unlock it (log in to the desktop session, or unlock it in your keyring manager) and retry"
         case .notFound: return "no matching item in the keychain"
-        case .ambiguous(let count): return "\(count) different items match: name the item more precisely (account, access group, server)"
+        case .ambiguous(let count):
+            return "\(count) different items match: name the item more precisely (account, access group, server)"
         case .timeout(let limit): return "the keychain did not answer within \(limit)"
         case .secretTooLarge(let limit): return "the secret is larger than the \(limit)-byte limit"
         case .invalidAttribute(let reason): return "invalid attribute: \(reason)"

@@ -30,7 +30,11 @@ enum DBusCallBatch {
     /// Sends every call in `calls` to `destination` at once and waits for all their replies; the
     /// results are in the order of `calls`.
     static func callAll(
-        _ calls: [DBusMethodCall], destination: String, on connection: OpaquePointer, cancellable: DeadlineCancellable, deadline: OperationDeadline
+        _ calls: [DBusMethodCall],
+        destination: String,
+        on connection: OpaquePointer,
+        cancellable: DeadlineCancellable,
+        deadline: OperationDeadline
     ) -> [Result<DBusReply, KeychainError>] {
         let context = g_main_context_new()
         defer { g_main_context_unref(context) }
@@ -42,8 +46,20 @@ enum DBusCallBatch {
             defer { g_variant_type_free(replyType) }
             let slot = Unmanaged.passRetained(Slot(replies, index)).toOpaque()
             g_dbus_connection_call(
-                connection, destination, call.path, call.interface, call.method, call.arguments, replyType, G_DBUS_CALL_FLAGS_NONE, -1,
-                cancellable.pointer, { source, result, slot in Unmanaged<Slot>.fromOpaque(slot!).takeRetainedValue().finish(source, result) }, slot)
+                connection,
+                destination,
+                call.path,
+                call.interface,
+                call.method,
+                call.arguments,
+                replyType,
+                G_DBUS_CALL_FLAGS_NONE,
+                -1,
+                cancellable.pointer,
+                { source, result, slot in Unmanaged<Slot>.fromOpaque(slot!).takeRetainedValue().finish(source, result)
+                },
+                slot
+            )
         }
         // GIO calls every callback exactly once, in this context: with the reply, or an error
         // (cancelled, timed out, connection closed).
@@ -76,7 +92,9 @@ enum DBusCallBatch {
 
         func finish(_ connection: UnsafeMutablePointer<GObject>?, _ result: OpaquePointer?) {
             replies.results[index] = Result { () throws(KeychainError) in
-                let tuple = try withGError(replies.deadline) { g_dbus_connection_call_finish(OpaquePointer(connection), result, $0) }
+                let tuple = try withGError(replies.deadline) {
+                    g_dbus_connection_call_finish(OpaquePointer(connection), result, $0)
+                }
                 guard let tuple else { throw .backendFailure("the Secret Service sent an empty reply") }
                 return DBusReply(adopting: tuple)
             }

@@ -38,7 +38,8 @@ final class DeadlineWatchdog: @unchecked Sendable {
     /// first with the returned identifier.
     func watch(_ cancellable: GObjectReference, until deadline: OperationDeadline) -> UInt64 {
         let remaining = min(max(deadline.remaining, .zero), Self.horizon).components
-        let end = g_get_monotonic_time() + gint64(remaining.seconds * 1_000_000 + remaining.attoseconds / 1_000_000_000_000)
+        let end =
+            g_get_monotonic_time() + gint64(remaining.seconds * 1_000_000 + remaining.attoseconds / 1_000_000_000_000)
         g_mutex_lock(mutex)
         defer { g_mutex_unlock(mutex) }
         nextID += 1
@@ -46,9 +47,13 @@ final class DeadlineWatchdog: @unchecked Sendable {
         if !isRunning {
             isRunning = true
             // The watchdog lives as long as the process, so the thread borrows it unretained.
-            let thread = g_thread_new("seckit-deadline", { watchdog in
-                Unmanaged<DeadlineWatchdog>.fromOpaque(watchdog!).takeUnretainedValue().run()
-            }, Unmanaged.passUnretained(self).toOpaque())
+            let thread = g_thread_new(
+                "seckit-deadline",
+                { watchdog in
+                    Unmanaged<DeadlineWatchdog>.fromOpaque(watchdog!).takeUnretainedValue().run()
+                },
+                Unmanaged.passUnretained(self).toOpaque()
+            )
             g_thread_unref(thread)
         } else if end < wakeTime {
             g_cond_signal(condition)

@@ -45,7 +45,10 @@ enum AttributeTable {
     }
 
     /// Runs `body` with a temporary table of `pairs`.
-    static func with<R>(_ pairs: [String: String], _ body: (OpaquePointer) throws(KeychainError) -> R) throws(KeychainError) -> R {
+    static func with<R>(
+        _ pairs: [String: String],
+        _ body: (OpaquePointer) throws(KeychainError) -> R
+    ) throws(KeychainError) -> R {
         let table = make(pairs)
         defer { g_hash_table_unref(table) }
         return try body(table)
@@ -54,7 +57,10 @@ enum AttributeTable {
 
 /// Calls a GIO or libsecret function that reports failure through a `GError**`, and turns the error
 /// into a `KeychainError`.
-func withGError<R>(_ deadline: OperationDeadline, _ call: (UnsafeMutablePointer<UnsafeMutablePointer<GError>?>) -> R) throws(KeychainError) -> R {
+func withGError<R>(
+    _ deadline: OperationDeadline,
+    _ call: (UnsafeMutablePointer<UnsafeMutablePointer<GError>?>) -> R
+) throws(KeychainError) -> R {
     var error: UnsafeMutablePointer<GError>?
     let result = call(&error)
     if let error {
@@ -79,7 +85,8 @@ extension KeychainError {
             message = String(message.dropFirst("GDBus.Error:\(remoteName): ".count))
         }
         switch (error.pointee.domain, error.pointee.code) {
-        case (g_io_error_quark(), Int32(G_IO_ERROR_CANCELLED.rawValue)), (g_io_error_quark(), Int32(G_IO_ERROR_TIMED_OUT.rawValue)):
+        case (g_io_error_quark(), Int32(G_IO_ERROR_CANCELLED.rawValue)),
+            (g_io_error_quark(), Int32(G_IO_ERROR_TIMED_OUT.rawValue)):
             self = deadline.error
         case (Self.libsecretErrorDomain, Int32(SECRET_ERROR_IS_LOCKED.rawValue)):
             self = .locked
@@ -93,7 +100,9 @@ extension KeychainError {
                 self = .notFound
             case "org.freedesktop.DBus.Error.ServiceUnknown", "org.freedesktop.DBus.Error.NameHasNoOwner":
                 self = .noSecretService(message)
-            case nil where message.contains("autolaunch") || message.contains("Could not connect") || message.contains("session bus"):
+            case nil
+            where message.contains("autolaunch") || message.contains("Could not connect")
+                || message.contains("session bus"):
                 self = .noSessionBus(message)
             default:
                 self = .backendFailure(message)

@@ -12,7 +12,9 @@ enum GVariantValue {
 
     /// An `a{ss}` dictionary of `pairs` (a floating reference).
     static func stringDictionary(_ pairs: [String: String]) -> OpaquePointer {
-        var entries: [OpaquePointer?] = pairs.map { g_variant_new_dict_entry(g_variant_new_string($0.key), g_variant_new_string($0.value)) }
+        var entries: [OpaquePointer?] = pairs.map {
+            g_variant_new_dict_entry(g_variant_new_string($0.key), g_variant_new_string($0.value))
+        }
         let type = g_variant_type_new("{ss}")
         defer { g_variant_type_free(type) }
         return g_variant_new_array(type, &entries, gsize(entries.count))
@@ -21,7 +23,7 @@ enum GVariantValue {
     /// An `ao` array of `paths` (a floating reference).
     static func objectPaths(_ paths: [String]) -> OpaquePointer {
         let copies = paths.map { strdup($0) }
-        defer { copies.forEach { free($0) } }
+        defer { for copy in copies { free(copy) } }
         var vector = copies.map { UnsafePointer($0) }
         return g_variant_new_objv(&vector, gssize(vector.count))
     }
@@ -86,7 +88,9 @@ struct PropertyDictionary: ~Copyable {
 
     /// A `t` property of seconds since 1970; 0 (unknown) is nil.
     func date(_ name: String) -> Date? {
-        value(name, type: "t") { g_variant_get_uint64($0) }.flatMap { $0 == 0 ? nil : Date(timeIntervalSince1970: TimeInterval($0)) }
+        value(name, type: "t") { g_variant_get_uint64($0) }.flatMap {
+            $0 == 0 ? nil : Date(timeIntervalSince1970: TimeInterval($0))
+        }
     }
 
     /// An `a{ss}` property; empty when absent.
@@ -96,12 +100,15 @@ struct PropertyDictionary: ~Copyable {
             for index in 0..<g_variant_n_children(array) {
                 guard let entry = g_variant_get_child_value(array, index) else { continue }
                 defer { g_variant_unref(entry) }
-                let key = g_variant_get_child_value(entry, 0), value = g_variant_get_child_value(entry, 1)
+                let key = g_variant_get_child_value(entry, 0)
+                let value = g_variant_get_child_value(entry, 1)
                 defer {
                     g_variant_unref(key)
                     g_variant_unref(value)
                 }
-                pairs[String(cString: g_variant_get_string(key, nil))] = String(cString: g_variant_get_string(value, nil))
+                pairs[String(cString: g_variant_get_string(key, nil))] = String(
+                    cString: g_variant_get_string(value, nil)
+                )
             }
             return pairs
         } ?? [:]

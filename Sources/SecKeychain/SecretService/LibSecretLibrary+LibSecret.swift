@@ -1,8 +1,9 @@
 internal import CLibSecret
+import Synchronization
+
 #if canImport(Glibc)
 import Glibc
 #endif
-import Synchronization
 
 /// libsecret, loaded by the process's first write (dlopen; CLibSecret's shim.h says why it is not
 /// linked), with the schemas SecKit creates items in. It stays loaded until the process ends.
@@ -31,22 +32,38 @@ final class LibSecretLibrary: @unchecked Sendable {
 
     private init() throws(KeychainError) {
         guard let library = dlopen("libsecret-1.so.0", RTLD_NOW | RTLD_LOCAL) else {
-            throw .backendFailure("libsecret could not be loaded (\(Self.loaderMessage)): install it (Debian and Ubuntu: libsecret-1-0)")
+            throw .backendFailure(
+                "libsecret could not be loaded (\(Self.loaderMessage)): install it (Debian and Ubuntu: libsecret-1-0)"
+            )
         }
         var functions = SecKitLibSecret()
         guard seckit_libsecret_resolve(library, &functions) != 0 else {
-            throw .backendFailure("libsecret lacks a function SecKit needs (\(Self.loaderMessage)): libsecret 0.18 or newer is needed")
+            throw .backendFailure(
+                "libsecret lacks a function SecKit needs (\(Self.loaderMessage)): libsecret 0.18 or newer is needed"
+            )
         }
         self.functions = functions
-        genericSchema = try Self.schema("org.freedesktop.Secret.Generic", attributes: ItemAttributes.genericNames, functions)
-        internetSchema = try Self.schema("org.gnome.keyring.NetworkPassword", attributes: ItemAttributes.internetNames, functions)
+        genericSchema = try Self.schema(
+            "org.freedesktop.Secret.Generic",
+            attributes: ItemAttributes.genericNames,
+            functions
+        )
+        internetSchema = try Self.schema(
+            "org.gnome.keyring.NetworkPassword",
+            attributes: ItemAttributes.internetNames,
+            functions
+        )
     }
 
     private static var loaderMessage: String { dlerror().map { String(cString: $0) } ?? "unknown reason" }
 
     /// A schema flagged `SECRET_SCHEMA_DONT_MATCH_NAME`: searches never filter on `xdg:schema`, so
     /// items that other tools stored without it are found.
-    private static func schema(_ name: String, attributes: [String], _ functions: SecKitLibSecret) throws(KeychainError) -> UnsafeMutablePointer<SecretSchema> {
+    private static func schema(
+        _ name: String,
+        attributes: [String],
+        _ functions: SecKitLibSecret
+    ) throws(KeychainError) -> UnsafeMutablePointer<SecretSchema> {
         let table = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, nil)!
         defer { g_hash_table_unref(table) }
         for attribute in attributes {

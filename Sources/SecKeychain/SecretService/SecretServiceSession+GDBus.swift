@@ -53,7 +53,9 @@ struct SecretServiceSession {
         self.deadline = deadline
         let cancellable = DeadlineCancellable(deadline)
         self.cancellable = cancellable
-        if let shared = Self.shared.withLock({ $0 }), g_dbus_connection_is_closed(OpaquePointer(shared.reference.pointer)) == 0 {
+        if let shared = Self.shared.withLock({ $0 }),
+            g_dbus_connection_is_closed(OpaquePointer(shared.reference.pointer)) == 0
+        {
             connection = shared
             return
         }
@@ -72,8 +74,12 @@ struct SecretServiceSession {
     func searchPaths(_ searches: [[String: String]], preparingSecrets: Bool) throws(KeychainError) -> [ItemPaths] {
         var calls = searches.map { pairs in
             DBusMethodCall(
-                path: Self.servicePath, interface: Self.serviceInterface, method: "SearchItems",
-                arguments: GVariantValue.tuple([GVariantValue.stringDictionary(pairs)]), replyType: "(aoao)")
+                path: Self.servicePath,
+                interface: Self.serviceInterface,
+                method: "SearchItems",
+                arguments: GVariantValue.tuple([GVariantValue.stringDictionary(pairs)]),
+                replyType: "(aoao)"
+            )
         }
         let opensSession = preparingSecrets && connection.plainSession.withLock({ $0 }) == nil
         if opensSession { calls.append(Self.openSessionCall) }
@@ -82,7 +88,8 @@ struct SecretServiceSession {
         if opensSession, case .success(let reply) = replies.removeLast() { keepPlainSession(reply) }
         return try replies.map { result throws(KeychainError) in
             let reply = try result.get()
-            let unlocked = reply.child(0), locked = reply.child(1)
+            let unlocked = reply.child(0)
+            let locked = reply.child(1)
             defer {
                 g_variant_unref(unlocked)
                 g_variant_unref(locked)
@@ -103,9 +110,14 @@ struct SecretServiceSession {
         return try zip(paths, replies).map { path, reply throws(KeychainError) in
             let properties = PropertyDictionary(try reply.get())
             return ServiceItem(
-                path: path, pairs: properties.stringPairs("Attributes"), label: properties.string("Label"),
-                created: properties.date("Created"), modified: properties.date("Modified"),
-                isLocked: properties.boolean("Locked") == true, secret: secrets[path])
+                path: path,
+                pairs: properties.stringPairs("Attributes"),
+                label: properties.string("Label"),
+                created: properties.date("Created"),
+                modified: properties.date("Modified"),
+                isLocked: properties.boolean("Locked") == true,
+                secret: secrets[path]
+            )
         }
     }
 
@@ -122,9 +134,10 @@ struct SecretServiceSession {
         var secrets: [String: SecureBytes] = [:]
         for index in 0..<Int(g_variant_n_children(dictionary)) {
             let entry = GVariantValue.child(dictionary, index)
-            let path = GVariantValue.child(entry, 0), secret = GVariantValue.child(entry, 1)
+            let path = GVariantValue.child(entry, 0)
+            let secret = GVariantValue.child(entry, 1)
             let value = GVariantValue.child(secret, 2)
-            defer { [value, secret, path, entry].forEach { g_variant_unref($0) } }
+            defer { for variant in [value, secret, path, entry] { g_variant_unref(variant) } }
             secrets[String(cString: g_variant_get_string(path, nil))] = GVariantValue.takeBytes(of: value)
         }
         return secrets
@@ -135,34 +148,54 @@ struct SecretServiceSession {
     func defaultCollectionIsLocked() throws(KeychainError) -> Bool {
         let reply = try call(
             DBusMethodCall(
-                path: Self.servicePath, interface: Self.serviceInterface, method: "ReadAlias",
-                arguments: GVariantValue.tuple([g_variant_new_string("default")]), replyType: "(o)"))
+                path: Self.servicePath,
+                interface: Self.serviceInterface,
+                method: "ReadAlias",
+                arguments: GVariantValue.tuple([g_variant_new_string("default")]),
+                replyType: "(o)"
+            )
+        )
         let pathValue = reply.child(0)
         defer { g_variant_unref(pathValue) }
         let path = String(cString: g_variant_get_string(pathValue, nil))
         guard path != "/" else { throw .backendFailure("the Secret Service has no default collection") }
-        return PropertyDictionary(try call(Self.getAllCall(path, interface: "org.freedesktop.Secret.Collection"))).boolean("Locked") == true
+        return PropertyDictionary(try call(Self.getAllCall(path, interface: "org.freedesktop.Secret.Collection")))
+            .boolean("Locked") == true
     }
 
     /// `GetSecrets` of the items at `paths` in the session at `session`.
     private static func getSecretsCall(_ paths: [String], session: String) -> DBusMethodCall {
         DBusMethodCall(
-            path: servicePath, interface: serviceInterface, method: "GetSecrets",
-            arguments: GVariantValue.tuple([GVariantValue.objectPaths(paths), g_variant_new_object_path(session)]), replyType: "(a{o(oayays)})")
+            path: servicePath,
+            interface: serviceInterface,
+            method: "GetSecrets",
+            arguments: GVariantValue.tuple([GVariantValue.objectPaths(paths), g_variant_new_object_path(session)]),
+            replyType: "(a{o(oayays)})"
+        )
     }
 
     /// `GetAll` of the properties of `interface` of the object at `path`.
     private static func getAllCall(_ path: String, interface: String) -> DBusMethodCall {
         DBusMethodCall(
-            path: path, interface: "org.freedesktop.DBus.Properties", method: "GetAll", arguments: PropertyDictionary.getAllArguments(interface),
-            replyType: "(a{sv})")
+            path: path,
+            interface: "org.freedesktop.DBus.Properties",
+            method: "GetAll",
+            arguments: PropertyDictionary.getAllArguments(interface),
+            replyType: "(a{sv})"
+        )
     }
 
     /// `OpenSession` of a `plain` session.
     private static var openSessionCall: DBusMethodCall {
         DBusMethodCall(
-            path: servicePath, interface: serviceInterface, method: "OpenSession",
-            arguments: GVariantValue.tuple([g_variant_new_string("plain"), g_variant_new_variant(g_variant_new_string(""))]), replyType: "(vo)")
+            path: servicePath,
+            interface: serviceInterface,
+            method: "OpenSession",
+            arguments: GVariantValue.tuple([
+                g_variant_new_string("plain"), g_variant_new_variant(g_variant_new_string("")),
+            ]),
+            replyType: "(vo)"
+        )
     }
 
     /// This connection's `plain` session: opened by the first read of a secret (`OpenSession`),
@@ -185,7 +218,13 @@ struct SecretServiceSession {
     /// Sends `calls` to the Secret Service at once and waits for all replies (`DBusCallBatch`), under
     /// the operation's deadline; the results are in the order of `calls`.
     private func callAll(_ calls: [DBusMethodCall]) -> [Result<DBusReply, KeychainError>] {
-        DBusCallBatch.callAll(calls, destination: Self.busName, on: connectionPointer, cancellable: cancellable, deadline: deadline)
+        DBusCallBatch.callAll(
+            calls,
+            destination: Self.busName,
+            on: connectionPointer,
+            cancellable: cancellable,
+            deadline: deadline
+        )
     }
 
     private func call(_ call: DBusMethodCall) throws(KeychainError) -> DBusReply {

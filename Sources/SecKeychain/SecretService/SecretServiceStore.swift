@@ -14,20 +14,29 @@ public struct SecretServiceStore: CredentialStore {
     public init() {}
 
     public func upsert(
-        _ identity: CredentialIdentity, secret: some ContiguousBytes, attributes: CredentialAttributes, timeout: Duration
+        _ identity: CredentialIdentity,
+        secret: some ContiguousBytes,
+        attributes: CredentialAttributes,
+        timeout: Duration
     ) throws(KeychainError) {
         try Self.validate(identity, attributes, secret: secret)
         let session = try SecretServiceSession(deadline: OperationDeadline(timeout))
         let pairs = ItemAttributes.pairs(for: identity, attributes)
         let label = attributes.label ?? ItemAttributes.defaultLabel(for: identity)
         let writer = try SecretServiceWriter(session)
-        try FileLock(path: SessionBus.writerLockPath).withExclusiveLock(until: session.deadline) { () throws(KeychainError) in
+        try FileLock(path: SessionBus.writerLockPath).withExclusiveLock(until: session.deadline) {
+            () throws(KeychainError) in
             let existing = try items(of: identity, in: session, loadSecrets: false, firstHitOnly: false)
             // Keep the oldest copy (its creation date stays) and update it in place; remove the others.
             let kept = existing.min { ($0.created ?? .distantFuture) < ($1.created ?? .distantFuture) }
             try secret.withBytes { (bytes) throws(KeychainError) in
                 if let kept {
-                    try writer.update(kept, pairs: ItemAttributes.updating(kept.pairs, to: pairs), label: label, secret: bytes)
+                    try writer.update(
+                        kept,
+                        pairs: ItemAttributes.updating(kept.pairs, to: pairs),
+                        label: label,
+                        secret: bytes
+                    )
                 } else {
                     try writer.create(pairs, label: label, secret: bytes, isInternetPassword: identity.service == nil)
                 }
@@ -38,7 +47,11 @@ public struct SecretServiceStore: CredentialStore {
         }
     }
 
-    public func item(for identity: CredentialIdentity, includeSecret: Bool, timeout: Duration) throws(KeychainError) -> CredentialItem {
+    public func item(
+        for identity: CredentialIdentity,
+        includeSecret: Bool,
+        timeout: Duration
+    ) throws(KeychainError) -> CredentialItem {
         try ItemAttributes.validate(identity)
         let session = try SecretServiceSession(deadline: OperationDeadline(timeout))
         return Self.credentialItem(identity, try newestItem(of: identity, in: session, loadSecret: includeSecret))
@@ -63,7 +76,8 @@ public struct SecretServiceStore: CredentialStore {
     public func delete(_ identity: CredentialIdentity, timeout: Duration) throws(KeychainError) {
         try ItemAttributes.validate(identity)
         let session = try SecretServiceSession(deadline: OperationDeadline(timeout))
-        try FileLock(path: SessionBus.writerLockPath).withExclusiveLock(until: session.deadline) { () throws(KeychainError) in
+        try FileLock(path: SessionBus.writerLockPath).withExclusiveLock(until: session.deadline) {
+            () throws(KeychainError) in
             let found = try items(of: identity, in: session, loadSecrets: false, firstHitOnly: false)
             guard !found.isEmpty else { throw try missing(in: session) }
             let writer = try SecretServiceWriter(session)
@@ -74,7 +88,8 @@ public struct SecretServiceStore: CredentialStore {
     public func search(_ query: CredentialQuery, timeout: Duration) throws(KeychainError) -> [CredentialItem] {
         let session = try SecretServiceSession(deadline: OperationDeadline(timeout))
         let found = try items(matching: query, in: session, firstHitOnly: false)
-        return try query.applyingLimit(to: found.map { Self.credentialItem($0.identity, $0.item) }) { () throws(KeychainError) in
+        return try query.applyingLimit(to: found.map { Self.credentialItem($0.identity, $0.item) }) {
+            () throws(KeychainError) in
             try missing(in: session)
         }
     }
@@ -86,22 +101,40 @@ public struct SecretServiceStore: CredentialStore {
     /// searches that finds any. The `seckit-id` search, the query's first search and the
     /// `OpenSession` of the process's first read go out at once; then the chosen items' `GetAll`
     /// and `GetSecrets` (when asked), at once.
-    private func newestItem(of identity: CredentialIdentity, in session: SecretServiceSession, loadSecret: Bool) throws(KeychainError) -> ServiceItem {
+    private func newestItem(
+        of identity: CredentialIdentity,
+        in session: SecretServiceSession,
+        loadSecret: Bool
+    ) throws(KeychainError) -> ServiceItem {
         let query = ItemAttributes.query(for: identity, includeSecrets: loadSecret)
         let firstSearch = ItemAttributes.searches(for: query)[0]
-        let found = try session.searchPaths([Self.fingerprintSearch(identity), firstSearch], preparingSecrets: loadSecret)
+        let found = try session.searchPaths(
+            [Self.fingerprintSearch(identity), firstSearch],
+            preparingSecrets: loadSecret
+        )
         if let path = found[0].onlyUnlocked, let item = try session.items(at: [path], loadSecrets: loadSecret).first,
             ItemAttributes.identity(from: item.pairs) == identity && (item.secret != nil || !loadSecret)
         {
             return item
         }
-        let newest = try items(matching: query, in: session, firstHitOnly: true, exactly: identity, firstSearchFound: found[1]).first
+        let newest = try items(
+            matching: query,
+            in: session,
+            firstHitOnly: true,
+            exactly: identity,
+            firstSearchFound: found[1]
+        ).first
         guard let newest else { throw try missing(in: session) }
         return newest.item
     }
 
     /// The items with exactly `identity`, most recently modified first.
-    private func items(of identity: CredentialIdentity, in session: SecretServiceSession, loadSecrets: Bool, firstHitOnly: Bool) throws(KeychainError) -> [ServiceItem] {
+    private func items(
+        of identity: CredentialIdentity,
+        in session: SecretServiceSession,
+        loadSecrets: Bool,
+        firstHitOnly: Bool
+    ) throws(KeychainError) -> [ServiceItem] {
         let query = ItemAttributes.query(for: identity, includeSecrets: loadSecrets)
         return try items(matching: query, in: session, firstHitOnly: firstHitOnly, exactly: identity).map(\.item)
     }
@@ -112,7 +145,10 @@ public struct SecretServiceStore: CredentialStore {
     /// known); then loads what they found at once. A locked item among the results means the answer
     /// is unknown: `locked`.
     private func items(
-        matching query: CredentialQuery, in session: SecretServiceSession, firstHitOnly: Bool, exactly identity: CredentialIdentity? = nil,
+        matching query: CredentialQuery,
+        in session: SecretServiceSession,
+        firstHitOnly: Bool,
+        exactly identity: CredentialIdentity? = nil,
         firstSearchFound: ItemPaths? = nil
     ) throws(KeychainError) -> [(identity: CredentialIdentity, item: ServiceItem)] {
         var searches = ArraySlice(ItemAttributes.searches(for: query))
@@ -121,7 +157,10 @@ public struct SecretServiceStore: CredentialStore {
         var results = firstSearchFound.map { [$0] } ?? []
         repeat {
             if results.isEmpty {
-                results = try session.searchPaths(Array(firstHitOnly ? searches.prefix(1) : searches), preparingSecrets: false)
+                results = try session.searchPaths(
+                    Array(firstHitOnly ? searches.prefix(1) : searches),
+                    preparingSecrets: false
+                )
             }
             searches.removeFirst(results.count)
             guard results.allSatisfy(\.locked.isEmpty) else { throw .locked }
@@ -151,7 +190,13 @@ public struct SecretServiceStore: CredentialStore {
 
     private static func credentialItem(_ identity: CredentialIdentity, _ item: ServiceItem) -> CredentialItem {
         CredentialItem(
-            identity: identity, label: item.label, comment: item.pairs[ItemAttributes.comment],
-            expiresAt: ItemAttributes.expiry(from: item.pairs), created: item.created, modified: item.modified, secret: item.secret)
+            identity: identity,
+            label: item.label,
+            comment: item.pairs[ItemAttributes.comment],
+            expiresAt: ItemAttributes.expiry(from: item.pairs),
+            created: item.created,
+            modified: item.modified,
+            secret: item.secret
+        )
     }
 }

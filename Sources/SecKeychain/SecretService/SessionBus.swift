@@ -25,7 +25,9 @@ enum SessionBus {
     /// Never a predictable name in `/tmp`, which another local user could create first.
     static var writerLockPath: String {
         var info = stat()
-        if let runtime = environment("XDG_RUNTIME_DIR"), !runtime.isEmpty, stat(runtime, &info) == 0, info.st_mode & S_IFMT == S_IFDIR {
+        if let runtime = environment("XDG_RUNTIME_DIR"), !runtime.isEmpty, stat(runtime, &info) == 0,
+            info.st_mode & S_IFMT == S_IFDIR
+        {
             return "\(runtime)/seckit-keychain.lock"
         }
         if let cache = environment("XDG_CACHE_HOME"), cache.hasPrefix("/") { return "\(cache)/seckit/keychain.lock" }

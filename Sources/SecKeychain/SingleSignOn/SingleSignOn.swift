@@ -27,20 +27,34 @@ public struct SingleSignOn: Sendable {
     private let store: any CredentialStore
 
     /// The SSO state of `group` in `store` (the Secret Service unless another store is given).
-    public init(group: String, store: any CredentialStore = SecretServiceStore(), service: String = "seckit-sso", timeout: Duration = .seconds(10)) {
+    public init(
+        group: String,
+        store: any CredentialStore = SecretServiceStore(),
+        service: String = "seckit-sso",
+        timeout: Duration = .seconds(10)
+    ) {
         self.group = group
         self.service = service
         self.timeout = timeout
         self.store = store
     }
 
-    private var userIdentity: CredentialIdentity { .genericPassword(service: service, account: "user", accessGroup: group) }
-    private var tokenIdentity: CredentialIdentity { .genericPassword(service: service, account: "token", accessGroup: group) }
+    private var userIdentity: CredentialIdentity {
+        .genericPassword(service: service, account: "user", accessGroup: group)
+    }
+    private var tokenIdentity: CredentialIdentity {
+        .genericPassword(service: service, account: "token", accessGroup: group)
+    }
 
     /// Stores the user name and the token (with its expiry) for every tool of the group.
     public func login(user: String, token: some ContiguousBytes, expiresAt: Date?) throws(KeychainError) {
         try ItemAttributes.validate(.genericPassword(service: service, account: user, accessGroup: group))
-        try store.upsert(userIdentity, string: user, attributes: CredentialAttributes(label: "SSO user of \(group)"), timeout: timeout)
+        try store.upsert(
+            userIdentity,
+            string: user,
+            attributes: CredentialAttributes(label: "SSO user of \(group)"),
+            timeout: timeout
+        )
         let attributes = CredentialAttributes(label: "SSO token of \(user) for \(group)", expiresAt: expiresAt)
         try store.upsert(tokenIdentity, secret: token, attributes: attributes, timeout: timeout)
     }

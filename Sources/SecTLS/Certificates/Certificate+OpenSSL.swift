@@ -1,5 +1,6 @@
-import SecCrypto
 internal import COpenSSL
+import SecCrypto
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -52,7 +53,9 @@ extension Certificate {
         notAfter = try Self.date(X509_get0_notAfter(x), "notAfter")
         subjectAlternativeNames = try Self.alternativeNames(x)
         guard let key = X509_get0_pubkey(x) else {
-            throw .malformedCertificate("unreadable public key" + (OpenSSLError.drainQueue().isEmpty ? "" : " (unsupported algorithm?)"))
+            throw .malformedCertificate(
+                "unreadable public key" + (OpenSSLError.drainQueue().isEmpty ? "" : " (unsupported algorithm?)")
+            )
         }
         publicKeyType = Self.keyType(key)
         publicKeyBits = Int(EVP_PKEY_get_bits(key))
@@ -63,7 +66,8 @@ extension Certificate {
 
     /// Runs an `i2d_*` function twice: once for the length, once to write.
     private static func encode(
-        _ operation: String, _ i2d: (UnsafeMutablePointer<UnsafeMutablePointer<UInt8>?>?) -> Int32
+        _ operation: String,
+        _ i2d: (UnsafeMutablePointer<UnsafeMutablePointer<UInt8>?>?) -> Int32
     ) throws(TLSError) -> [UInt8] {
         let length = i2d(nil)
         guard length > 0 else { throw .openSSL(operation) }
@@ -82,8 +86,11 @@ extension Certificate {
         guard let bio = BIO_new(BIO_s_mem()) else { throw .openSSL("BIO_new") }
         defer { BIO_free(bio) }
         // XN_FLAG_RFC2253 (a macro Swift does not import) without ASN1_STRFLGS_ESC_MSB.
-        let flags = UInt(ASN1_STRFLGS_ESC_2253 | ASN1_STRFLGS_ESC_CTRL | ASN1_STRFLGS_UTF8_CONVERT
-            | ASN1_STRFLGS_DUMP_UNKNOWN | ASN1_STRFLGS_DUMP_DER)
+        let flags =
+            UInt(
+                ASN1_STRFLGS_ESC_2253 | ASN1_STRFLGS_ESC_CTRL | ASN1_STRFLGS_UTF8_CONVERT
+                    | ASN1_STRFLGS_DUMP_UNKNOWN | ASN1_STRFLGS_DUMP_DER
+            )
             | UInt(XN_FLAG_SEP_COMMA_PLUS | XN_FLAG_DN_REV | XN_FLAG_FN_SN | XN_FLAG_DUMP_UNKNOWN_FIELDS)
         guard X509_NAME_print_ex(bio, name, 0, flags) >= 0 else { throw .openSSL("X509_NAME_print_ex") }
         return readAll(bio)
@@ -122,13 +129,17 @@ extension Certificate {
             // -1: no such extension; -2: more than one (invalid); otherwise it did not decode.
             if critical == -1 { return [] }
             OpenSSLError.clearQueue()
-            throw .malformedCertificate(critical == -2 ? "more than one subjectAltName extension" : "unreadable subjectAltName extension")
+            throw .malformedCertificate(
+                critical == -2 ? "more than one subjectAltName extension" : "unreadable subjectAltName extension"
+            )
         }
         let names = OpaquePointer(raw)
         defer { GENERAL_NAMES_free(names) }
         var result: [SubjectAlternativeName] = []
         for index in 0..<OPENSSL_sk_num(names) {
-            guard let entry = OPENSSL_sk_value(names, index)?.assumingMemoryBound(to: GENERAL_NAME.self) else { continue }
+            guard let entry = OPENSSL_sk_value(names, index)?.assumingMemoryBound(to: GENERAL_NAME.self) else {
+                continue
+            }
             let value = entry.pointee.d
             switch entry.pointee.type {
             case GEN_DNS: result.append(.dns(string(value.dNSName)))
@@ -174,7 +185,9 @@ extension Certificate {
         case EVP_PKEY_EC:
             var buffer = [CChar](repeating: 0, count: 80)
             var length = 0
-            guard EVP_PKEY_get_group_name(key, &buffer, buffer.count, &length) == 1 else { return .ec(curve: "unknown") }
+            guard EVP_PKEY_get_group_name(key, &buffer, buffer.count, &length) == 1 else {
+                return .ec(curve: "unknown")
+            }
             return .ec(curve: String(decoding: buffer.prefix(length).map { UInt8(bitPattern: $0) }, as: UTF8.self))
         case EVP_PKEY_ED25519: return .ed25519
         case EVP_PKEY_ED448: return .ed448

@@ -60,7 +60,9 @@ public struct Certificate: Hashable, Sendable, CustomStringConvertible {
                     throw .malformedCertificate("PEM block \(index + 1): \(reason)")
                 }
             case "TRUSTED CERTIFICATE":
-                throw .unsupported("PEM block \(index + 1): TRUSTED CERTIFICATE (OpenSSL's trust-settings form) is not supported; convert with `openssl x509`")
+                throw .unsupported(
+                    "PEM block \(index + 1): TRUSTED CERTIFICATE (OpenSSL's trust-settings form) is not supported; convert with `openssl x509`"
+                )
             default:
                 continue
             }
@@ -83,7 +85,10 @@ public struct Certificate: Hashable, Sendable, CustomStringConvertible {
     /// The fingerprint (digest of the DER certificate) with `algorithm`; prints like
     /// `openssl x509 -fingerprint -sha256`.
     public func fingerprint(_ algorithm: HashAlgorithm) -> CertificateFingerprint {
-        CertificateFingerprint(uncheckedAlgorithm: algorithm, bytes: DigestHasher.hash(algorithm, data: derRepresentation).bytes)
+        CertificateFingerprint(
+            uncheckedAlgorithm: algorithm,
+            bytes: DigestHasher.hash(algorithm, data: derRepresentation).bytes
+        )
     }
 
     /// The RFC 7469 pin of this certificate's public key: SHA-256 of `spkiDER`.
@@ -99,7 +104,9 @@ public struct Certificate: Hashable, Sendable, CustomStringConvertible {
         "Certificate(subject: \(subject), issuer: \(issuer), notAfter: \(notAfter))"
     }
 
-    public static func == (lhs: Certificate, rhs: Certificate) -> Bool { lhs.derRepresentation == rhs.derRepresentation }
+    public static func == (lhs: Certificate, rhs: Certificate) -> Bool {
+        lhs.derRepresentation == rhs.derRepresentation
+    }
     public func hash(into hasher: inout Hasher) { hasher.combine(derRepresentation) }
 }
 
@@ -157,26 +164,35 @@ struct PEMBlock {
         var current: (label: String, body: String, line: Int)?
         var contentAfterLastBlock: Int?  // line number of the first non-blank line after the last END
         var lineNumber = 0
-        for rawLine in text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline) {  // also CRLF (one Character)
+        // \.isNewline splits CRLF too: it is one Character.
+        for rawLine in text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline) {
             lineNumber += 1
             let line = rawLine.trimmingWhitespace()
             if var open = current {
                 if line.hasPrefix("-----END ") {
                     guard line.hasSuffix("-----"), line.dropFirst(9).dropLast(5) == open.label else {
-                        throw .malformedPEM("line \(lineNumber): END line does not match BEGIN \(open.label) of line \(open.line)")
+                        throw .malformedPEM(
+                            "line \(lineNumber): END line does not match BEGIN \(open.label) of line \(open.line)"
+                        )
                     }
                     let bytes: [UInt8]
                     do { bytes = try Base64.decode(open.body) } catch {
                         throw .malformedPEM("\(open.label) block of line \(open.line): invalid base64")
                     }
-                    guard !bytes.isEmpty else { throw .malformedPEM("\(open.label) block of line \(open.line) is empty") }
+                    guard !bytes.isEmpty else {
+                        throw .malformedPEM("\(open.label) block of line \(open.line) is empty")
+                    }
                     blocks.append(PEMBlock(label: open.label, bytes: bytes))
                     current = nil
                     contentAfterLastBlock = nil
                 } else if line.hasPrefix("-----BEGIN ") {
-                    throw .malformedPEM("line \(lineNumber): BEGIN inside the \(open.label) block of line \(open.line) (missing END line)")
+                    throw .malformedPEM(
+                        "line \(lineNumber): BEGIN inside the \(open.label) block of line \(open.line) (missing END line)"
+                    )
                 } else if line.contains(":") {
-                    throw .malformedPEM("\(open.label) block of line \(open.line): headers (encrypted PEM) are not supported here")
+                    throw .malformedPEM(
+                        "\(open.label) block of line \(open.line): headers (encrypted PEM) are not supported here"
+                    )
                 } else {
                     open.body += line
                     current = open

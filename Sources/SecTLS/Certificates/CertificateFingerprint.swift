@@ -32,7 +32,7 @@ public struct CertificateFingerprint: Hashable, Sendable, CustomStringConvertibl
         if let equals = trimmed.firstIndex(of: "=") {
             let label = trimmed[..<equals].lowercased()
             guard label.hasSuffix(" fingerprint"), label.count <= 24,
-                  let algorithm = HashAlgorithm(name: label.dropLast(12).trimmingWhitespace(keepingNewlines: true))
+                let algorithm = HashAlgorithm(name: label.dropLast(12).trimmingWhitespace(keepingNewlines: true))
             else {
                 throw .invalidFingerprint("expected `sha256 Fingerprint=AB:CD:…` or hex digits")
             }
@@ -40,7 +40,9 @@ public struct CertificateFingerprint: Hashable, Sendable, CustomStringConvertibl
             hexPart = trimmed[trimmed.index(after: equals)...]
         }
         guard !hexPart.isEmpty else { throw .invalidFingerprint("no hex digits") }
-        guard !hexPart.contains(where: { $0 == " " || $0 == "\t" || $0 == "\n" || $0 == "\r" }), !hexPart.hasPrefix("0x"), !hexPart.hasPrefix("0X") else {
+        guard !hexPart.contains(where: { $0 == " " || $0 == "\t" || $0 == "\n" || $0 == "\r" }),
+            !hexPart.hasPrefix("0x"), !hexPart.hasPrefix("0X")
+        else {
             throw .invalidFingerprint("expected hex digits, optionally with `:` between bytes")
         }
         let bytes: [UInt8]
@@ -50,7 +52,8 @@ public struct CertificateFingerprint: Hashable, Sendable, CustomStringConvertibl
         if let labelled {
             try self.init(algorithm: labelled, bytes: bytes)
         } else {
-            guard let algorithm = HashAlgorithm.allCases.first(where: { $0 != .md5 && $0.byteCount == bytes.count }) else {
+            guard let algorithm = HashAlgorithm.allCases.first(where: { $0 != .md5 && $0.byteCount == bytes.count })
+            else {
                 throw .invalidFingerprint("\(bytes.count) bytes is not the length of a SHA-1 or SHA-2 fingerprint")
             }
             self.init(uncheckedAlgorithm: algorithm, bytes: bytes)

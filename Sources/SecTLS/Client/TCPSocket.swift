@@ -45,12 +45,18 @@ struct TCPSocket {
     }
 
     private static func connect(_ info: addrinfo, deadline: ContinuousClock.Instant) throws(TLSError) -> Int32 {
-        let fd = socket(info.ai_family, info.ai_socktype | Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue), info.ai_protocol)
+        let fd = socket(
+            info.ai_family,
+            info.ai_socktype | Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue),
+            info.ai_protocol
+        )
         guard fd >= 0 else { throw .connectionFailed(String(cString: strerror(errno))) }
         var connected = false
         defer { if !connected { close(fd) } }
         if Glibc.connect(fd, info.ai_addr, info.ai_addrlen) != 0 {
-            guard errno == EINPROGRESS || errno == EINTR else { throw .connectionFailed(String(cString: strerror(errno))) }
+            guard errno == EINPROGRESS || errno == EINTR else {
+                throw .connectionFailed(String(cString: strerror(errno)))
+            }
             guard wait(fd, for: Int16(POLLOUT), until: deadline) else { throw .timedOut(.connect) }
             var error: Int32 = 0
             var length = socklen_t(MemoryLayout<Int32>.size)
@@ -101,7 +107,9 @@ extension TCPSocket {
     /// thread, and discards a SIGPIPE it raised: the write fails with EPIPE instead of killing the
     /// process, without changing the process-wide signal disposition.
     static func withSIGPIPEBlocked<R>(_ body: () throws(TLSError) -> R) throws(TLSError) -> R {
-        var pipeOnly = sigset_t(), previous = sigset_t(), pendingBefore = sigset_t()
+        var pipeOnly = sigset_t()
+        var previous = sigset_t()
+        var pendingBefore = sigset_t()
         sigemptyset(&pipeOnly)
         sigaddset(&pipeOnly, SIGPIPE)
         sigpending(&pendingBefore)

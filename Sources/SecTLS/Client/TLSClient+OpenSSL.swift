@@ -1,5 +1,5 @@
-import SecCrypto
 internal import COpenSSL
+import SecCrypto
 
 /// Owns an OpenSSL `SSL_CTX` configured from a `TLSConfiguration`. Not modified after `init`, so
 /// connections may be made from it on several threads at once.
@@ -11,7 +11,12 @@ final class SSLContextHandle: @unchecked Sendable {
         pointer = context
         try setVersions(minimum: configuration.minimumVersion, maximum: configuration.maximumVersion)
         // Non-blocking I/O: SSL_write may return after part of the data, from a buffer that may move.
-        _ = SSL_CTX_ctrl(context, SSL_CTRL_MODE, CLong(SSL_MODE_ENABLE_PARTIAL_WRITE | SSL_MODE_ACCEPT_MOVING_WRITE_BUFFER), nil)
+        _ = SSL_CTX_ctrl(
+            context,
+            SSL_CTRL_MODE,
+            CLong(SSL_MODE_ENABLE_PARTIAL_WRITE | SSL_MODE_ACCEPT_MOVING_WRITE_BUFFER),
+            nil
+        )
         try loadTrust(configuration.trustRoots)
         if let identity = configuration.clientIdentity { try use(identity) }
         SSL_CTX_set_cert_cb(context, certificateRequestCallback, nil)
@@ -32,17 +37,23 @@ final class SSLContextHandle: @unchecked Sendable {
     private func loadTrust(_ roots: TrustRoots) throws(TLSError) {
         switch roots {
         case .system:
-            guard SSL_CTX_set_default_verify_paths(pointer) == 1 else { throw .openSSL("SSL_CTX_set_default_verify_paths") }
+            guard SSL_CTX_set_default_verify_paths(pointer) == 1 else {
+                throw .openSSL("SSL_CTX_set_default_verify_paths")
+            }
         case .caFile(let path):
             guard FileManager.default.isReadableFile(atPath: path) else {
                 throw .invalidConfiguration("cannot read the CA file \(path)")
             }
             guard SSL_CTX_load_verify_locations(pointer, path, nil) == 1 else {
                 let reasons = OpenSSLError.drainQueue()
-                throw .invalidConfiguration("no CA certificate could be loaded from \(path)" + (reasons.last.map { " (\($0))" } ?? ""))
+                throw .invalidConfiguration(
+                    "no CA certificate could be loaded from \(path)" + (reasons.last.map { " (\($0))" } ?? "")
+                )
             }
         case .certificates(let certificates):
-            guard !certificates.isEmpty else { throw .invalidConfiguration("the list of trusted CA certificates is empty") }
+            guard !certificates.isEmpty else {
+                throw .invalidConfiguration("the list of trusted CA certificates is empty")
+            }
             let store = SSL_CTX_get_cert_store(pointer)
             for certificate in certificates {
                 // A certificate listed twice is not an error.
@@ -55,14 +66,20 @@ final class SSLContextHandle: @unchecked Sendable {
     }
 
     private func use(_ identity: ClientIdentity) throws(TLSError) {
-        guard SSL_CTX_use_certificate(pointer, identity.certificate.handle.pointer) == 1 else { throw .openSSL("SSL_CTX_use_certificate") }
+        guard SSL_CTX_use_certificate(pointer, identity.certificate.handle.pointer) == 1 else {
+            throw .openSSL("SSL_CTX_use_certificate")
+        }
         for certificate in identity.chain {
             // SSL_CTX_add1_chain_cert is a macro over SSL_CTX_ctrl.
-            guard SSL_CTX_ctrl(pointer, SSL_CTRL_CHAIN_CERT, 1, UnsafeMutableRawPointer(certificate.handle.pointer)) == 1 else {
+            guard
+                SSL_CTX_ctrl(pointer, SSL_CTRL_CHAIN_CERT, 1, UnsafeMutableRawPointer(certificate.handle.pointer)) == 1
+            else {
                 throw .openSSL("SSL_CTX_add1_chain_cert")
             }
         }
-        guard SSL_CTX_use_PrivateKey(pointer, identity.key.pointer) == 1 else { throw .openSSL("SSL_CTX_use_PrivateKey") }
+        guard SSL_CTX_use_PrivateKey(pointer, identity.key.pointer) == 1 else {
+            throw .openSSL("SSL_CTX_use_PrivateKey")
+        }
         guard SSL_CTX_check_private_key(pointer) == 1 else {
             OpenSSLError.clearQueue()
             throw .keyMismatch

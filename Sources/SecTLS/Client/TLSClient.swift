@@ -24,9 +24,13 @@ public final class TLSClient: Sendable {
     /// trust without pins, or a maximum version below the minimum.
     public init(configuration: TLSConfiguration = TLSConfiguration()) throws(TLSError) {
         if let maximum = configuration.maximumVersion, maximum < configuration.minimumVersion {
-            throw .invalidConfiguration("the maximum version \(maximum) is below the minimum \(configuration.minimumVersion)")
+            throw .invalidConfiguration(
+                "the maximum version \(maximum) is below the minimum \(configuration.minimumVersion)"
+            )
         }
-        if configuration.trustRoots == .pinsOnly && !(configuration.pinPolicy?.pinSets.contains { $0.mode == .enforce } ?? false) {
+        if configuration.trustRoots == .pinsOnly
+            && !(configuration.pinPolicy?.pinSets.contains { $0.mode == .enforce } ?? false)
+        {
             throw .invalidConfiguration("pin-only trust needs an enforced pin set")
         }
         self.configuration = configuration
@@ -40,7 +44,9 @@ public final class TLSClient: Sendable {
     public func connect(host: String, port: Int, scheme: String = "tls") throws(TLSError) -> TLSConnection {
         for (what, name) in [("host", host), ("server name", configuration.serverName)] {
             if let name, let position = HostPattern.positionOfControlOrSpace(in: name) {
-                throw .invalidConfiguration("the \(what) has a control character, NUL or white space (character \(position) of \(name.unicodeScalars.count))")
+                throw .invalidConfiguration(
+                    "the \(what) has a control character, NUL or white space (character \(position) of \(name.unicodeScalars.count))"
+                )
             }
         }
         if let allowList = configuration.allowedEndpoints, !allowList.permits(host: host, port: port, scheme: scheme) {
@@ -59,12 +65,21 @@ public final class TLSClient: Sendable {
         let start = ContinuousClock.now
         let socket = try TCPSocket.connect(host: host, port: port, deadline: start + configuration.timeouts.connect)
         return try TLSConnection(
-            socket: socket, host: host, port: port, serverName: serverName, policy: policy, client: self)
+            socket: socket,
+            host: host,
+            port: port,
+            serverName: serverName,
+            policy: policy,
+            client: self
+        )
     }
 
     /// `TLSClient(configuration:).connect(host:port:scheme:)` in one call.
     public static func connect(
-        host: String, port: Int, scheme: String = "tls", configuration: TLSConfiguration = TLSConfiguration()
+        host: String,
+        port: Int,
+        scheme: String = "tls",
+        configuration: TLSConfiguration = TLSConfiguration()
     ) throws(TLSError) -> TLSConnection {
         try TLSClient(configuration: configuration).connect(host: host, port: port, scheme: scheme)
     }

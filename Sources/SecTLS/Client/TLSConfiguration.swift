@@ -38,8 +38,11 @@ public struct TLSTimeouts: Hashable, Sendable {
     public var clientCertificateConfirmation: Duration
 
     public init(
-        connect: Duration = .seconds(10), handshake: Duration = .seconds(10), read: Duration = .seconds(30),
-        write: Duration = .seconds(30), clientCertificateConfirmation: Duration = .seconds(1)
+        connect: Duration = .seconds(10),
+        handshake: Duration = .seconds(10),
+        read: Duration = .seconds(30),
+        write: Duration = .seconds(30),
+        clientCertificateConfirmation: Duration = .seconds(1)
     ) {
         self.connect = connect
         self.handshake = handshake
@@ -50,7 +53,13 @@ public struct TLSTimeouts: Hashable, Sendable {
 
     /// The same limit for every phase.
     public static func all(_ limit: Duration) -> TLSTimeouts {
-        TLSTimeouts(connect: limit, handshake: limit, read: limit, write: limit, clientCertificateConfirmation: min(limit, .seconds(1)))
+        TLSTimeouts(
+            connect: limit,
+            handshake: limit,
+            read: limit,
+            write: limit,
+            clientCertificateConfirmation: min(limit, .seconds(1))
+        )
     }
 }
 
@@ -80,9 +89,14 @@ public struct TLSConfiguration: Sendable {
     public var timeouts: TLSTimeouts
 
     public init(
-        trustRoots: TrustRoots = .system, minimumVersion: TLSVersion = .tls12, maximumVersion: TLSVersion? = nil,
-        pinPolicy: PinPolicy? = nil, allowedEndpoints: EndpointAllowList? = nil, clientIdentity: ClientIdentity? = nil,
-        serverName: String? = nil, timeouts: TLSTimeouts = TLSTimeouts()
+        trustRoots: TrustRoots = .system,
+        minimumVersion: TLSVersion = .tls12,
+        maximumVersion: TLSVersion? = nil,
+        pinPolicy: PinPolicy? = nil,
+        allowedEndpoints: EndpointAllowList? = nil,
+        clientIdentity: ClientIdentity? = nil,
+        serverName: String? = nil,
+        timeouts: TLSTimeouts = TLSTimeouts()
     ) {
         self.trustRoots = trustRoots
         self.minimumVersion = minimumVersion

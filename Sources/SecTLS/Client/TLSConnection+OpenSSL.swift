@@ -1,5 +1,6 @@
-import SecCrypto
 internal import COpenSSL
+import SecCrypto
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -34,13 +35,18 @@ final class SSLSession {
     // MARK: - Handshake
 
     func handshake(
-        serverName: String, configuration: TLSConfiguration, policy: PinPolicy, deadline: ContinuousClock.Instant
+        serverName: String,
+        configuration: TLSConfiguration,
+        policy: PinPolicy,
+        deadline: ContinuousClock.Instant
     ) throws(TLSError) -> EstablishedSession {
         let pinsOnly = configuration.trustRoots == .pinsOnly
         let isIPAddress = TCPSocket.isIPAddress(serverName)
         if !pinsOnly {
             if isIPAddress {
-                guard X509_VERIFY_PARAM_set1_ip_asc(SSL_get0_param(ssl), serverName) == 1 else { throw .openSSL("X509_VERIFY_PARAM_set1_ip_asc") }
+                guard X509_VERIFY_PARAM_set1_ip_asc(SSL_get0_param(ssl), serverName) == 1 else {
+                    throw .openSSL("X509_VERIFY_PARAM_set1_ip_asc")
+                }
             } else {
                 SSL_set_hostflags(ssl, UInt32(X509_CHECK_FLAG_NO_PARTIAL_WILDCARDS))
                 guard SSL_set1_host(ssl, serverName) == 1 else { throw .openSSL("SSL_set1_host") }
@@ -49,7 +55,12 @@ final class SSLSession {
         if !isIPAddress {
             // SSL_set_tlsext_host_name is a macro over SSL_ctrl.
             let ok = serverName.withCString { name in
-                SSL_ctrl(ssl, SSL_CTRL_SET_TLSEXT_HOSTNAME, CLong(TLSEXT_NAMETYPE_host_name), UnsafeMutableRawPointer(mutating: name))
+                SSL_ctrl(
+                    ssl,
+                    SSL_CTRL_SET_TLSEXT_HOSTNAME,
+                    CLong(TLSEXT_NAMETYPE_host_name),
+                    UnsafeMutableRawPointer(mutating: name)
+                )
             }
             guard ok == 1 else { throw .openSSL("SSL_set_tlsext_host_name") }
         }
@@ -68,27 +79,40 @@ final class SSLSession {
             if !linked.anchored {
                 // The server's certificate does not lead to a pinned certificate by signatures: a
                 // pinned certificate elsewhere in what it sent proves nothing.
-                pinEvaluation = PinEvaluation(host: serverName, pinSet: pinSet, chain: linked.chain, outcome: .mismatched, warnings: pinEvaluation.warnings)
+                pinEvaluation = PinEvaluation(
+                    host: serverName,
+                    pinSet: pinSet,
+                    chain: linked.chain,
+                    outcome: .mismatched,
+                    warnings: pinEvaluation.warnings
+                )
             }
         } else {
             verifiedChain = certificates(SSL_get0_verified_chain(ssl))
             pinEvaluation = PinEvaluation.evaluate(verifiedChain, host: serverName, policy: policy)
         }
         if pinEvaluation.refusesConnection { throw .pinMismatch(pinEvaluation) }
-        if policy.backupPinRule == .strict, pinEvaluation.warnings.contains(.noBackupPin), let pinSet = pinEvaluation.pinSet,
-           pinSet.mode == .enforce, !pinSet.isExpired(at: Date()) {
+        if policy.backupPinRule == .strict, pinEvaluation.warnings.contains(.noBackupPin),
+            let pinSet = pinEvaluation.pinSet,
+            pinSet.mode == .enforce, !pinSet.isExpired(at: Date())
+        {
             throw .noBackupPin(host: serverName)
         }
 
         let version = TLSVersion(openSSLVersion: SSL_version(ssl)) ?? .tls12
         if version == .tls13 && state.certificateRequested {
-            try confirmClientCertificate(deadline: min(deadline, .now + configuration.timeouts.clientCertificateConfirmation))
+            try confirmClientCertificate(
+                deadline: min(deadline, .now + configuration.timeouts.clientCertificateConfirmation)
+            )
         }
         established = true
         return EstablishedSession(
-            protocolVersion: version, cipher: SSL_CIPHER_get_name(SSL_get_current_cipher(ssl)).map { String(cString: $0) } ?? "",
-            verifiedChain: verifiedChain, pinEvaluation: pinEvaluation,
-            clientCertificateRequested: state.certificateRequested)
+            protocolVersion: version,
+            cipher: SSL_CIPHER_get_name(SSL_get_current_cipher(ssl)).map { String(cString: $0) } ?? "",
+            verifiedChain: verifiedChain,
+            pinEvaluation: pinEvaluation,
+            clientCertificateRequested: state.certificateRequested
+        )
     }
 
     /// Under TLS 1.3 the server judges our certificate (or its absence) after the handshake: waits for
@@ -115,7 +139,10 @@ final class SSLSession {
 
     /// The sent chain's part that is linked by signatures from the server's certificate, built by
     /// OpenSSL's verifier with the pinned certificates of the sent chain as the only trust anchors.
-    private func linkedChain(_ peerChain: [Certificate], anchoredAt pinSet: PinSet) throws(TLSError) -> (chain: [Certificate], anchored: Bool) {
+    private func linkedChain(
+        _ peerChain: [Certificate],
+        anchoredAt pinSet: PinSet
+    ) throws(TLSError) -> (chain: [Certificate], anchored: Bool) {
         guard let leaf = peerChain.first else { throw .handshakeFailed("the server sent no certificate") }
         guard let store = X509_STORE_new() else { throw .openSSL("X509_STORE_new") }
         defer { X509_STORE_free(store) }
@@ -127,7 +154,7 @@ final class SSLSession {
         guard let context = X509_STORE_CTX_new() else { throw .openSSL("X509_STORE_CTX_new") }
         defer { X509_STORE_CTX_free(context) }
         guard X509_STORE_CTX_init(context, store, leaf.handle.pointer, SSL_get_peer_cert_chain(ssl)) == 1,
-              X509_STORE_CTX_set_default(context, "ssl_server") == 1
+            X509_STORE_CTX_set_default(context, "ssl_server") == 1
         else { throw .openSSL("X509_STORE_CTX_init") }
         let verified = X509_verify_cert(context) == 1
         let built = certificates(X509_STORE_CTX_get0_chain(context), reusing: peerChain)
@@ -136,12 +163,18 @@ final class SSLSession {
         if verified { return (chain, true) }
         let code = X509_STORE_CTX_get_error(context)
         switch code {
-        case X509_V_ERR_UNABLE_TO_GET_ISSUER_CERT, X509_V_ERR_UNABLE_TO_GET_ISSUER_CERT_LOCALLY, X509_V_ERR_UNABLE_TO_VERIFY_LEAF_SIGNATURE,
-             X509_V_ERR_DEPTH_ZERO_SELF_SIGNED_CERT, X509_V_ERR_SELF_SIGNED_CERT_IN_CHAIN:
+        case X509_V_ERR_UNABLE_TO_GET_ISSUER_CERT, X509_V_ERR_UNABLE_TO_GET_ISSUER_CERT_LOCALLY,
+            X509_V_ERR_UNABLE_TO_VERIFY_LEAF_SIGNATURE,
+            X509_V_ERR_DEPTH_ZERO_SELF_SIGNED_CERT, X509_V_ERR_SELF_SIGNED_CERT_IN_CHAIN:
             return (chain, false)
         default:
             throw .certificateVerificationFailed(
-                Self.verificationFailure(code: code, depth: Int(X509_STORE_CTX_get_error_depth(context)), peerChain: peerChain))
+                Self.verificationFailure(
+                    code: code,
+                    depth: Int(X509_STORE_CTX_get_error_depth(context)),
+                    peerChain: peerChain
+                )
+            )
         }
     }
 
@@ -187,7 +220,11 @@ final class SSLSession {
     /// Calls `operation` (an `SSL_*` call returning 1 on success, or ≤ 0) until it succeeds, waiting
     /// for the socket as OpenSSL asks, until `deadline`. A clean end of stream (close_notify) is a
     /// success for a read that then returned nothing.
-    private func perform(_ phase: TLSPhase, deadline: ContinuousClock.Instant, _ operation: () -> Int32) throws(TLSError) {
+    private func perform(
+        _ phase: TLSPhase,
+        deadline: ContinuousClock.Instant,
+        _ operation: () -> Int32
+    ) throws(TLSError) {
         OpenSSLError.clearQueue()
         while true {
             let result = try TCPSocket.withSIGPIPEBlocked { () throws(TLSError) in operation() }
@@ -216,10 +253,17 @@ final class SSLSession {
         // (In pin-only mode OpenSSL records a verification result too, but does not fail on it.)
         let verifyResult = SSL_get_verify_result(ssl)
         if reasons.contains(SSL_R_CERTIFICATE_VERIFY_FAILED), verifyResult != CLong(X509_V_OK) {
-            return .certificateVerificationFailed(Self.verificationFailure(
-                code: Int32(verifyResult), depth: state.failedDepth, peerChain: certificates(SSL_get_peer_cert_chain(ssl))))
+            return .certificateVerificationFailed(
+                Self.verificationFailure(
+                    code: Int32(verifyResult),
+                    depth: state.failedDepth,
+                    peerChain: certificates(SSL_get_peer_cert_chain(ssl))
+                )
+            )
         }
-        if let alert = reasons.first(where: { (SSL_AD_REASON_OFFSET..<SSL_AD_REASON_OFFSET + 256).contains($0) }).map({ $0 - SSL_AD_REASON_OFFSET }) {
+        if let alert = reasons.first(where: { (SSL_AD_REASON_OFFSET..<SSL_AD_REASON_OFFSET + 256).contains($0) }).map({
+            $0 - SSL_AD_REASON_OFFSET
+        }) {
             let name = SSL_alert_desc_string_long(alert).map { String(cString: $0) } ?? "alert \(alert)"
             if alert == SSL_AD_CERTIFICATE_REQUIRED { return .clientCertificateRequired }
             if state.certificateRequested {
@@ -227,7 +271,9 @@ final class SSLSession {
                 if !hadIdentity && alert == SSL_AD_HANDSHAKE_FAILURE { return .clientCertificateRequired }
                 if hadIdentity && Self.certificateAlerts.contains(alert) { return .clientCertificateRejected(name) }
             }
-            return phase == .handshake ? .handshakeFailed("the server sent the alert \(name)") : .connectionBroken("the server sent the alert \(name)")
+            return phase == .handshake
+                ? .handshakeFailed("the server sent the alert \(name)")
+                : .connectionBroken("the server sent the alert \(name)")
         }
         let reason: String
         if !entries.isEmpty {
@@ -246,28 +292,40 @@ final class SSLSession {
         SSL_AD_CERTIFICATE_UNKNOWN, SSL_AD_UNKNOWN_CA, SSL_AD_ACCESS_DENIED, SSL_AD_DECRYPT_ERROR,
     ]
 
-    static func verificationFailure(code: Int32, depth: Int?, peerChain: [Certificate]) -> CertificateVerificationFailure {
+    static func verificationFailure(
+        code: Int32,
+        depth: Int?,
+        peerChain: [Certificate]
+    ) -> CertificateVerificationFailure {
         let reason: CertificateVerificationFailure.Reason
         switch code {
         case X509_V_ERR_CERT_HAS_EXPIRED: reason = .expired
         case X509_V_ERR_CERT_NOT_YET_VALID: reason = .notYetValid
         case X509_V_ERR_UNABLE_TO_GET_ISSUER_CERT, X509_V_ERR_UNABLE_TO_GET_ISSUER_CERT_LOCALLY,
-             X509_V_ERR_UNABLE_TO_VERIFY_LEAF_SIGNATURE, X509_V_ERR_SELF_SIGNED_CERT_IN_CHAIN:
+            X509_V_ERR_UNABLE_TO_VERIFY_LEAF_SIGNATURE, X509_V_ERR_SELF_SIGNED_CERT_IN_CHAIN:
             reason = .unknownIssuer
         case X509_V_ERR_DEPTH_ZERO_SELF_SIGNED_CERT: reason = .selfSigned
         case X509_V_ERR_HOSTNAME_MISMATCH, X509_V_ERR_IP_ADDRESS_MISMATCH: reason = .hostnameMismatch
         default: reason = .other
         }
-        let message = X509_verify_cert_error_string(CLong(code)).map { String(cString: $0) } ?? "verification error \(code)"
-        return CertificateVerificationFailure(reason: reason, code: Int(code), message: message, depth: depth, peerChain: peerChain)
+        let message =
+            X509_verify_cert_error_string(CLong(code)).map { String(cString: $0) } ?? "verification error \(code)"
+        return CertificateVerificationFailure(
+            reason: reason,
+            code: Int(code),
+            message: message,
+            depth: depth,
+            peerChain: peerChain
+        )
     }
 }
 
 /// Records the depth of the first certificate the verifier refused, then lets OpenSSL decide.
 private let verifyCallback: @convention(c) (Int32, OpaquePointer?) -> Int32 = { preverifyOK, storeContext in
     if preverifyOK == 0, let storeContext,
-       let ssl = X509_STORE_CTX_get_ex_data(storeContext, SSL_get_ex_data_X509_STORE_CTX_idx()),
-       let state = SSL_get_ex_data(OpaquePointer(ssl), 0) {
+        let ssl = X509_STORE_CTX_get_ex_data(storeContext, SSL_get_ex_data_X509_STORE_CTX_idx()),
+        let state = SSL_get_ex_data(OpaquePointer(ssl), 0)
+    {
         let handshake = Unmanaged<HandshakeState>.fromOpaque(state).takeUnretainedValue()
         if handshake.failedDepth == nil { handshake.failedDepth = Int(X509_STORE_CTX_get_error_depth(storeContext)) }
     }

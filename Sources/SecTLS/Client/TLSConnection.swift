@@ -30,12 +30,22 @@ public final class TLSConnection {
     private let session: SSLSession
     private let timeouts: TLSTimeouts
 
-    init(socket: TCPSocket, host: String, port: Int, serverName: String, policy: PinPolicy, client: TLSClient) throws(TLSError) {
+    init(
+        socket: TCPSocket,
+        host: String,
+        port: Int,
+        serverName: String,
+        policy: PinPolicy,
+        client: TLSClient
+    ) throws(TLSError) {
         let configuration = client.configuration
         let session = try SSLSession(socket: socket, context: client.context)
         let established = try session.handshake(
-            serverName: serverName, configuration: configuration, policy: policy,
-            deadline: ContinuousClock.now + configuration.timeouts.handshake)
+            serverName: serverName,
+            configuration: configuration,
+            policy: policy,
+            deadline: ContinuousClock.now + configuration.timeouts.handshake
+        )
         self.session = session
         self.timeouts = configuration.timeouts
         self.host = host
@@ -67,7 +77,9 @@ public final class TLSConnection {
             let chunk = try read()
             if chunk.isEmpty { return result }
             result += chunk
-            guard result.count <= limit else { throw .connectionBroken("more than \(limit) bytes before the end of the stream") }
+            guard result.count <= limit else {
+                throw .connectionBroken("more than \(limit) bytes before the end of the stream")
+            }
         }
     }
 

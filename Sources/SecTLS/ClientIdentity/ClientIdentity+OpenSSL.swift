@@ -1,5 +1,5 @@
-import SecCrypto
 internal import COpenSSL
+import SecCrypto
 
 /// Owns one reference to an OpenSSL `EVP_PKEY` (a private key; freed on deinit). Never modified after loading.
 final class PrivateKeyHandle: @unchecked Sendable {
@@ -36,13 +36,17 @@ final class PrivateKeyHandle: @unchecked Sendable {
 
     private static func contains(_ bytes: UnsafeRawBufferPointer, _ pattern: [UInt8]) -> Bool {
         guard bytes.count >= pattern.count else { return false }
-        return (0...(bytes.count - pattern.count)).contains { start in pattern.indices.allSatisfy { bytes[start + $0] == pattern[$0] } }
+        return (0...(bytes.count - pattern.count)).contains { start in
+            pattern.indices.allSatisfy { bytes[start + $0] == pattern[$0] }
+        }
     }
 }
 
 /// A read-only memory BIO over `bytes` (no copy; `bytes` must outlive it).
 private func memoryBIO(_ bytes: UnsafeRawBufferPointer) throws(TLSError) -> OpaquePointer {
-    guard let base = bytes.baseAddress, bytes.count <= Int32.max else { throw .invalidClientIdentity("empty or oversized input") }
+    guard let base = bytes.baseAddress, bytes.count <= Int32.max else {
+        throw .invalidClientIdentity("empty or oversized input")
+    }
     guard let bio = BIO_new_mem_buf(base, Int32(bytes.count)) else { throw .openSSL("BIO_new_mem_buf") }
     return bio
 }
@@ -65,11 +69,15 @@ private final class PassphrasePrompt {
     }
 }
 
-private let passphraseCallback: @convention(c) (UnsafeMutablePointer<CChar>?, Int32, Int32, UnsafeMutableRawPointer?) -> Int32 = {
-    buffer, size, _, context in
-    guard let buffer, let context, size > 0 else { return -1 }
-    return Unmanaged<PassphrasePrompt>.fromOpaque(context).takeUnretainedValue().fill(buffer, size: Int(size))
-}
+private let passphraseCallback:
+    @convention(c) (UnsafeMutablePointer<CChar>?, Int32, Int32, UnsafeMutableRawPointer?) -> Int32 = {
+        buffer,
+        size,
+        _,
+        context in
+        guard let buffer, let context, size > 0 else { return -1 }
+        return Unmanaged<PassphrasePrompt>.fromOpaque(context).takeUnretainedValue().fill(buffer, size: Int(size))
+    }
 
 extension ClientIdentity {
     /// Checks that `key` belongs to the first certificate.
@@ -101,7 +109,10 @@ extension ClientIdentity {
     }
 
     /// The certificates (client certificate first) and key of a PKCS#12 file.
-    static func loadPKCS12(_ der: UnsafeRawBufferPointer, passphrase: SecureBytes?) throws(TLSError) -> (certificates: [Certificate], key: PrivateKeyHandle) {
+    static func loadPKCS12(
+        _ der: UnsafeRawBufferPointer,
+        passphrase: SecureBytes?
+    ) throws(TLSError) -> (certificates: [Certificate], key: PrivateKeyHandle) {
         var cursor: UnsafePointer<UInt8>? = der.baseAddress?.assumingMemoryBound(to: UInt8.self)
         guard cursor != nil, let p12 = d2i_PKCS12(nil, &cursor, CLong(der.count)) else {
             OpenSSLError.clearQueue()
@@ -118,7 +129,8 @@ extension ClientIdentity {
         passphrase?.withUnsafeBytes { UnsafeMutableRawBufferPointer(given).copyMemory(from: $0) }
         // The password that opens the MAC: the given one; with none or an empty one, OpenSSL's two
         // encodings of "no password" (NULL and "").
-        let candidates: [UnsafeMutablePointer<CChar>?] = passphrase?.isEmpty == false ? [given.baseAddress] : [nil, given.baseAddress]
+        let candidates: [UnsafeMutablePointer<CChar>?] =
+            passphrase?.isEmpty == false ? [given.baseAddress] : [nil, given.baseAddress]
         let chosen: UnsafeMutablePointer<CChar>??
         if PKCS12_mac_present(p12) == 0 {
             chosen = candidates[0]
@@ -143,14 +155,18 @@ extension ClientIdentity {
         }
         if let extra {
             for index in 0..<OPENSSL_sk_num(extra) {
-                if let x509 = OPENSSL_sk_value(extra, index) { handles.append(X509Handle(retaining: OpaquePointer(x509))) }
+                if let x509 = OPENSSL_sk_value(extra, index) {
+                    handles.append(X509Handle(retaining: OpaquePointer(x509)))
+                }
             }
             while let x509 = OPENSSL_sk_pop(extra) { X509_free(OpaquePointer(x509)) }
             OPENSSL_sk_free(extra)
         }
         guard let key else { throw .invalidClientIdentity("the PKCS#12 file holds no private key") }
         let keyHandle = PrivateKeyHandle(owning: key)
-        guard !handles.isEmpty, certificate != nil else { throw .invalidClientIdentity("the PKCS#12 file holds no certificate") }
+        guard !handles.isEmpty, certificate != nil else {
+            throw .invalidClientIdentity("the PKCS#12 file holds no certificate")
+        }
         var certificates: [Certificate] = []
         for handle in handles { certificates.append(try Certificate(handle: handle)) }
         return (certificates, keyHandle)

@@ -23,9 +23,17 @@ public struct ClientIdentity: Sendable {
     /// A PEM certificate chain (client certificate first, then intermediates) and a PEM private key:
     /// PKCS#8 (`PRIVATE KEY`, `ENCRYPTED PRIVATE KEY`), PKCS#1 (`RSA PRIVATE KEY`) or SEC1
     /// (`EC PRIVATE KEY`), the traditional forms also encrypted (`Proc-Type: 4,ENCRYPTED`).
-    public init(certificateChainPEM: some DataProtocol, privateKeyPEM: some DataProtocol, passphrase: SecureBytes? = nil) throws(TLSError) {
-        let certificates = try Self.withBytes(of: certificateChainPEM) { (pem) throws(TLSError) in try Self.loadCertificates(pem: pem) }
-        let key = try Self.withBytes(of: privateKeyPEM) { (pem) throws(TLSError) in try PrivateKeyHandle(pem: pem, passphrase: passphrase) }
+    public init(
+        certificateChainPEM: some DataProtocol,
+        privateKeyPEM: some DataProtocol,
+        passphrase: SecureBytes? = nil
+    ) throws(TLSError) {
+        let certificates = try Self.withBytes(of: certificateChainPEM) { (pem) throws(TLSError) in
+            try Self.loadCertificates(pem: pem)
+        }
+        let key = try Self.withBytes(of: privateKeyPEM) { (pem) throws(TLSError) in
+            try PrivateKeyHandle(pem: pem, passphrase: passphrase)
+        }
         try self.init(certificates: certificates, key: key)
     }
 
@@ -37,7 +45,9 @@ public struct ClientIdentity: Sendable {
     /// A PKCS#12 (`.p12`, `.pfx`) file with its certificate, key and optional CA certificates. Nil
     /// passphrase: the file must have none (or an empty one, as `openssl pkcs12 -passout pass:` writes).
     public init(pkcs12: some DataProtocol, passphrase: SecureBytes?) throws(TLSError) {
-        let contents = try Self.withBytes(of: pkcs12) { (der) throws(TLSError) in try Self.loadPKCS12(der, passphrase: passphrase) }
+        let contents = try Self.withBytes(of: pkcs12) { (der) throws(TLSError) in
+            try Self.loadPKCS12(der, passphrase: passphrase)
+        }
         try self.init(certificates: contents.certificates, key: contents.key)
     }
 
@@ -46,8 +56,12 @@ public struct ClientIdentity: Sendable {
     public init(certificateFile: String, keyFile: String? = nil, passphrase: SecureBytes? = nil) throws(TLSError) {
         let certificatePEM = try Self.readFile(certificateFile, "certificate file")
         let keyPEM = try keyFile.map { path throws(TLSError) in try Self.readFile(path, "key file") } ?? certificatePEM
-        let certificates = try Self.withBytes(of: certificatePEM) { (pem) throws(TLSError) in try Self.loadCertificates(pem: pem) }
-        let key = try Self.withBytes(of: keyPEM) { (pem) throws(TLSError) in try PrivateKeyHandle(pem: pem, passphrase: passphrase) }
+        let certificates = try Self.withBytes(of: certificatePEM) { (pem) throws(TLSError) in
+            try Self.loadCertificates(pem: pem)
+        }
+        let key = try Self.withBytes(of: keyPEM) { (pem) throws(TLSError) in
+            try PrivateKeyHandle(pem: pem, passphrase: passphrase)
+        }
         try self.init(certificates: certificates, key: key)
     }
 
@@ -66,15 +80,23 @@ public struct ClientIdentity: Sendable {
 
     /// Calls `body` with the bytes of `data`: in place when they are contiguous, else through a
     /// `SecureBytes` copy.
-    private static func withBytes<R>(of data: some DataProtocol, _ body: (UnsafeRawBufferPointer) throws(TLSError) -> R) throws(TLSError) -> R {
+    private static func withBytes<R>(
+        of data: some DataProtocol,
+        _ body: (UnsafeRawBufferPointer) throws(TLSError) -> R
+    ) throws(TLSError) -> R {
         if let result = try data.withContiguousBytesIfAvailable(body) {
             return result
         }
-        let copy = SecureBytes(count: data.count) { (buffer: UnsafeMutableRawBufferPointer) in _ = data.copyBytes(to: buffer) }
+        let copy = SecureBytes(count: data.count) { (buffer: UnsafeMutableRawBufferPointer) in
+            _ = data.copyBytes(to: buffer)
+        }
         return try withBytes(of: copy, body)
     }
 
-    private static func withBytes<R>(of bytes: SecureBytes, _ body: (UnsafeRawBufferPointer) throws(TLSError) -> R) throws(TLSError) -> R {
+    private static func withBytes<R>(
+        of bytes: SecureBytes,
+        _ body: (UnsafeRawBufferPointer) throws(TLSError) -> R
+    ) throws(TLSError) -> R {
         try bytes.withUnsafeBytes(body)
     }
 }

@@ -34,19 +34,28 @@ public struct HostPattern: Hashable, Sendable, CustomStringConvertible {
         } else {
             (kind, base) = (.exact, Substring(name))
         }
-        guard !base.isEmpty else { throw .invalidHostPattern("empty host name in a pattern of \(text.count) characters") }
+        guard !base.isEmpty else {
+            throw .invalidHostPattern("empty host name in a pattern of \(text.count) characters")
+        }
         guard !base.contains("*") else {
-            throw .invalidHostPattern("a wildcard is only allowed as the first label (`*.example.com`, `**.example.com`)")
+            throw .invalidHostPattern(
+                "a wildcard is only allowed as the first label (`*.example.com`, `**.example.com`)"
+            )
         }
         if let position = Self.positionOfControlOrSpace(in: base) {
             throw .invalidHostPattern("a control character, NUL or white space in a host name (character \(position))")
         }
         guard !base.contains("/") else { throw .invalidHostPattern("`/` in a host name") }
         // An IPv6 address has colons instead of labels; a name must not have empty labels.
-        guard base.contains(":") || !base.split(separator: ".", omittingEmptySubsequences: false).contains(where: \.isEmpty) else {
+        guard
+            base.contains(":")
+                || !base.split(separator: ".", omittingEmptySubsequences: false).contains(where: \.isEmpty)
+        else {
             throw .invalidHostPattern("empty label in a host name")
         }
-        guard kind == .exact || !base.contains(":") else { throw .invalidHostPattern("a wildcard in front of an IP address") }
+        guard kind == .exact || !base.contains(":") else {
+            throw .invalidHostPattern("a wildcard in front of an IP address")
+        }
         self.kind = kind
         self.base = String(base)
     }
@@ -85,7 +94,9 @@ public struct HostPattern: Hashable, Sendable, CustomStringConvertible {
     /// `name`, or nil. C APIs stop at a NUL that Swift strings keep, so such a name could mean one
     /// host to the pin lookup and another to the resolver or the certificate check.
     static func positionOfControlOrSpace(in name: some StringProtocol) -> Int? {
-        let index = name.unicodeScalars.firstIndex { $0.properties.generalCategory == .control || $0.properties.isWhitespace }
+        let index = name.unicodeScalars.firstIndex {
+            $0.properties.generalCategory == .control || $0.properties.isWhitespace
+        }
         return index.map { name.unicodeScalars.distance(from: name.unicodeScalars.startIndex, to: $0) + 1 }
     }
 

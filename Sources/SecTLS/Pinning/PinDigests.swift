@@ -14,12 +14,16 @@ struct PinDigests {
         for pin in pins {
             switch pin {
             case .publicKey: wantsPublicKey = true
-            case .certificate(let fingerprint) where !algorithms.contains(fingerprint.algorithm): algorithms.append(fingerprint.algorithm)
+            case .certificate(let fingerprint) where !algorithms.contains(fingerprint.algorithm):
+                algorithms.append(fingerprint.algorithm)
             case .certificate: break
             }
         }
         return chain.map { certificate in
-            PinDigests(publicKeyPin: wantsPublicKey ? certificate.publicKeyPin : nil, fingerprints: algorithms.map(certificate.fingerprint))
+            PinDigests(
+                publicKeyPin: wantsPublicKey ? certificate.publicKeyPin : nil,
+                fingerprints: algorithms.map(certificate.fingerprint)
+            )
         }
     }
 

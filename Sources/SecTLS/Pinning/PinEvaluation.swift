@@ -53,7 +53,12 @@ public struct PinEvaluation: Hashable, Sendable, CustomStringConvertible {
     public var expectedPins: [Pin] { pinSet?.pins ?? [] }
 
     /// Checks `chain` (depth 0 first) against the pin set `policy` has for `host`, at `now`.
-    public static func evaluate(_ chain: [Certificate], host: String, policy: PinPolicy, now: Date = Date()) -> PinEvaluation {
+    public static func evaluate(
+        _ chain: [Certificate],
+        host: String,
+        policy: PinPolicy,
+        now: Date = Date()
+    ) -> PinEvaluation {
         guard let pinSet = policy.pinSet(for: host) else {
             return PinEvaluation(host: host, pinSet: nil, chain: chain, outcome: .notPinned, warnings: [])
         }
@@ -81,12 +86,15 @@ public struct PinEvaluation: Hashable, Sendable, CustomStringConvertible {
             return "\(host): no pins configured"
         case .mismatched:
             // Certificate pins are compared with the chain's fingerprints of the same algorithm: list those too.
-            let algorithms = Set(expectedPins.compactMap { pin -> HashAlgorithm? in
-                if case .certificate(let fingerprint) = pin { return fingerprint.algorithm }
-                return nil
-            }).sorted { $0.byteCount < $1.byteCount }
+            let algorithms = Set(
+                expectedPins.compactMap { pin -> HashAlgorithm? in
+                    if case .certificate(let fingerprint) = pin { return fingerprint.algorithm }
+                    return nil
+                }
+            ).sorted { $0.byteCount < $1.byteCount }
             let seen = chain.enumerated().map { depth, certificate in
-                (["depth \(depth) \(certificate.publicKeyPin)"] + algorithms.map { certificate.fingerprint($0).description }).joined(separator: " ")
+                (["depth \(depth) \(certificate.publicKeyPin)"]
+                    + algorithms.map { certificate.fingerprint($0).description }).joined(separator: " ")
             }.joined(separator: ", ")
             let expected = expectedPins.map(\.description).joined(separator: ", ")
             return "\(host): no pin matched; chain: [\(seen)]; expected one of: [\(expected)]"

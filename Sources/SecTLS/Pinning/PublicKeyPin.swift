@@ -37,12 +37,16 @@ public struct PublicKeyPin: Hashable, Sendable, CustomStringConvertible {
             guard rest.first == "=" else { throw .invalidPin("expected pin-sha256=\"<base64>\"") }
             rest = rest.dropFirst().drop { $0 == " " }
             if rest.first == "\"" {
-                guard rest.count >= 2, rest.last == "\"" else { throw .invalidPin("unterminated quoted string after pin-sha256=") }
+                guard rest.count >= 2, rest.last == "\"" else {
+                    throw .invalidPin("unterminated quoted string after pin-sha256=")
+                }
                 rest = rest.dropFirst().dropLast()
             }
             base64 = rest
         } else if hasPrefix("sha1/") || hasPrefix("pin-sha1") {
-            throw .unsupported("pin: SHA-1 public-key pins are not supported; use sha256/<base64> (or a certificate fingerprint)")
+            throw .unsupported(
+                "pin: SHA-1 public-key pins are not supported; use sha256/<base64> (or a certificate fingerprint)"
+            )
         } else if trimmed.count == 44 {
             base64 = Substring(trimmed)
         } else {

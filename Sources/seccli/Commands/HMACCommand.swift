@@ -29,7 +29,9 @@ extension SecCLI {
             }
             if verify != nil {
                 guard input.inputs.count == 1 else { throw ValidationError("--verify checks exactly one input") }
-                guard !output.base64, !output.json else { throw ValidationError("--verify cannot be combined with --base64 or --json") }
+                guard !output.base64, !output.json else {
+                    throw ValidationError("--verify cannot be combined with --base64 or --json")
+                }
                 _ = try expectedMAC()
             }
         }
@@ -39,7 +41,9 @@ extension SecCLI {
             let key = try keyOptions.readKey()
             if verify != nil {
                 let expected = try expectedMAC()
-                guard try isValid(expected, algorithm.hashFunction, of: input.inputs[0], key: key) else { throw Failure(message: "MAC mismatch", exitCode: .checkFailed) }
+                guard try isValid(expected, algorithm.hashFunction, of: input.inputs[0], key: key) else {
+                    throw Failure(message: "MAC mismatch", exitCode: .checkFailed)
+                }
                 return
             }
             try DigestListing.emit(input.inputs, label: "hmac-\(algorithm)", format: output) { input in
@@ -47,11 +51,20 @@ extension SecCLI {
             }
         }
 
-        private func authenticationCode<H: HashFunction>(_: H.Type, of input: FileInput, key: SymmetricKey) throws -> [UInt8] {
+        private func authenticationCode<H: HashFunction>(
+            _: H.Type,
+            of input: FileInput,
+            key: SymmetricKey
+        ) throws -> [UInt8] {
             try HMAC<H>.authenticationCode(for: input, using: key).bytes
         }
 
-        private func isValid<H: HashFunction>(_ expected: [UInt8], _: H.Type, of input: FileInput, key: SymmetricKey) throws -> Bool {
+        private func isValid<H: HashFunction>(
+            _ expected: [UInt8],
+            _: H.Type,
+            of input: FileInput,
+            key: SymmetricKey
+        ) throws -> Bool {
             try HMAC<H>.isValidAuthenticationCode(expected, authenticating: input, using: key)
         }
 

@@ -31,7 +31,9 @@ extension SecCLI {
 
         static let maximumLength = 65_536
 
-        @Option(help: ArgumentHelp("Print the iteration count taking this long, e.g. 250ms or 1s.", valueName: "duration"))
+        @Option(
+            help: ArgumentHelp("Print the iteration count taking this long, e.g. 250ms or 1s.", valueName: "duration")
+        )
         var calibrate: String?
 
         func validate() throws {
@@ -54,7 +56,13 @@ extension SecCLI {
 
         func run() throws {
             if let calibrate {
-                print(try KDF.PBKDF2.calibrate(using: prf.algorithm, duration: Self.duration(calibrate), outputByteCount: length))
+                print(
+                    try KDF.PBKDF2.calibrate(
+                        using: prf.algorithm,
+                        duration: Self.duration(calibrate),
+                        outputByteCount: length
+                    )
+                )
                 return
             }
             guard let password, let salt, let iter else { return }
@@ -66,16 +74,24 @@ extension SecCLI {
             }
             let secret = try secretSource(password, option: "--password").read()
             let key = try KDF.PBKDF2.deriveKey(
-                from: secret, salt: saltBytes, using: prf.algorithm, unsafeUncheckedIterations: iter, outputByteCount: length)
+                from: secret,
+                salt: saltBytes,
+                using: prf.algorithm,
+                unsafeUncheckedIterations: iter,
+                outputByteCount: length
+            )
             print(key.withUnsafeBytes { Hex.encode($0) })
             let minimum = KDF.PBKDF2.minimumIterations(for: prf.algorithm)
-            if iter < minimum { Diagnostics.warning("\(iter) iterations is below the \(minimum) recommended for new secrets") }
+            if iter < minimum {
+                Diagnostics.warning("\(iter) iterations is below the \(minimum) recommended for new secrets")
+            }
         }
 
         /// Parses `250ms`, `1s`, `1.5s`.
         static func duration(_ text: String) throws -> Duration {
             let (number, scale): (Substring, Double) =
-                text.hasSuffix("ms") ? (text.dropLast(2), 1e-3) : text.hasSuffix("s") ? (text.dropLast(1), 1) : (text[...], 1)
+                text.hasSuffix("ms")
+                ? (text.dropLast(2), 1e-3) : text.hasSuffix("s") ? (text.dropLast(1), 1) : (text[...], 1)
             guard let value = Double(number), value > 0, value <= 3600 else {
                 throw ValidationError("--calibrate expects a duration such as 250ms or 1s")
             }

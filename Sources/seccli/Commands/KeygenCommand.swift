@@ -29,7 +29,10 @@ extension SecCLI {
         @Option(help: ArgumentHelp("jwe-oct: the key ID (kid) to put in the JWK.", valueName: "id"))
         var kid: String?
 
-        @Option(name: .customLong("out"), help: ArgumentHelp("Write to this file, mode 0600 (default: standard output).", valueName: "file"))
+        @Option(
+            name: .customLong("out"),
+            help: ArgumentHelp("Write to this file, mode 0600 (default: standard output).", valueName: "file")
+        )
         var outputPath: String?
 
         func validate() throws {
@@ -42,16 +45,18 @@ extension SecCLI {
 
         func run() throws {
             let key = SymmetricKey(size: SymmetricKeySize(bitCount: bits))
-            let text = switch format {
-            case .fernet: key.withUnsafeBytes { Base64.encode($0, alphabet: .url) }
-            case .jweOct: JSONWebKey(key: key, keyID: kid).exportedJSON()
-            case .hex: key.withUnsafeBytes { Hex.encode($0) }
-            }
-            let output: ByteSink = if let outputPath {
-                try AtomicFileOutput(path: outputPath, permissions: 0o600)
-            } else {
-                DescriptorOutput.standardOutput()
-            }
+            let text =
+                switch format {
+                case .fernet: key.withUnsafeBytes { Base64.encode($0, alphabet: .url) }
+                case .jweOct: JSONWebKey(key: key, keyID: kid).exportedJSON()
+                case .hex: key.withUnsafeBytes { Hex.encode($0) }
+                }
+            let output: ByteSink =
+                if let outputPath {
+                    try AtomicFileOutput(path: outputPath, permissions: 0o600)
+                } else {
+                    DescriptorOutput.standardOutput()
+                }
             try output.write(data: Array((text + "\n").utf8))
             try output.finish()
         }

@@ -26,7 +26,9 @@ struct PBKDF2Hash: ExpressibleByArgument {
     }
 
     init?(argument: String) {
-        guard let algorithm = HashAlgorithm(name: argument), KDF.PBKDF2.supportedPRFs.contains(algorithm) else { return nil }
+        guard let algorithm = HashAlgorithm(name: argument), KDF.PBKDF2.supportedPRFs.contains(algorithm) else {
+            return nil
+        }
         self.algorithm = algorithm
     }
 

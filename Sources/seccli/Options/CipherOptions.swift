@@ -5,35 +5,55 @@ extension CipherAlgorithm: ExpressibleByArgument {}
 
 /// The options shared by `encrypt` and `decrypt`.
 struct CipherOptions: ParsableArguments {
-    @Option(help: ArgumentHelp(
-        "openssl (default with --password), raw (default with --key), jwe, fernet or legacy-json.", valueName: "format"))
+    @Option(
+        help: ArgumentHelp(
+            "openssl (default with --password), raw (default with --key), jwe, fernet or legacy-json.",
+            valueName: "format"
+        )
+    )
     var format: PayloadFormat?
 
-    @Option(help: ArgumentHelp(
-        "Cipher for openssl and raw. Default: aes-256-cbc with --password, aes-256-gcm with --key. des-ede3-cbc and des-ede-cbc are legacy.",
-        valueName: "cipher"))
+    @Option(
+        help: ArgumentHelp(
+            "Cipher for openssl and raw. Default: aes-256-cbc with --password, aes-256-gcm with --key. des-ede3-cbc and des-ede-cbc are legacy.",
+            valueName: "cipher"
+        )
+    )
     var cipher: CipherAlgorithm?
 
-    @Option(help: ArgumentHelp(
-        "Password source (env:VAR, file:PATH, fd:N, stdin): the openssl enc -pbkdf2 format, or JWE PBES2.", valueName: "source"))
+    @Option(
+        help: ArgumentHelp(
+            "Password source (env:VAR, file:PATH, fd:N, stdin): the openssl enc -pbkdf2 format, or JWE PBES2.",
+            valueName: "source"
+        )
+    )
     var password: String?
 
-    @Option(help: ArgumentHelp(
-        "PBKDF2 iterations: as openssl -iter (default 10000, not stored in the file); for JWE PBES2 stored in the token (default: 210000 for PBES2-HS512+A256KW).",
-        valueName: "n"))
+    @Option(
+        help: ArgumentHelp(
+            "PBKDF2 iterations: as openssl -iter (default 10000, not stored in the file); for JWE PBES2 stored in the token (default: 210000 for PBES2-HS512+A256KW).",
+            valueName: "n"
+        )
+    )
     var iter: Int?
 
     @Option(help: "PBKDF2 digest with --password, as openssl -md.")
     var md: PBKDF2Hash = .sha256
 
-    @Option(help: ArgumentHelp(
-        "Key source (env:VAR, file:PATH, fd:N, stdin). To decrypt jwe or fernet, repeat it to try several keys (rotation).",
-        valueName: "source"))
+    @Option(
+        help: ArgumentHelp(
+            "Key source (env:VAR, file:PATH, fd:N, stdin). To decrypt jwe or fernet, repeat it to try several keys (rotation).",
+            valueName: "source"
+        )
+    )
     var key: [String] = []
 
-    @Option(help: ArgumentHelp(
-        "How --key and --mac-key are written: raw, hex, base64, base64url or jwk. Default: hex for openssl/raw, jwk for jwe, base64url for fernet, raw for legacy-json.",
-        valueName: "format"))
+    @Option(
+        help: ArgumentHelp(
+            "How --key and --mac-key are written: raw, hex, base64, base64url or jwk. Default: hex for openssl/raw, jwk for jwe, base64url for fernet, raw for legacy-json.",
+            valueName: "format"
+        )
+    )
     var keyFormat: KeyFormat?
 
     @Option(help: ArgumentHelp("IV (CBC) or nonce (GCM) in hex, with --key, as openssl -iv.", valueName: "hex"))
@@ -44,8 +64,13 @@ struct CipherOptions: ParsableArguments {
     @Option(name: .customLong("in"), help: ArgumentHelp("Input file (default: standard input).", valueName: "file"))
     var inputPath: String?
 
-    @Option(name: .customLong("out"), help: ArgumentHelp(
-        "Output file (default: standard output). Written to a temporary file and renamed only on success.", valueName: "file"))
+    @Option(
+        name: .customLong("out"),
+        help: ArgumentHelp(
+            "Output file (default: standard output). Written to a temporary file and renamed only on success.",
+            valueName: "file"
+        )
+    )
     var outputPath: String?
 
     @Flag(name: [.customShort("a"), .customLong("base64")], help: "Base64 armour, as openssl -a (64-character lines).")
@@ -79,7 +104,9 @@ struct CipherOptions: ParsableArguments {
     func keying() throws -> Keying {
         switch (password, try singleKey) {
         case (let password?, nil):
-            guard iv == nil else { throw ValidationError("--iv goes with --key; with --password the IV is derived from it") }
+            guard iv == nil else {
+                throw ValidationError("--iv goes with --key; with --password the IV is derived from it")
+            }
             return .password(try secretSource(password, option: "--password"))
         case (nil, let key?):
             guard let iv else { throw ValidationError("--key needs --iv (hex)") }
@@ -107,7 +134,9 @@ struct CipherOptions: ParsableArguments {
 
     func validate() throws {
         let format = resolvedFormat
-        if resolvedKeyFormat == .jwk && format != .jwe { throw ValidationError("--key-format jwk goes with --format jwe") }
+        if resolvedKeyFormat == .jwk && format != .jwe {
+            throw ValidationError("--key-format jwk goes with --format jwe")
+        }
         if let iter, iter < 1 { throw ValidationError("--iter must be at least 1") }
         if format.isEnvelope {
             try validateEnvelope(format)
@@ -130,16 +159,22 @@ struct CipherOptions: ParsableArguments {
         case .password:
             guard format == .openssl else { throw ValidationError("--format raw takes --key and --iv, not --password") }
             guard !resolvedCipher(for: keying).isGCM else {
-                throw ValidationError("the openssl enc format cannot carry GCM (it has no tag): use a CBC cipher, or --key with --iv")
+                throw ValidationError(
+                    "the openssl enc format cannot carry GCM (it has no tag): use a CBC cipher, or --key with --iv"
+                )
             }
         case .key:
-            guard format == .raw else { throw ValidationError("--format openssl takes --password; --key with --iv writes --format raw") }
+            guard format == .raw else {
+                throw ValidationError("--format openssl takes --password; --key with --iv writes --format raw")
+            }
         }
         if singleLine && !base64 { throw ValidationError("-A goes with -a") }
     }
 
     private func validateEnvelope(_ format: PayloadFormat) throws {
-        let misplaced: [(Bool, String)] = [(cipher != nil, "--cipher"), (iv != nil, "--iv"), (base64, "-a"), (singleLine, "-A")]
+        let misplaced: [(Bool, String)] = [
+            (cipher != nil, "--cipher"), (iv != nil, "--iv"), (base64, "-a"), (singleLine, "-A"),
+        ]
         if let (_, option) = misplaced.first(where: \.0) {
             throw ValidationError("\(option) goes with --format openssl or raw, not \(format.rawValue)")
         }

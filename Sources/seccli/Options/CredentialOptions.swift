@@ -5,19 +5,32 @@ import SecKit
 /// `--service` and `--account`, an internet password by `--server` and `--account` (with optional
 /// protocol, port, path and authentication type); either in an optional `--group`.
 struct CredentialOptions: ParsableArguments {
-    @Option(help: ArgumentHelp("Generic password: the service (secret-tool's and Python keyring's 'service').", valueName: "name"))
+    @Option(
+        help: ArgumentHelp(
+            "Generic password: the service (secret-tool's and Python keyring's 'service').",
+            valueName: "name"
+        )
+    )
     var service: String?
 
     @Option(help: ArgumentHelp("The account or user name.", valueName: "name"))
     var account: String?
 
-    @Option(help: ArgumentHelp("Access group: a namespace shared by a family of tools (not an isolation boundary).", valueName: "name"))
+    @Option(
+        help: ArgumentHelp(
+            "Access group: a namespace shared by a family of tools (not an isolation boundary).",
+            valueName: "name"
+        )
+    )
     var group: String?
 
     @Option(help: ArgumentHelp("Internet password: the host name or address.", valueName: "host"))
     var server: String?
 
-    @Option(name: .customLong("protocol"), help: ArgumentHelp("Internet password: the protocol (https, ssh, imap, …).", valueName: "name"))
+    @Option(
+        name: .customLong("protocol"),
+        help: ArgumentHelp("Internet password: the protocol (https, ssh, imap, …).", valueName: "name")
+    )
     var networkProtocol: String?
 
     @Option(help: ArgumentHelp("Internet password: the port (1-65535).", valueName: "n"))
@@ -26,15 +39,23 @@ struct CredentialOptions: ParsableArguments {
     @Option(help: ArgumentHelp("Internet password: the path on the server.", valueName: "path"))
     var path: String?
 
-    @Option(name: .customLong("auth-type"), help: ArgumentHelp("Internet password: the authentication type (basic, digest, ntlm, …).", valueName: "name"))
+    @Option(
+        name: .customLong("auth-type"),
+        help: ArgumentHelp("Internet password: the authentication type (basic, digest, ntlm, …).", valueName: "name")
+    )
     var authenticationType: String?
 
     private var internetOptions: [(String, Bool)] {
-        [("--protocol", networkProtocol != nil), ("--port", port != nil), ("--path", path != nil), ("--auth-type", authenticationType != nil)]
+        [
+            ("--protocol", networkProtocol != nil), ("--port", port != nil), ("--path", path != nil),
+            ("--auth-type", authenticationType != nil),
+        ]
     }
 
     func validate() throws {
-        if service != nil && server != nil { throw ValidationError("--service names a generic password, --server an internet password: give one of them") }
+        if service != nil && server != nil {
+            throw ValidationError("--service names a generic password, --server an internet password: give one of them")
+        }
         if server == nil, let (option, _) = internetOptions.first(where: \.1) {
             throw ValidationError("\(option) goes with --server (an internet password)")
         }
@@ -47,8 +68,14 @@ struct CredentialOptions: ParsableArguments {
         if let service { return .genericPassword(service: service, account: account, accessGroup: group) }
         if let server {
             return .internetPassword(
-                server: server, account: account, protocol: networkProtocol, port: port, path: path,
-                authenticationType: authenticationType, accessGroup: group)
+                server: server,
+                account: account,
+                protocol: networkProtocol,
+                port: port,
+                path: path,
+                authenticationType: authenticationType,
+                accessGroup: group
+            )
         }
         throw ValidationError("missing --service (generic password) or --server (internet password)")
     }
@@ -56,9 +83,18 @@ struct CredentialOptions: ParsableArguments {
     /// Every option given must match; none given lists everything.
     var search: CredentialQuery {
         CredentialQuery(
-            itemClass: service != nil ? .genericPassword : server != nil || internetOptions.contains(where: \.1) ? .internetPassword : nil,
-            service: service, account: account, accessGroup: group, server: server, protocol: networkProtocol,
-            port: port, path: path, authenticationType: authenticationType, limit: .all)
+            itemClass: service != nil
+                ? .genericPassword : server != nil || internetOptions.contains(where: \.1) ? .internetPassword : nil,
+            service: service,
+            account: account,
+            accessGroup: group,
+            server: server,
+            protocol: networkProtocol,
+            port: port,
+            path: path,
+            authenticationType: authenticationType,
+            limit: .all
+        )
     }
 }
 
@@ -79,13 +115,23 @@ extension CredentialOptions: HotReadable {
 
 /// `--label`, `--comment` and `--expires` of `cred set`.
 struct CredentialAttributeOptions: ParsableArguments {
-    @Option(help: ArgumentHelp("The name keyring managers show (default: chosen from service and account).", valueName: "text"))
+    @Option(
+        help: ArgumentHelp(
+            "The name keyring managers show (default: chosen from service and account).",
+            valueName: "text"
+        )
+    )
     var label: String?
 
     @Option(help: ArgumentHelp("Free text stored with the item.", valueName: "text"))
     var comment: String?
 
-    @Option(help: ArgumentHelp("When the secret stops being valid, ISO 8601 (2026-12-31T23:59:59Z or 2026-12-31).", valueName: "date"))
+    @Option(
+        help: ArgumentHelp(
+            "When the secret stops being valid, ISO 8601 (2026-12-31T23:59:59Z or 2026-12-31).",
+            valueName: "date"
+        )
+    )
     var expires: ExpiryDate?
 
     var attributes: CredentialAttributes {

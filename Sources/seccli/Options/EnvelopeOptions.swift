@@ -3,13 +3,20 @@ import SecKit
 
 /// The options of the sealed formats: jwe, fernet and legacy-json.
 struct EnvelopeOptions: ParsableArguments {
-    @Option(help: ArgumentHelp(
-        "JWE key management: dir (default with --key), A128KW, A192KW, A256KW; with --password PBES2-HS512+A256KW (default), PBES2-HS384+A192KW, PBES2-HS256+A128KW.",
-        valueName: "alg"))
+    @Option(
+        help: ArgumentHelp(
+            "JWE key management: dir (default with --key), A128KW, A192KW, A256KW; with --password PBES2-HS512+A256KW (default), PBES2-HS384+A192KW, PBES2-HS256+A128KW.",
+            valueName: "alg"
+        )
+    )
     var alg: JWE.KeyManagementAlgorithm?
 
-    @Option(help: ArgumentHelp(
-        "JWE content encryption: A256GCM (default), A192GCM, A128GCM, A256CBC-HS512, A192CBC-HS384, A128CBC-HS256.", valueName: "enc"))
+    @Option(
+        help: ArgumentHelp(
+            "JWE content encryption: A256GCM (default), A192GCM, A128GCM, A256CBC-HS512, A192CBC-HS384, A128CBC-HS256.",
+            valueName: "enc"
+        )
+    )
     var enc: JWE.ContentEncryptionAlgorithm?
 
     @Option(help: ArgumentHelp("JWE key ID to put in the header (default: the JWK's kid, if any).", valueName: "id"))
@@ -18,12 +25,17 @@ struct EnvelopeOptions: ParsableArguments {
     @Option(help: ArgumentHelp("Fernet decrypt: refuse tokens older than this many seconds.", valueName: "seconds"))
     var ttl: Int64?
 
-    @Option(help: ArgumentHelp("legacy-json: the HMAC-SHA256 key source (same --key-format as --key).", valueName: "source"))
+    @Option(
+        help: ArgumentHelp("legacy-json: the HMAC-SHA256 key source (same --key-format as --key).", valueName: "source")
+    )
     var macKey: String?
 
-    @Option(help: ArgumentHelp(
-        "legacy-json: MAC the named string fields of the JSON plaintext, concatenated (the book's request: toAccount,fromAccount,amount,transferDate) instead of the whole plaintext.",
-        valueName: "names"))
+    @Option(
+        help: ArgumentHelp(
+            "legacy-json: MAC the named string fields of the JSON plaintext, concatenated (the book's request: toAccount,fromAccount,amount,transferDate) instead of the whole plaintext.",
+            valueName: "names"
+        )
+    )
     var macFields: String?
 
     /// What the legacy MAC covers.
@@ -43,18 +55,26 @@ struct EnvelopeOptions: ParsableArguments {
         try refuseAll(for: format)
         switch format {
         case .jwe:
-            guard hasPassword != (keyCount > 0) else { throw ValidationError("--format jwe takes --key SOURCE or --password SOURCE") }
+            guard hasPassword != (keyCount > 0) else {
+                throw ValidationError("--format jwe takes --key SOURCE or --password SOURCE")
+            }
             if let alg, alg.usesPassword != hasPassword {
                 throw ValidationError("--alg \(alg) takes \(alg.usesPassword ? "--password" : "--key")")
             }
             if iterations != nil && !hasPassword { throw ValidationError("--iter goes with --password") }
         case .fernet:
-            guard !hasPassword else { throw ValidationError("--format fernet takes --key (a Fernet key), not --password") }
+            guard !hasPassword else {
+                throw ValidationError("--format fernet takes --key (a Fernet key), not --password")
+            }
             guard keyCount > 0 else { throw ValidationError("--format fernet needs --key SOURCE") }
             if let ttl, ttl < 0 { throw ValidationError("--ttl must not be negative") }
         case .legacyJSON:
-            guard !hasPassword else { throw ValidationError("--format legacy-json takes --key and --mac-key, not --password") }
-            guard keyCount == 1, macKey != nil else { throw ValidationError("--format legacy-json needs --key SOURCE and --mac-key SOURCE") }
+            guard !hasPassword else {
+                throw ValidationError("--format legacy-json takes --key and --mac-key, not --password")
+            }
+            guard keyCount == 1, macKey != nil else {
+                throw ValidationError("--format legacy-json needs --key SOURCE and --mac-key SOURCE")
+            }
             if case .fields(let names) = macInput, names.isEmpty || names.contains(where: \.isEmpty) {
                 throw ValidationError("--mac-fields takes comma-separated field names")
             }
@@ -64,7 +84,11 @@ struct EnvelopeOptions: ParsableArguments {
         if iterations != nil && format != .jwe { throw ValidationError("--iter goes with --format openssl or jwe") }
     }
 
-    private func refuse(_ options: KeyValuePairs<String, Bool>, unless owner: PayloadFormat, format: PayloadFormat) throws {
+    private func refuse(
+        _ options: KeyValuePairs<String, Bool>,
+        unless owner: PayloadFormat,
+        format: PayloadFormat
+    ) throws {
         guard format != owner, let given = options.first(where: \.value) else { return }
         throw ValidationError("\(given.key) goes with --format \(owner.rawValue)")
     }

@@ -24,9 +24,12 @@ func readKey(_ source: SecretSource, format: SecretEncoding, option: String = "-
 
 /// `--key SOURCE [--key-format raw|hex|base64]` for HMAC keys (raw by default, as openssl dgst -hmac).
 struct KeyOptions: ParsableArguments {
-    @Option(help: ArgumentHelp(
-        "Where to read the key: env:VAR, file:PATH, fd:N or stdin (first line).",
-        valueName: "source"))
+    @Option(
+        help: ArgumentHelp(
+            "Where to read the key: env:VAR, file:PATH, fd:N or stdin (first line).",
+            valueName: "source"
+        )
+    )
     var key: String
 
     @Option(help: "How the key bytes are written: raw (as openssl dgst -hmac), hex or base64.")

@@ -1,8 +1,9 @@
+import ArgumentParser
+import SecKit
+
 #if canImport(Glibc)
 import Glibc
 #endif
-import ArgumentParser
-import SecKit
 
 /// Where `cred` and `sso` keep credentials.
 enum StoreBackend: String, CaseIterable, ExpressibleByArgument {
@@ -21,15 +22,28 @@ struct StoreOptions: ParsableArguments {
     static let defaultPasswordSource = "env:SECCLI_STORE_PASSWORD"
     static let defaultTimeout: Double = 10
 
-    @Option(help: ArgumentHelp("secret-service or file. Default: $SECCLI_BACKEND, else secret-service.", valueName: "backend"))
+    @Option(
+        help: ArgumentHelp(
+            "secret-service or file. Default: $SECCLI_BACKEND, else secret-service.",
+            valueName: "backend"
+        )
+    )
     var backend: StoreBackend?
 
-    @Option(help: ArgumentHelp(
-        "The file backend's file. Default: $SECCLI_STORE_FILE, else $XDG_DATA_HOME/seckit/credentials.store (~/.local/share/seckit/…).",
-        valueName: "path"))
+    @Option(
+        help: ArgumentHelp(
+            "The file backend's file. Default: $SECCLI_STORE_FILE, else $XDG_DATA_HOME/seckit/credentials.store (~/.local/share/seckit/…).",
+            valueName: "path"
+        )
+    )
     var storeFile: String?
 
-    @Option(help: ArgumentHelp("The file backend's master password: env:VAR, file:PATH, fd:N or stdin.", valueName: "source"))
+    @Option(
+        help: ArgumentHelp(
+            "The file backend's master password: env:VAR, file:PATH, fd:N or stdin.",
+            valueName: "source"
+        )
+    )
     var storePassword: String = StoreOptions.defaultPasswordSource
 
     @Option(help: ArgumentHelp("Give up after this many seconds (the store never hangs longer).", valueName: "seconds"))
@@ -38,7 +52,9 @@ struct StoreOptions: ParsableArguments {
     func validate() throws {
         _ = try resolvedBackend()
         _ = try passwordSource()
-        guard timeout > 0, timeout <= 3600 else { throw ValidationError("--timeout must be more than 0 and at most 3600 seconds") }
+        guard timeout > 0, timeout <= 3600 else {
+            throw ValidationError("--timeout must be more than 0 and at most 3600 seconds")
+        }
     }
 
     var timeLimit: Duration { .milliseconds(Int64((timeout * 1000).rounded(.up))) }

@@ -3,17 +3,28 @@ import SecKit
 
 /// How `seccli pin` connects: server name, trust, timeout.
 struct TLSClientOptions: ParsableArguments {
-    @Option(help: ArgumentHelp(
-        "The name sent in SNI, verified against the certificate and used for the pins (default: HOST). "
-            + "With --file: the host name in the OkHttp lines (default: the first DNS name of the first certificate).",
-        valueName: "name"))
+    @Option(
+        help: ArgumentHelp(
+            "The name sent in SNI, verified against the certificate and used for the pins (default: HOST). "
+                + "With --file: the host name in the OkHttp lines (default: the first DNS name of the first certificate).",
+            valueName: "name"
+        )
+    )
     var servername: String?
 
-    @Option(name: .customLong("ca"), help: ArgumentHelp(
-        "Trust the CA certificates of this PEM file instead of the system store.", valueName: "file"))
+    @Option(
+        name: .customLong("ca"),
+        help: ArgumentHelp(
+            "Trust the CA certificates of this PEM file instead of the system store.",
+            valueName: "file"
+        )
+    )
     var caFile: String?
 
-    @Flag(name: .customLong("pin-only"), help: "Trust the --expect pins alone: no CA, no host name check (self-signed servers).")
+    @Flag(
+        name: .customLong("pin-only"),
+        help: "Trust the --expect pins alone: no CA, no host name check (self-signed servers)."
+    )
     var pinOnly = false
 
     @Option(help: ArgumentHelp("Limit for each phase (connect, handshake), in seconds.", valueName: "seconds"))
@@ -25,7 +36,9 @@ struct TLSClientOptions: ParsableArguments {
     }
 
     func validate() throws {
-        guard timeout > 0, timeout <= 3600 else { throw ValidationError("--timeout must be more than 0 and at most 3600 seconds") }
+        guard timeout > 0, timeout <= 3600 else {
+            throw ValidationError("--timeout must be more than 0 and at most 3600 seconds")
+        }
         if pinOnly && caFile != nil { throw ValidationError("--pin-only and --ca exclude each other") }
     }
 
@@ -37,7 +50,8 @@ struct TLSClientOptions: ParsableArguments {
             pinPolicy: pins.isEmpty ? nil : try PinPolicy(host: servername ?? host, pins: pins),
             clientIdentity: identity,
             serverName: servername,
-            timeouts: .all(.milliseconds(Int64(timeout * 1000))))
+            timeouts: .all(.milliseconds(Int64(timeout * 1000)))
+        )
     }
 
     /// `system`, `ca-file` or `pin-only`, as the report names the trust.

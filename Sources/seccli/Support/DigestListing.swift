@@ -13,7 +13,10 @@ enum DigestListing {
     /// that fails is reported on standard error and the rest are still processed; the run then
     /// ends with exit code 1.
     static func emit(
-        _ inputs: [FileInput], label: String, format: DigestOutputOptions, compute: (FileInput) throws -> [UInt8]
+        _ inputs: [FileInput],
+        label: String,
+        format: DigestOutputOptions,
+        compute: (FileInput) throws -> [UInt8]
     ) throws {
         var entries: [Entry] = []
         var failures = 0
@@ -27,7 +30,9 @@ enum DigestListing {
                 continue
             }
             if format.json {
-                entries.append(Entry(name: input.name, algorithm: label, hex: Hex.encode(bytes), base64: Base64.encode(bytes)))
+                entries.append(
+                    Entry(name: input.name, algorithm: label, hex: Hex.encode(bytes), base64: Base64.encode(bytes))
+                )
             } else {
                 let checksum = format.base64 ? Base64.encode(bytes) : Hex.encode(bytes)
                 print(ChecksumLine(checksum: checksum, name: input.name).formatted)

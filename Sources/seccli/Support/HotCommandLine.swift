@@ -34,7 +34,8 @@ struct HotCommandLine {
                 guard flags.insert(argument).inserted else { return nil }
                 continue
             }
-            let name: String, value: String
+            let name: String
+            let value: String
             if let equals = argument.firstIndex(of: "=") {
                 name = String(argument[..<equals])
                 value = String(argument[argument.index(after: equals)...])
@@ -99,7 +100,8 @@ struct HotOption<Root> {
 
     /// `--name value` of an optional property; nil when not given.
     static func option<Value: ExpressibleByArgument>(
-        _ name: String, _ assign: @escaping (inout Root, Value?) -> Void
+        _ name: String,
+        _ assign: @escaping (inout Root, Value?) -> Void
     ) -> Self {
         Self(names: HotCommandLine.Names(options: [name])) { root, line in
             assign(&root, try line.value(name, as: Value.self))
@@ -108,7 +110,9 @@ struct HotOption<Root> {
 
     /// `--name value` of a property declared with `defaultValue`.
     static func option<Value: ExpressibleByArgument>(
-        _ name: String, default defaultValue: Value, _ assign: @escaping (inout Root, Value) -> Void
+        _ name: String,
+        default defaultValue: Value,
+        _ assign: @escaping (inout Root, Value) -> Void
     ) -> Self {
         Self(names: HotCommandLine.Names(options: [name])) { root, line in
             assign(&root, try line.value(name, as: Value.self) ?? defaultValue)
@@ -117,7 +121,8 @@ struct HotOption<Root> {
 
     /// A required `--name value`; a line without it is left to ArgumentParser, which reports it.
     static func required<Value: ExpressibleByArgument>(
-        _ name: String, _ assign: @escaping (inout Root, Value) -> Void
+        _ name: String,
+        _ assign: @escaping (inout Root, Value) -> Void
     ) -> Self {
         Self(names: HotCommandLine.Names(options: [name])) { root, line in
             guard let value = try line.value(name, as: Value.self) else { throw HotCommandLine.Declined() }

@@ -1,8 +1,9 @@
+import ArgumentParser
+import SecKit
+
 #if canImport(Glibc)
 import Glibc
 #endif
-import ArgumentParser
-import SecKit
 
 /// The whole secret that `cred set` stores (`--secret`) and the token that `sso login` stores
 /// (`--token`): byte for byte, NUL bytes and newlines included, up to a limit.
@@ -44,7 +45,8 @@ struct SecretInput {
             guard case .tooLong = error else { throw error }
             throw Failure(
                 message: "the \(what.lowercased()) from \(input) is larger than \(limit) bytes; nothing stored",
-                exitCode: .dataError)
+                exitCode: .dataError
+            )
         }
     }
 }
@@ -57,7 +59,10 @@ enum TerminalPrompt {
     static func readHidden(prompt: String, limit: Int) throws -> SecureBytes {
         var settings = termios()
         guard tcgetattr(STDIN_FILENO, &settings) == 0 else {
-            throw Failure(message: "cannot read the terminal's settings: \(String(cString: strerror(errno)))", exitCode: .dataError)
+            throw Failure(
+                message: "cannot read the terminal's settings: \(String(cString: strerror(errno)))",
+                exitCode: .dataError
+            )
         }
         savedSettings = settings
         var hidden = settings
@@ -68,7 +73,9 @@ enum TerminalPrompt {
             Glibc.signal(signal, SIG_DFL)
             raise(signal)
         }
-        let interrupt = signal(SIGINT, restore), terminate = signal(SIGTERM, restore), hangup = signal(SIGHUP, restore)
+        let interrupt = signal(SIGINT, restore)
+        let terminate = signal(SIGTERM, restore)
+        let hangup = signal(SIGHUP, restore)
         defer {
             tcsetattr(STDIN_FILENO, TCSAFLUSH, &settings)
             signal(SIGINT, interrupt)
@@ -78,11 +85,17 @@ enum TerminalPrompt {
         var prompt = prompt
         prompt.withUTF8 { _ = write(STDERR_FILENO, $0.baseAddress, $0.count) }
         guard tcsetattr(STDIN_FILENO, TCSAFLUSH, &hidden) == 0 else {
-            throw Failure(message: "cannot turn off the terminal's echo: \(String(cString: strerror(errno)))", exitCode: .dataError)
+            throw Failure(
+                message: "cannot turn off the terminal's echo: \(String(cString: strerror(errno)))",
+                exitCode: .dataError
+            )
         }
         let line = try SecretSource.standardInput.read()
         guard line.count <= limit else {
-            throw Failure(message: "the line entered is longer than \(limit) bytes; nothing stored", exitCode: .dataError)
+            throw Failure(
+                message: "the line entered is longer than \(limit) bytes; nothing stored",
+                exitCode: .dataError
+            )
         }
         return line
     }

@@ -1,7 +1,8 @@
+import SecKit
+
 #if canImport(Glibc)
 import Glibc
 #endif
-import SecKit
 
 /// Writes a secret read from a store to standard output exactly as stored; a newline follows only
 /// when standard output is a terminal (where a person reads it), never into a pipe or a file.

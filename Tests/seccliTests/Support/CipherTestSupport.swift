@@ -1,13 +1,18 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// The ciphers `seccli encrypt` offers, with what the tests need to know about them.
 /// Deliberately not SecCrypto's `CipherAlgorithm`: these tests look at the executable from outside.
 enum Cipher: String, CaseIterable, Sendable {
-    case aes128CBC = "aes-128-cbc", aes192CBC = "aes-192-cbc", aes256CBC = "aes-256-cbc"
-    case desEDE3CBC = "des-ede3-cbc", desEDECBC = "des-ede-cbc"
-    case aes128GCM = "aes-128-gcm", aes192GCM = "aes-192-gcm", aes256GCM = "aes-256-gcm"
+    case aes128CBC = "aes-128-cbc"
+    case aes192CBC = "aes-192-cbc"
+    case aes256CBC = "aes-256-cbc"
+    case desEDE3CBC = "des-ede3-cbc"
+    case desEDECBC = "des-ede-cbc"
+    case aes128GCM = "aes-128-gcm"
+    case aes192GCM = "aes-192-gcm"
+    case aes256GCM = "aes-256-gcm"
 
     var isGCM: Bool { rawValue.hasSuffix("-gcm") }
     var keyByteCount: Int {
@@ -67,19 +72,35 @@ let largeSize = 3 * 1024 * 1024 + 11
 extension Tools {
     /// Runs `openssl` with extra environment (for `-pass env:P`) and requires it to succeed.
     static func openssl(
-        _ arguments: [String], stdin: [UInt8]? = nil, environment: [String: String] = [:], in directory: Scratch? = nil,
+        _ arguments: [String],
+        stdin: [UInt8]? = nil,
+        environment: [String: String] = [:],
+        in directory: Scratch? = nil,
         sourceLocation: SourceLocation = #_sourceLocation
     ) throws -> ProcessResult {
         let result = try opensslAllowingFailure(arguments, stdin: stdin, environment: environment, in: directory)
-        try #require(result.status == 0, "openssl \(arguments) failed (\(result.status)): \(result.stderr)", sourceLocation: sourceLocation)
+        try #require(
+            result.status == 0,
+            "openssl \(arguments) failed (\(result.status)): \(result.stderr)",
+            sourceLocation: sourceLocation
+        )
         return result
     }
 
     /// Runs `openssl`, which may fail (decrypting tampered data).
     static func opensslAllowingFailure(
-        _ arguments: [String], stdin: [UInt8]? = nil, environment: [String: String] = [:], in directory: Scratch? = nil
+        _ arguments: [String],
+        stdin: [UInt8]? = nil,
+        environment: [String: String] = [:],
+        in directory: Scratch? = nil
     ) throws -> ProcessResult {
-        try ProcessRunner.run("openssl", arguments, stdin: stdin, environment: environment, currentDirectory: directory?.path)
+        try ProcessRunner.run(
+            "openssl",
+            arguments,
+            stdin: stdin,
+            environment: environment,
+            currentDirectory: directory?.path
+        )
     }
 
     /// The result of `python3 -c "import cryptography"`, run once.
@@ -90,23 +111,41 @@ extension Tools {
     /// Fails (never skips) when Python's `cryptography` package is missing: the GCM interop tests
     /// would otherwise prove nothing. `tools/install-deps` (run by `tools/test` and `.ci/run`) installs it.
     static func requirePythonCryptography(sourceLocation: SourceLocation = #_sourceLocation) throws {
-        let advice = "the GCM interop tests need python3 with the 'cryptography' package: run tools/install-deps, or python3 -m pip install cryptography"
+        let advice =
+            "the GCM interop tests need python3 with the 'cryptography' package: run tools/install-deps, or python3 -m pip install cryptography"
         switch cryptographyProbe {
         case .failure(let error):
             try #require(Bool(false), "\(advice) (\(error))", sourceLocation: sourceLocation)
         case .success(let probe):
-            try #require(probe.status == 0, "\(advice) (\(probe.stderr.trimmingCharacters(in: .whitespacesAndNewlines)))", sourceLocation: sourceLocation)
+            try #require(
+                probe.status == 0,
+                "\(advice) (\(probe.stderr.trimmingCharacters(in: .whitespacesAndNewlines)))",
+                sourceLocation: sourceLocation
+            )
         }
     }
 
     /// Runs `python3 -c script arguments...` and requires it to succeed.
     static func python(
-        _ script: String, _ arguments: [String] = [], stdin: [UInt8]? = nil, environment: [String: String] = [:],
-        in directory: Scratch? = nil, sourceLocation: SourceLocation = #_sourceLocation
+        _ script: String,
+        _ arguments: [String] = [],
+        stdin: [UInt8]? = nil,
+        environment: [String: String] = [:],
+        in directory: Scratch? = nil,
+        sourceLocation: SourceLocation = #_sourceLocation
     ) throws -> ProcessResult {
-        let result = try ProcessRunner.run("python3", ["-c", script] + arguments, stdin: stdin, environment: environment,
-                                           currentDirectory: directory?.path)
-        try #require(result.status == 0, "python3 \(arguments) failed (\(result.status)): \(result.stderr)", sourceLocation: sourceLocation)
+        let result = try ProcessRunner.run(
+            "python3",
+            ["-c", script] + arguments,
+            stdin: stdin,
+            environment: environment,
+            currentDirectory: directory?.path
+        )
+        try #require(
+            result.status == 0,
+            "python3 \(arguments) failed (\(result.status)): \(result.stderr)",
+            sourceLocation: sourceLocation
+        )
         return result
     }
 }
@@ -138,10 +177,18 @@ func lineLengths(_ bytes: [UInt8]) -> [Int] {
 
 /// Expects `actual == expected` and, unlike `#expect`, reports a difference in one line (sizes and
 /// the first differing offset) instead of printing megabytes of bytes.
-func expectSameBytes(_ actual: [UInt8], _ expected: [UInt8], _ what: @autoclosure () -> String,
-                     sourceLocation: SourceLocation = #_sourceLocation) {
+func expectSameBytes(
+    _ actual: [UInt8],
+    _ expected: [UInt8],
+    _ what: @autoclosure () -> String,
+    sourceLocation: SourceLocation = #_sourceLocation
+) {
     guard actual != expected else { return }
-    let offset = zip(actual, expected).enumerated().first { $0.element.0 != $0.element.1 }?.offset ?? min(actual.count, expected.count)
-    Issue.record("\(what()): \(actual.count) bytes where \(expected.count) were expected, first difference at offset \(offset)",
-                 sourceLocation: sourceLocation)
+    let offset =
+        zip(actual, expected).enumerated().first { $0.element.0 != $0.element.1 }?.offset
+        ?? min(actual.count, expected.count)
+    Issue.record(
+        "\(what()): \(actual.count) bytes where \(expected.count) were expected, first difference at offset \(offset)",
+        sourceLocation: sourceLocation
+    )
 }

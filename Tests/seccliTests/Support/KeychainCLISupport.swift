@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// Running `seccli cred`/`sso` in the private Secret Service of tools/with-secret-service (see
 /// TestSupport's `SecretServiceSupport`) or on an encrypted file — never the developer's own keyring.
@@ -17,17 +17,35 @@ enum Keychain {
 
     /// Runs `seccli ARGS` with `environment` added and `unsetting` removed from the test's own.
     static func seccli(
-        _ arguments: [String], stdin: [UInt8]? = nil, environment: [String: String] = [:], unsetting: Set<String> = [],
-        timeout: Duration = .seconds(60), sourceLocation: SourceLocation = #_sourceLocation
+        _ arguments: [String],
+        stdin: [UInt8]? = nil,
+        environment: [String: String] = [:],
+        unsetting: Set<String> = [],
+        timeout: Duration = .seconds(60),
+        sourceLocation: SourceLocation = #_sourceLocation
     ) throws -> ProcessResult {
-        let path = try #require(Tools.seccliPath, "seccli executable not found next to the test bundle", sourceLocation: sourceLocation)
-        return try ProcessRunner.run(path, arguments, stdin: stdin, environment: environment, unsetting: unsetting, timeout: timeout)
+        let path = try #require(
+            Tools.seccliPath,
+            "seccli executable not found next to the test bundle",
+            sourceLocation: sourceLocation
+        )
+        return try ProcessRunner.run(
+            path,
+            arguments,
+            stdin: stdin,
+            environment: environment,
+            unsetting: unsetting,
+            timeout: timeout
+        )
     }
 
     /// `seccli ARGS`, which must succeed.
     @discardableResult
     static func seccliSucceeding(
-        _ arguments: [String], stdin: [UInt8]? = nil, environment: [String: String] = [:], sourceLocation: SourceLocation = #_sourceLocation
+        _ arguments: [String],
+        stdin: [UInt8]? = nil,
+        environment: [String: String] = [:],
+        sourceLocation: SourceLocation = #_sourceLocation
     ) throws -> ProcessResult {
         try seccli(arguments, stdin: stdin, environment: environment, sourceLocation: sourceLocation)
             .requiringSuccess(of: "seccli \(arguments.joined(separator: " "))")
@@ -43,7 +61,10 @@ enum Keychain {
 
     /// Environment for the encrypted-file backend: a file in `scratch`, the password in a variable.
     static func fileBackend(_ scratch: Scratch, password: String = "correct horse battery staple") -> [String: String] {
-        ["SECCLI_BACKEND": "file", "SECCLI_STORE_FILE": scratch.path("credentials.store"), "SECCLI_STORE_PASSWORD": password]
+        [
+            "SECCLI_BACKEND": "file", "SECCLI_STORE_FILE": scratch.path("credentials.store"),
+            "SECCLI_STORE_PASSWORD": password,
+        ]
     }
 }
 

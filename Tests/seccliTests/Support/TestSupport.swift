@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// The hash functions `seccli` offers, with the reference tools that compute them.
 /// Deliberately not SecCrypto's `HashAlgorithm`: these tests look at the executable from outside.
@@ -35,38 +35,77 @@ enum Tools {
         let path = try #require(
             seccliPath,
             "seccli executable not found next to the test bundle (\(URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().path)); build with --build-tests or set SECCLI",
-            sourceLocation: sourceLocation)
-        return try ProcessRunner.run(path, arguments, stdin: stdin, environment: environment,
-                                     extraInput: extraInput, currentDirectory: directory?.path)
+            sourceLocation: sourceLocation
+        )
+        return try ProcessRunner.run(
+            path,
+            arguments,
+            stdin: stdin,
+            environment: environment,
+            extraInput: extraInput,
+            currentDirectory: directory?.path
+        )
     }
 
     /// Runs a reference tool found on PATH (`openssl`, `sha256sum`, `base64`, ...) and requires
     /// it to succeed, so a broken reference cannot make a comparison pass.
     static func reference(
-        _ tool: String, _ arguments: [String], stdin: [UInt8]? = nil, in directory: Scratch? = nil,
+        _ tool: String,
+        _ arguments: [String],
+        stdin: [UInt8]? = nil,
+        in directory: Scratch? = nil,
         sourceLocation: SourceLocation = #_sourceLocation
     ) throws -> ProcessResult {
         let result = try ProcessRunner.run(tool, arguments, stdin: stdin, currentDirectory: directory?.path)
-        try #require(result.status == 0, "\(tool) \(arguments) failed (\(result.status)): \(result.stderr)", sourceLocation: sourceLocation)
+        try #require(
+            result.status == 0,
+            "\(tool) \(arguments) failed (\(result.status)): \(result.stderr)",
+            sourceLocation: sourceLocation
+        )
         return result
     }
 
     /// Runs a reference tool that is expected to fail (as `sha256sum -c` on a bad list).
-    static func referenceAllowingFailure(_ tool: String, _ arguments: [String], stdin: [UInt8]? = nil, in directory: Scratch? = nil) throws -> ProcessResult {
+    static func referenceAllowingFailure(
+        _ tool: String,
+        _ arguments: [String],
+        stdin: [UInt8]? = nil,
+        in directory: Scratch? = nil
+    ) throws -> ProcessResult {
         try ProcessRunner.run(tool, arguments, stdin: stdin, currentDirectory: directory?.path)
     }
 
     /// The hex digest of the first field of `openssl dgst -r` output (`<hex> *<name>`).
-    static func opensslHex(_ arguments: [String], stdin: [UInt8]? = nil, in directory: Scratch? = nil,
-                           sourceLocation: SourceLocation = #_sourceLocation) throws -> String {
-        let result = try reference("openssl", ["dgst", "-r"] + arguments, stdin: stdin, in: directory, sourceLocation: sourceLocation)
+    static func opensslHex(
+        _ arguments: [String],
+        stdin: [UInt8]? = nil,
+        in directory: Scratch? = nil,
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) throws -> String {
+        let result = try reference(
+            "openssl",
+            ["dgst", "-r"] + arguments,
+            stdin: stdin,
+            in: directory,
+            sourceLocation: sourceLocation
+        )
         return String(result.stdoutText.prefix { $0 != " " })
     }
 
     /// `openssl dgst <arguments> -binary | base64`, with both tools.
-    static func opensslBase64(_ arguments: [String], stdin: [UInt8]? = nil, in directory: Scratch? = nil,
-                              sourceLocation: SourceLocation = #_sourceLocation) throws -> String {
-        let binary = try reference("openssl", ["dgst", "-binary"] + arguments, stdin: stdin, in: directory, sourceLocation: sourceLocation)
+    static func opensslBase64(
+        _ arguments: [String],
+        stdin: [UInt8]? = nil,
+        in directory: Scratch? = nil,
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) throws -> String {
+        let binary = try reference(
+            "openssl",
+            ["dgst", "-binary"] + arguments,
+            stdin: stdin,
+            in: directory,
+            sourceLocation: sourceLocation
+        )
         let encoded = try reference("base64", ["-w0"], stdin: binary.stdout, sourceLocation: sourceLocation)
         return encoded.stdoutText.trimmingCharacters(in: .whitespacesAndNewlines)
     }
@@ -85,8 +124,11 @@ func expectOneLineError(_ result: ProcessResult, status: Int32, sourceLocation: 
 /// Asserts that `stderr` is exactly one line starting with `seccli: `.
 func expectOneLine(_ stderr: String, sourceLocation: SourceLocation = #_sourceLocation) {
     #expect(stderr.hasPrefix("seccli: "), "stderr: \(stderr.debugDescription)", sourceLocation: sourceLocation)
-    #expect(stderr.hasSuffix("\n") && stderr.filter { $0 == "\n" }.count == 1,
-            "stderr must be exactly one line: \(stderr.debugDescription)", sourceLocation: sourceLocation)
+    #expect(
+        stderr.hasSuffix("\n") && stderr.filter { $0 == "\n" }.count == 1,
+        "stderr must be exactly one line: \(stderr.debugDescription)",
+        sourceLocation: sourceLocation
+    )
 }
 
 /// `sha256sum: ...` messages with seccli's prefix, to compare standard error of both tools.

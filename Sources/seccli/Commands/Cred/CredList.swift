@@ -14,10 +14,12 @@ extension SecCLI.CredCommand {
 
         @OptionGroup var credential: CredentialOptions
 
-        @Flag(help: """
-            Print a JSON array of {class, service, server, protocol, port, path, authType, account, group, label, \
-            comment, expires, created, modified} objects.
-            """)
+        @Flag(
+            help: """
+                Print a JSON array of {class, service, server, protocol, port, path, authType, account, group, label, \
+                comment, expires, created, modified} objects.
+                """
+        )
         var json = false
 
         @OptionGroup var store: StoreOptions
@@ -27,7 +29,7 @@ extension SecCLI.CredCommand {
             if json {
                 print(try Self.json(items))
             } else {
-                items.forEach { print(Self.line(for: $0)) }
+                for item in items { print(Self.line(for: item)) }
             }
         }
     }

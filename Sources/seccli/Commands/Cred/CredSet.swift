@@ -17,7 +17,12 @@ extension SecCLI.CredCommand {
         @OptionGroup var credential: CredentialOptions
         @OptionGroup var attributes: CredentialAttributeOptions
 
-        @Option(help: ArgumentHelp("Where to read the secret: env:VAR, file:PATH, fd:N or stdin, all of it. Default: all of standard input.", valueName: "source"))
+        @Option(
+            help: ArgumentHelp(
+                "Where to read the secret: env:VAR, file:PATH, fd:N or stdin, all of it. Default: all of standard input.",
+                valueName: "source"
+            )
+        )
         var secret: String?
 
         @OptionGroup var store: StoreOptions
@@ -31,7 +36,11 @@ extension SecCLI.CredCommand {
             let keychain = try store.open()
             let bytes = try secretInput.read(limit: store.maximumSecretByteCount)
             try keychain.upsert(
-                try credential.identity(), secret: bytes, attributes: attributes.attributes, timeout: store.timeLimit)
+                try credential.identity(),
+                secret: bytes,
+                attributes: attributes.attributes,
+                timeout: store.timeLimit
+            )
         }
 
         private var secretInput: SecretInput { SecretInput(what: "Secret", option: "--secret", text: secret) }

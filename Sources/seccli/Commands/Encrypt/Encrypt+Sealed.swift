@@ -20,7 +20,10 @@ extension CipherCommand {
         case (.jwe, .decrypt): output = try openJWE(payload)
         case (.fernet, .encrypt): output = Data(try MultiFernet(fernets()).encrypt(payload).utf8)
         case (.fernet, .decrypt):
-            output = try MultiFernet(fernets()).decrypt(String(decoding: payload, as: UTF8.self), timeToLive: envelope.ttl)
+            output = try MultiFernet(fernets()).decrypt(
+                String(decoding: payload, as: UTF8.self),
+                timeToLive: envelope.ttl
+            )
         case (.legacyJSON, .encrypt): output = try legacyEnvelope().seal(payload, macInput: envelope.macInput)
         case (.legacyJSON, .decrypt): output = try legacyEnvelope().open(payload, macInput: envelope.macInput)
         case (.openssl, _), (.raw, _): preconditionFailure("streaming formats do not come here")
@@ -42,7 +45,9 @@ extension CipherCommand {
             if options.envelope.kid != nil {
                 throw ValidationError("--kid goes with encrypt (decrypt reads it from the token)")
             }
-            if options.iter != nil { throw ValidationError("--iter goes with encrypt (decrypt reads p2c from the token)") }
+            if options.iter != nil {
+                throw ValidationError("--iter goes with encrypt (decrypt reads p2c from the token)")
+            }
         }
     }
 
@@ -52,16 +57,28 @@ extension CipherCommand {
         if let password = options.password {
             let alg = envelope.alg ?? .pbes2HS512A256KW
             return try JWE.encrypt(
-                payload, password: try secretSource(password, option: "--password").read(), keyManagement: alg,
-                contentEncryption: enc, iterations: options.iter, keyID: envelope.kid)
+                payload,
+                password: try secretSource(password, option: "--password").read(),
+                keyManagement: alg,
+                contentEncryption: enc,
+                iterations: options.iter,
+                keyID: envelope.kid
+            )
         }
         let keys = try jsonWebKeys()
         guard keys.count == 1 else {
-            throw Failure(message: "--key: the JWK set holds \(keys.count) keys; encrypt needs one", exitCode: .dataError)
+            throw Failure(
+                message: "--key: the JWK set holds \(keys.count) keys; encrypt needs one",
+                exitCode: .dataError
+            )
         }
         return try JWE.encrypt(
-            payload, using: keys[0].key, keyManagement: envelope.alg ?? .direct, contentEncryption: enc,
-            keyID: envelope.kid ?? keys[0].keyID)
+            payload,
+            using: keys[0].key,
+            keyManagement: envelope.alg ?? .direct,
+            contentEncryption: enc,
+            keyID: envelope.kid ?? keys[0].keyID
+        )
     }
 
     private func openJWE(_ payload: Data) throws -> Data {
@@ -91,14 +108,20 @@ extension CipherCommand {
             do {
                 return try JSONWebKeySet(json: json).keys
             } catch {
-                throw Failure(message: "--key: \(error) (a JWK is expected; use --key-format for other key forms)", exitCode: .dataError)
+                throw Failure(
+                    message: "--key: \(error) (a JWK is expected; use --key-format for other key forms)",
+                    exitCode: .dataError
+                )
             }
         }
     }
 
     private func fernets() throws -> [Fernet] {
         try options.key.map { text in
-            let bytes = try readKey(try secretSource(text, option: "--key"), format: options.resolvedKeyFormat.encoding!)
+            let bytes = try readKey(
+                try secretSource(text, option: "--key"),
+                format: options.resolvedKeyFormat.encoding!
+            )
             do {
                 return try Fernet(key: bytes)
             } catch {
@@ -126,7 +149,8 @@ extension CipherCommand {
                 throw .io(
                     path: input.name,
                     reason: "more than \(limit >> 20) MiB: --format \(options.resolvedFormat.rawValue) holds the whole "
-                        + "payload in memory (use --format raw or openssl for large files)")
+                        + "payload in memory (use --format raw or openssl for large files)"
+                )
             }
             data.append(contentsOf: chunk)
         }
@@ -134,7 +158,8 @@ extension CipherCommand {
     }
 
     private func warnAboutIterations() {
-        guard Self.direction == .encrypt, options.resolvedFormat == .jwe, options.password != nil, let iter = options.iter
+        guard Self.direction == .encrypt, options.resolvedFormat == .jwe, options.password != nil,
+            let iter = options.iter
         else { return }
         let alg = options.envelope.alg ?? .pbes2HS512A256KW
         if let recommended = alg.recommendedIterations, iter < recommended {

@@ -29,7 +29,8 @@ extension CipherCommand {
         if case .password = keying, Self.direction == .encrypt, iterations < minimum {
             Diagnostics.warning(
                 "\(iterations) PBKDF2 iterations is below the \(minimum) recommended for new secrets "
-                    + "(raise --iter; the reader needs the same count)")
+                    + "(raise --iter; the reader needs the same count)"
+            )
         }
     }
 
@@ -40,7 +41,11 @@ extension CipherCommand {
         let direction = Self.direction
         switch keying {
         case .password(let source):
-            let parameters = OpenSSLEncFormat.Parameters(cipher: cipher, iterations: iterations, digest: options.md.algorithm)
+            let parameters = OpenSSLEncFormat.Parameters(
+                cipher: cipher,
+                iterations: iterations,
+                digest: options.md.algorithm
+            )
             let password = try source.read()
             return direction == .encrypt
                 ? try OpenSSLEncFormat.encryptingSink(password: password, parameters: parameters, next: next)
@@ -54,7 +59,8 @@ extension CipherCommand {
             }
             let key = try readKey(source, format: options.resolvedKeyFormat.encoding!)
             let stream = try CipherStream(cipher, direction, key: key, iv: iv)
-            return cipher.isGCM && direction == .decrypt ? TagSplittingSink(stream, next: next) : CipherSink(stream, next: next)
+            return cipher.isGCM && direction == .decrypt
+                ? TagSplittingSink(stream, next: next) : CipherSink(stream, next: next)
         }
     }
 }

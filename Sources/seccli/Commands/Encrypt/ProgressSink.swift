@@ -1,7 +1,8 @@
+import SecKit
+
 #if canImport(Glibc)
 import Glibc
 #endif
-import SecKit
 
 /// Shows a progress line on standard error while a large file (over 64 MiB) passes through, when
 /// standard error is a terminal. Otherwise it is not created.

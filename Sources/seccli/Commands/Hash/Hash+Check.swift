@@ -9,11 +9,15 @@ extension SecCLI.Hash {
         try list.forEachChunk { bytes.append(contentsOf: $0) }
         let text = String(decoding: bytes, as: UTF8.self)
 
-        var mismatched = 0, unreadable = 0, malformed = 0, checked = 0
+        var mismatched = 0
+        var unreadable = 0
+        var malformed = 0
+        var checked = 0
         for line in text.split(separator: "\n", omittingEmptySubsequences: true) where !line.hasPrefix("#") {
             guard let entry = ChecksumLine(parsing: line),
-                  let expected = try? Hex.decode(entry.checksum),
-                  expected.count == algorithm.byteCount else {
+                let expected = try? Hex.decode(entry.checksum),
+                expected.count == algorithm.byteCount
+            else {
                 malformed += 1
                 continue
             }
@@ -37,7 +41,9 @@ extension SecCLI.Hash {
 
         if checked == 0 {
             throw Failure(
-                message: "\(list.name): no properly formatted \(algorithm) checksum lines found", exitCode: .checkFailed)
+                message: "\(list.name): no properly formatted \(algorithm) checksum lines found",
+                exitCode: .checkFailed
+            )
         }
         if malformed > 0 {
             Diagnostics.error("WARNING: \(counted(malformed, "line is", "lines are")) improperly formatted")
@@ -46,7 +52,9 @@ extension SecCLI.Hash {
             Diagnostics.error("WARNING: \(counted(unreadable, "listed file", "listed files")) could not be read")
         }
         if mismatched > 0 {
-            Diagnostics.error("WARNING: \(counted(mismatched, "computed checksum", "computed checksums")) did NOT match")
+            Diagnostics.error(
+                "WARNING: \(counted(mismatched, "computed checksum", "computed checksums")) did NOT match"
+            )
         }
         if mismatched + unreadable > 0 { throw Failure(message: nil, exitCode: .checkFailed) }
     }

@@ -16,9 +16,13 @@ extension SecCLI {
         @OptionGroup var algorithmOption: AlgorithmOption
         @OptionGroup var output: DigestOutputOptions
 
-        @Option(name: [.short, .long], help: ArgumentHelp(
-            "Read '<hex>  <name>' lines from LISTFILE ('-' for standard input) and check each file.",
-            valueName: "listfile"))
+        @Option(
+            name: [.short, .long],
+            help: ArgumentHelp(
+                "Read '<hex>  <name>' lines from LISTFILE ('-' for standard input) and check each file.",
+                valueName: "listfile"
+            )
+        )
         var check: String?
 
         @Flag(name: .long, help: "With --check: do not print OK for each verified file.")
@@ -28,8 +32,12 @@ extension SecCLI {
 
         func validate() throws {
             if check != nil {
-                guard input.files.isEmpty else { throw ValidationError("--check takes the list file only, not FILE arguments") }
-                guard !output.base64, !output.json else { throw ValidationError("--check cannot be combined with --base64 or --json") }
+                guard input.files.isEmpty else {
+                    throw ValidationError("--check takes the list file only, not FILE arguments")
+                }
+                guard !output.base64, !output.json else {
+                    throw ValidationError("--check cannot be combined with --base64 or --json")
+                }
             } else if quiet {
                 throw ValidationError("--quiet only applies to --check")
             }

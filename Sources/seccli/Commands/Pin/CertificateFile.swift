@@ -17,6 +17,8 @@ enum CertificateFile {
     private static func isPEM(_ bytes: [UInt8]) -> Bool {
         let boundary = Array("-----BEGIN ".utf8)
         guard bytes.count >= boundary.count else { return false }
-        return (0...(bytes.count - boundary.count)).contains { bytes[$0..<($0 + boundary.count)].elementsEqual(boundary) }
+        return (0...(bytes.count - boundary.count)).contains {
+            bytes[$0..<($0 + boundary.count)].elementsEqual(boundary)
+        }
     }
 }

@@ -5,7 +5,8 @@ extension SecCLI {
     struct PinCommand: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "pin",
-            abstract: "Print the certificates and public-key pins of a TLS server or a certificate file, and check expected pins.",
+            abstract:
+                "Print the certificates and public-key pins of a TLS server or a certificate file, and check expected pins.",
             discussion: """
                 Connects to HOST (port 443 unless given; IPv6 as [::1]:8443), verifies the server's \
                 chain (system CAs, --ca, or with --pin-only the --expect pins alone) and host name, and \
@@ -24,8 +25,13 @@ extension SecCLI {
         @Argument(help: ArgumentHelp("The server: HOST[:PORT], [IPV6]:PORT.", valueName: "host[:port]"))
         var server: String?
 
-        @Option(name: .customLong("file"), help: ArgumentHelp(
-            "Read the certificates of this PEM (one or more) or DER file instead of connecting.", valueName: "file"))
+        @Option(
+            name: .customLong("file"),
+            help: ArgumentHelp(
+                "Read the certificates of this PEM (one or more) or DER file instead of connecting.",
+                valueName: "file"
+            )
+        )
         var file: String?
 
         @OptionGroup var expected: ExpectedPinOptions
@@ -43,10 +49,14 @@ extension SecCLI {
             case (nil, .some):
                 let connectionOnly = connection.connectionOptionsGiven + identity.given
                 guard connectionOnly.isEmpty else {
-                    throw ValidationError("\(connectionOnly.joined(separator: ", ")) only apply when connecting, not with --file")
+                    throw ValidationError(
+                        "\(connectionOnly.joined(separator: ", ")) only apply when connecting, not with --file"
+                    )
                 }
             }
-            if connection.pinOnly && expected.texts.isEmpty { throw ValidationError("--pin-only needs at least one --expect PIN") }
+            if connection.pinOnly && expected.texts.isEmpty {
+                throw ValidationError("--pin-only needs at least one --expect PIN")
+            }
         }
 
         func run() throws {
@@ -62,29 +72,57 @@ extension SecCLI {
             let certificates = try CertificateFile.load(file)
             let host = connection.servername ?? Self.defaultHost(certificates[0])
             let pins = try expected.pins()
-            let evaluation = pins.isEmpty ? nil : PinEvaluation.evaluate(certificates, host: host, policy: try PinPolicy(host: host, pins: pins))
+            let evaluation =
+                pins.isEmpty
+                ? nil : PinEvaluation.evaluate(certificates, host: host, policy: try PinPolicy(host: host, pins: pins))
             try emit(PinReport(certificates: certificates, host: host, connection: nil, evaluation: evaluation))
         }
 
         /// HOST: connect, verify, check the pins; the verified chain is printed.
         private func connect(to address: ServerAddress) throws {
-            let configuration = try connection.configuration(host: address.host, pins: try expected.pins(), identity: try identity.identity())
+            let configuration = try connection.configuration(
+                host: address.host,
+                pins: try expected.pins(),
+                identity: try identity.identity()
+            )
             let established: TLSConnection
             do {
-                established = try TLSClient(configuration: configuration).connect(host: address.host, port: address.port)
+                established = try TLSClient(configuration: configuration).connect(
+                    host: address.host,
+                    port: address.port
+                )
             } catch .pinMismatch(let evaluation) {
                 // The chain verified but no pin matched: show it, so the right pins can be seen.
-                try emit(PinReport(certificates: evaluation.chain, host: evaluation.host, connection: nil, evaluation: evaluation))
+                try emit(
+                    PinReport(
+                        certificates: evaluation.chain,
+                        host: evaluation.host,
+                        connection: nil,
+                        evaluation: evaluation
+                    )
+                )
                 return
             }
             established.close()
             let summary = PinReport.Connection(
-                host: established.host, port: established.port, address: established.remoteAddress, serverName: established.serverName,
-                protocolVersion: established.protocolVersion.description, cipher: established.cipher, trust: connection.trustName,
-                clientCertificateRequested: established.clientCertificateRequested)
+                host: established.host,
+                port: established.port,
+                address: established.remoteAddress,
+                serverName: established.serverName,
+                protocolVersion: established.protocolVersion.description,
+                cipher: established.cipher,
+                trust: connection.trustName,
+                clientCertificateRequested: established.clientCertificateRequested
+            )
             let evaluation = established.pinEvaluation
-            try emit(PinReport(certificates: established.verifiedChain, host: established.serverName, connection: summary,
-                               evaluation: evaluation.outcome == .notPinned ? nil : evaluation))
+            try emit(
+                PinReport(
+                    certificates: established.verifiedChain,
+                    host: established.serverName,
+                    connection: summary,
+                    evaluation: evaluation.outcome == .notPinned ? nil : evaluation
+                )
+            )
         }
 
         /// Prints `report`; a failed `--expect` check then exits 3 with one line on standard error.

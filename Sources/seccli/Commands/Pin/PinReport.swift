@@ -1,7 +1,8 @@
+import SecKit
+
 #if canImport(Glibc)
 import Glibc
 #endif
-import SecKit
 
 /// What `seccli pin` prints: the certificates from depth 0 with their fingerprints and pins, pin
 /// lines ready to paste into curl and OkHttp, and the outcome of the `--expect` check.
@@ -33,9 +34,11 @@ struct PinReport {
     var text: String {
         var lines: [String] = []
         if let connection {
-            lines.append("connected to \(connection.host) port \(connection.port) (\(connection.address)), server name \(connection.serverName): "
-                + "\(connection.protocolVersion), \(connection.cipher), trust: \(connection.trust)"
-                + (connection.clientCertificateRequested ? ", client certificate requested" : ""))
+            lines.append(
+                "connected to \(connection.host) port \(connection.port) (\(connection.address)), server name \(connection.serverName): "
+                    + "\(connection.protocolVersion), \(connection.cipher), trust: \(connection.trust)"
+                    + (connection.clientCertificateRequested ? ", client certificate requested" : "")
+            )
             lines.append("")
         }
         for (depth, certificate) in certificates.enumerated() {
@@ -79,7 +82,8 @@ struct PinReport {
         var c = tm()
         gmtime_r(&seconds, &c)
         func two(_ value: Int32) -> String { value < 10 ? "0\(value)" : "\(value)" }
-        return "\(months[Int(c.tm_mon)]) \(c.tm_mday < 10 ? " " : "")\(c.tm_mday) \(two(c.tm_hour)):\(two(c.tm_min)):\(two(c.tm_sec)) \(Int(c.tm_year) + 1900) GMT"
+        return
+            "\(months[Int(c.tm_mon)]) \(c.tm_mday < 10 ? " " : "")\(c.tm_mday) \(two(c.tm_hour)):\(two(c.tm_min)):\(two(c.tm_sec)) \(Int(c.tm_year) + 1900) GMT"
     }
 
     // MARK: - JSON
@@ -121,19 +125,30 @@ struct PinReport {
         init(_ report: PinReport) {
             connection = report.connection
             certificates = report.certificates.enumerated().map { depth, certificate in
-                Entry(depth: depth, subject: certificate.subject, issuer: certificate.issuer, serialNumber: certificate.serialNumber,
-                      notBefore: certificate.notBefore.formatted(.iso8601), notAfter: certificate.notAfter.formatted(.iso8601),
-                      sha256Fingerprint: certificate.fingerprint(.sha256).colonHexString,
-                      sha1Fingerprint: certificate.fingerprint(.sha1).colonHexString,
-                      pin: certificate.publicKeyPin.description)
+                Entry(
+                    depth: depth,
+                    subject: certificate.subject,
+                    issuer: certificate.issuer,
+                    serialNumber: certificate.serialNumber,
+                    notBefore: certificate.notBefore.formatted(.iso8601),
+                    notAfter: certificate.notAfter.formatted(.iso8601),
+                    sha256Fingerprint: certificate.fingerprint(.sha256).colonHexString,
+                    sha1Fingerprint: certificate.fingerprint(.sha1).colonHexString,
+                    pin: certificate.publicKeyPin.description
+                )
             }
             curlPinnedPubkey = report.curlPins
             okHttp = OkHttp(host: report.host, pins: report.okHttpPins)
             expected = report.evaluation.map { evaluation in
                 var match: (pin: Pin, depth: Int)?
                 if case .matched(let pin, let depth) = evaluation.outcome { match = (pin, depth) }
-                return Expected(pins: evaluation.expectedPins.map(\.description), matched: match != nil,
-                                matchedPin: match?.pin.description, depth: match?.depth, warnings: evaluation.warnings.map(\.description))
+                return Expected(
+                    pins: evaluation.expectedPins.map(\.description),
+                    matched: match != nil,
+                    matchedPin: match?.pin.description,
+                    depth: match?.depth,
+                    warnings: evaluation.warnings.map(\.description)
+                )
             }
         }
     }

@@ -18,7 +18,9 @@ struct ServerAddress: Equatable {
         var host = Substring(text)
         var portText: Substring?
         if host.hasPrefix("[") {
-            guard let close = host.firstIndex(of: "]") else { throw ValidationError("HOST: '[' without ']' in \(text)") }
+            guard let close = host.firstIndex(of: "]") else {
+                throw ValidationError("HOST: '[' without ']' in \(text)")
+            }
             let rest = host[host.index(after: close)...]
             host = host[host.index(after: host.startIndex)..<close]
             if !rest.isEmpty {

@@ -5,7 +5,8 @@ extension SecCLI {
     struct SSOCommand: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "sso",
-            abstract: "Single sign-on for a family of tools sharing an access group: log in once, every tool finds the token.",
+            abstract:
+                "Single sign-on for a family of tools sharing an access group: log in once, every tool finds the token.",
             discussion: """
                 login stores the user name and a token in the group; token prints the token while it is \
                 valid; user prints the user name; logout deletes the token and keeps the user name. \

@@ -15,10 +15,20 @@ extension SecCLI.SSOCommand {
         @Option(help: ArgumentHelp("The user name (kept after logout).", valueName: "name"))
         var user: String
 
-        @Option(help: ArgumentHelp("When the token stops being valid, ISO 8601 (2026-12-31T23:59:59Z or 2026-12-31).", valueName: "date"))
+        @Option(
+            help: ArgumentHelp(
+                "When the token stops being valid, ISO 8601 (2026-12-31T23:59:59Z or 2026-12-31).",
+                valueName: "date"
+            )
+        )
         var expires: ExpiryDate?
 
-        @Option(help: ArgumentHelp("Where to read the token: env:VAR, file:PATH, fd:N or stdin, all of it. Default: all of standard input.", valueName: "source"))
+        @Option(
+            help: ArgumentHelp(
+                "Where to read the token: env:VAR, file:PATH, fd:N or stdin, all of it. Default: all of standard input.",
+                valueName: "source"
+            )
+        )
         var token: String?
 
         @OptionGroup var sso: SSOOptions

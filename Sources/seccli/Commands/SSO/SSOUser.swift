@@ -5,7 +5,8 @@ extension SecCLI.SSOCommand {
     struct SSOUser: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "user",
-            abstract: "Print the user name of the group's last login (kept after logout). Exits 10 when nobody logged in."
+            abstract:
+                "Print the user name of the group's last login (kept after logout). Exits 10 when nobody logged in."
         )
 
         @OptionGroup var sso: SSOOptions

@@ -15,8 +15,8 @@ extension AES {
                 throw .incorrectSize(what: "key to wrap", expected: "a multiple of 8 bytes, at least 16", actual: count)
             }
             let wrapped = try SecureBytes(count: count + 8) { (output) throws(CryptoError) in
-                try kek.withUnsafeBytes { (kek) throws(CryptoError) in
-                    try keyToWrap.withUnsafeBytes { (input) throws(CryptoError) in
+                try kek.withBytes { (kek) throws(CryptoError) in
+                    try keyToWrap.withBytes { (input) throws(CryptoError) in
                         try keyWrap(encrypting: true, kek: kek, input: input, into: output)
                     }
                 }
@@ -39,7 +39,7 @@ extension AES {
                 )
             }
             let key = try SecureBytes(count: wrapped.count - 8) { (output) throws(CryptoError) in
-                try kek.withUnsafeBytes { (kek) throws(CryptoError) in
+                try kek.withBytes { (kek) throws(CryptoError) in
                     try wrapped.withUnsafeBufferPointer { (input) throws(CryptoError) in
                         try keyWrap(encrypting: false, kek: kek, input: UnsafeRawBufferPointer(input), into: output)
                     }

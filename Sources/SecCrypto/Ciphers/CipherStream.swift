@@ -34,7 +34,7 @@ public final class CipherStream {
         iv: some ContiguousBytes,
         padding: Padding = .pkcs7
     ) throws(CryptoError) {
-        context = try key.withUnsafeBytes { (key) throws(CryptoError) in
+        context = try key.withBytes { (key) throws(CryptoError) in
             try iv.withBytes { (iv) throws(CryptoError) in
                 try CipherContext(
                     algorithm,

@@ -105,7 +105,7 @@ public enum OpenSSLEncFormat {
             unsafeUncheckedIterations: parameters.iterations,
             outputByteCount: cipher.keyByteCount + cipher.ivByteCount
         )
-        return try material.withUnsafeBytes { (bytes) throws(CryptoError) in
+        return try material.withBytes { (bytes) throws(CryptoError) in
             let key = SymmetricKey(data: UnsafeRawBufferPointer(rebasing: bytes.prefix(cipher.keyByteCount)))
             let iv = UnsafeRawBufferPointer(rebasing: bytes.suffix(cipher.ivByteCount))
             return try CipherStream(cipher, direction, key: key, iv: iv)

@@ -43,7 +43,7 @@ public struct SecureBytes: Sendable, ContiguousBytes, Equatable, CustomStringCon
 
     public var isEmpty: Bool { count == 0 }
 
-    public func withUnsafeBytes<R, E: Error>(_ body: (UnsafeRawBufferPointer) throws(E) -> R) throws(E) -> R {
+    public func withUnsafeBytes<R>(_ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R {
         try body(UnsafeRawBufferPointer(rebasing: storage.buffer[0..<count]))
     }
 

@@ -28,7 +28,7 @@ public struct SymmetricKey: Sendable, ContiguousBytes, Equatable, CustomStringCo
     /// The key length in bits.
     public var bitCount: Int { material.count * 8 }
 
-    public func withUnsafeBytes<R, E: Error>(_ body: (UnsafeRawBufferPointer) throws(E) -> R) throws(E) -> R {
+    public func withUnsafeBytes<R>(_ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R {
         try material.withUnsafeBytes(body)
     }
 

@@ -79,7 +79,7 @@ public struct Fernet: Sendable {
                 token.baseAddress!.advanced(by: 1).copyMemory(from: $0.baseAddress!, byteCount: 8)
             }
             iv.withUnsafeBytes { token.baseAddress!.advanced(by: 9).copyMemory(from: $0.baseAddress!, byteCount: 16) }
-            let ciphertextCount = try encryptionKey.withUnsafeBytes { (key) throws(CryptoError) in
+            let ciphertextCount = try encryptionKey.withBytes { (key) throws(CryptoError) in
                 let context = try CipherContext(
                     .aes128CBC,
                     encrypting: true,
@@ -126,7 +126,8 @@ public struct Fernet: Sendable {
         guard raw.first == Self.version, ciphertextCount >= 16, ciphertextCount % 16 == 0 else {
             throw .authenticationFailure
         }
-        return try raw.withBytes { (raw) throws(CryptoError) in
+        return try raw.withUnsafeBufferPointer { (raw) throws(CryptoError) in
+            let raw = UnsafeRawBufferPointer(raw)
             let signed = raw.count - Self.macByteCount
             let expected = mac(UnsafeRawBufferPointer(rebasing: raw[..<signed]))
             guard
@@ -151,7 +152,7 @@ public struct Fernet: Sendable {
                 }
             }
             // The MAC verified, so bad padding means a sender bug or a broken key: still one error.
-            let plaintext = try encryptionKey.withUnsafeBytes { (key) throws(CryptoError) in
+            let plaintext = try encryptionKey.withBytes { (key) throws(CryptoError) in
                 let context = try CipherContext(
                     .aes128CBC,
                     encrypting: false,

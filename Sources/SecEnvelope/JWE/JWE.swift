@@ -58,7 +58,7 @@ public enum JWE {
             keyID: keyID,
             contentType: contentType
         )
-        return try key.withUnsafeBytes { (key) throws(CryptoError) in try seal(plaintext, header: header, secret: key) }
+        return try key.withBytes { (key) throws(CryptoError) in try seal(plaintext, header: header, secret: key) }
     }
 
     /// Encrypts `plaintext` with a JWK, naming it in the header with its `kid`.
@@ -183,7 +183,7 @@ public enum JWE {
             let iv = try SecureRandom.bytes(count: enc.ivByteCount)
             var tag = [UInt8](repeating: 0, count: enc.tagByteCount)
             var ciphertext = [UInt8](repeating: 0, count: enc.ciphertextCapacity(plaintextCount: plaintext.count))
-            let count = try cek.withUnsafeBytes { (cek) throws(CryptoError) in
+            let count = try cek.withBytes { (cek) throws(CryptoError) in
                 try iv.withUnsafeBufferPointer { (iv) throws(CryptoError) in
                     try ciphertext.withUnsafeMutableBufferPointer { (ciphertext) throws(CryptoError) in
                         try tag.withUnsafeMutableBufferPointer { (tag) throws(CryptoError) in

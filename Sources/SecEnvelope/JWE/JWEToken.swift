@@ -73,7 +73,7 @@ extension JWE {
             guard !header.keyManagement.usesPassword else {
                 throw .invalidParameter("this JWE uses \(header.keyManagement), which needs a password, not a key")
             }
-            return try key.withUnsafeBytes { (key) throws(CryptoError) in try open(secret: key) }
+            return try key.withBytes { (key) throws(CryptoError) in try open(secret: key) }
         }
 
         /// Decrypts with the key the `kid` header names, or, without a `kid`, with each key in turn
@@ -116,10 +116,10 @@ extension JWE {
             }
             let cek = try contentKey(encryptedKey: encryptedKey, secret: secret)
             var plaintext = [UInt8](repeating: 0, count: ciphertext.count + 16)
-            let aad = bytes[parts[0]]
-            let count = try withBytes(of: cek, aad, iv, ciphertext, tag) {
-                (cek, aad, iv, ciphertext, tag) throws(CryptoError) in
-                try plaintext.withUnsafeMutableBufferPointer { (plaintext) throws(CryptoError) in
+            let count = try withBytes(of: cek, bytes, iv, ciphertext, tag) {
+                (cek, token, iv, ciphertext, tag) throws(CryptoError) in
+                let aad = UnsafeRawBufferPointer(rebasing: token[parts[0]])
+                return try plaintext.withUnsafeMutableBufferPointer { (plaintext) throws(CryptoError) in
                     try enc.open(
                         ciphertext,
                         cek: cek,

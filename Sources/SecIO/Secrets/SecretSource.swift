@@ -134,11 +134,10 @@ public enum SecretEncoding: String, CaseIterable, Sendable {
         var decoded: [UInt8]
         switch self {
         case .raw: return secret
-        case .hex: decoded = try secret.withUnsafeBytes { (bytes) throws(CryptoError) in try Hex.decode(utf8: bytes) }
-        case .base64:
-            decoded = try secret.withUnsafeBytes { (bytes) throws(CryptoError) in try Base64.decode(utf8: bytes) }
+        case .hex: decoded = try secret.withBytes { (bytes) throws(CryptoError) in try Hex.decode(utf8: bytes) }
+        case .base64: decoded = try secret.withBytes { (bytes) throws(CryptoError) in try Base64.decode(utf8: bytes) }
         case .base64url:
-            decoded = try secret.withUnsafeBytes { (bytes) throws(CryptoError) in
+            decoded = try secret.withBytes { (bytes) throws(CryptoError) in
                 try Base64.decode(utf8: bytes, alphabet: .url)
             }
         }

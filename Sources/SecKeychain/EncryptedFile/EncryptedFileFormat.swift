@@ -64,8 +64,10 @@ struct EncryptedFileHeader: Equatable {
     init(parsing file: [UInt8]) throws(KeychainError) {
         guard file.count >= Self.byteCount + 12 + 16 else { throw .corruptStore("the file is too short") }
         guard Array(file.prefix(Self.magic.count)) == Self.magic else { throw .corruptStore("not a SecKeychain file") }
-        let fields = try file.withBytes { (buffer) throws(KeychainError) in
-            var reader = ByteReader(UnsafeRawBufferPointer(rebasing: buffer[Self.magic.count..<Self.byteCount]))
+        let fields = try file.withUnsafeBufferPointer { (buffer) throws(KeychainError) in
+            var reader = ByteReader(
+                UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: buffer[Self.magic.count..<Self.byteCount]))
+            )
             let version = try reader.byte()
             let kdf = try reader.byte()
             guard version == Self.version, kdf == Self.pbkdf2SHA256 else {

@@ -97,6 +97,6 @@ public struct ClientIdentity: Sendable {
         of bytes: SecureBytes,
         _ body: (UnsafeRawBufferPointer) throws(TLSError) -> R
     ) throws(TLSError) -> R {
-        try bytes.withUnsafeBytes(body)
+        try bytes.withBytes(body)
     }
 }

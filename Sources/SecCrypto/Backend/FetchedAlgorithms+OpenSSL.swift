@@ -3,28 +3,30 @@ internal import COpenSSL
 /// OpenSSL objects for every case of an algorithm enum, made together when the table is first
 /// used and kept for the process: fetched `EVP_MD`s and `EVP_CIPHER`s (OpenSSL 3 looks an
 /// algorithm up by name on every init unless given one fetched explicitly) and HMAC templates.
-struct AlgorithmTable<Algorithm: CaseIterable & Hashable & Sendable>: @unchecked Sendable {
+struct AlgorithmTable<Algorithm: CaseIterable & Equatable & Sendable>: @unchecked Sendable {
     // The objects are never changed after the table is made: fetched algorithms are immutable and
     // templates are only duplicated, so sharing them between threads is safe.
-    private let objects: [Algorithm: OpaquePointer]
-    private let kind: String
+    /// Each algorithm with its object, or with OpenSSL's reason when it could not be made. A few
+    /// cases searched in order: `==` compares case tags, where hashing would hash the raw-value string.
+    private let entries: [(algorithm: Algorithm, object: Result<OpaquePointer, CryptoError>)]
 
     /// Makes the object for each algorithm with `make`; one that fails stops the process at its first use.
     init(of kind: String, _ make: (Algorithm) -> OpaquePointer?) {
-        var objects: [Algorithm: OpaquePointer] = [:]
-        for algorithm in Algorithm.allCases { objects[algorithm] = make(algorithm) }
-        // A failure must not leave its errors queued for the next, unrelated operation to report.
-        if objects.count < Algorithm.allCases.count { OpenSSLError.clearQueue() }
-        self.objects = objects
-        self.kind = kind
+        entries = Algorithm.allCases.map { algorithm in
+            // A failure's errors are taken off the queue now, for its message, not left to the next operation.
+            (
+                algorithm,
+                make(algorithm).map { .success($0) } ?? .failure(.openSSL("making the \(kind) for \(algorithm)"))
+            )
+        }
     }
 
     subscript(algorithm: Algorithm) -> OpaquePointer {
-        guard let object = objects[algorithm] else {
-            // Only a broken OpenSSL installation or configuration lacks one of SecKit's algorithms.
-            fatalError(CryptoError.openSSL("making the \(kind) for \(algorithm)").description)
+        switch entries.first(where: { $0.algorithm == algorithm })!.object {
+        case .success(let object): return object
+        // Only a broken OpenSSL installation or configuration lacks one of SecKit's algorithms.
+        case .failure(let error): fatalError(error.description)
         }
-        return object
     }
 }
 

@@ -26,6 +26,11 @@ public struct DigestHasher: IncrementalHashing {
         context.value.copy().finish()
     }
 
+    /// `finalize()` without the duplicate that keeps the value usable: for a value about to be dropped.
+    package mutating func finalizeLast() -> Digest {
+        context.unique.finish()
+    }
+
     /// One-shot digest of raw bytes.
     public static func hash(_ algorithm: HashAlgorithm, bufferPointer: UnsafeRawBufferPointer) -> Digest {
         DigestContext.digest(algorithm, of: bufferPointer)
@@ -40,6 +45,6 @@ public struct DigestHasher: IncrementalHashing {
         }
         var hasher = DigestHasher(algorithm)
         hasher.update(data: data)
-        return hasher.context.unique.finish()
+        return hasher.finalizeLast()
     }
 }

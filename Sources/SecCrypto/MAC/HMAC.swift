@@ -22,6 +22,11 @@ public struct HMAC<H: HashFunction>: IncrementalHashing {
         context.value.copy().finish()
     }
 
+    /// `finalize()` without the duplicate that keeps the value usable: for a value about to be dropped.
+    package mutating func finalizeLast() -> AuthenticationCode {
+        context.unique.finish()
+    }
+
     /// One-shot HMAC of any bytes.
     public static func authenticationCode(for data: some DataProtocol, using key: SymmetricKey) -> AuthenticationCode {
         let contiguous = data.withContiguousStorageIfAvailable { message in
@@ -32,7 +37,7 @@ public struct HMAC<H: HashFunction>: IncrementalHashing {
         if let contiguous { return contiguous }
         var hmac = HMAC(key: key)
         hmac.update(data: data)
-        return hmac.context.unique.finish()
+        return hmac.finalizeLast()
     }
 
     /// One-shot HMAC of the UTF-8 bytes of `string`.

@@ -7,7 +7,7 @@ extension DigestHasher {
     public static func hash(_ algorithm: HashAlgorithm, contentsOf input: FileInput) throws(CryptoError) -> Digest {
         var hasher = DigestHasher(algorithm)
         try input.forEachChunk { hasher.update(bufferPointer: $0) }
-        return hasher.finalize()
+        return hasher.finalizeLast()
     }
 }
 
@@ -28,7 +28,7 @@ extension HMAC {
     {
         var hmac = HMAC(key: key)
         try input.forEachChunk { hmac.update(bufferPointer: $0) }
-        return hmac.finalize()
+        return hmac.finalizeLast()
     }
 
     /// Checks `code` against the HMAC of a file or descriptor, compared in constant time.

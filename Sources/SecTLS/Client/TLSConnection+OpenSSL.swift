@@ -249,7 +249,8 @@ final class SSLSession {
     private func failure(_ error: Int32, phase: TLSPhase) -> TLSError {
         let savedErrno = errno
         let entries = OpenSSLError.drainQueue()
-        let reasons = entries.map(\.reasonCode)
+        // Reason codes are per library: only libssl's say what happened to the connection.
+        let reasons = entries.filter { $0.library == ERR_LIB_SSL }.map(\.reasonCode)
         // (In pin-only mode OpenSSL records a verification result too, but does not fail on it.)
         let verifyResult = SSL_get_verify_result(ssl)
         if reasons.contains(SSL_R_CERTIFICATE_VERIFY_FAILED), verifyResult != CLong(X509_V_OK) {

@@ -114,7 +114,7 @@ def measure(ctx):
                 fail("openssl s_time printed no result")
             count = line.split(" connections in ")[0]
             cpu = re.search(r"s; ([0-9.]*) connections/user sec", line)
-            rates[name].append((fixed(float(count) / (end - start), 1), cpu.group(1) if cpu else ""))
+            rates[name].append((fixed(float(count) / (end - start), 1), cpu.group(1) if cpu else "0"))
         else:
             line = ctx.bench_line("--warmup", "0.5", "--seconds", ctx.tls_seconds, "--rounds", "1", name)
             if f" result=TLSv1.3/{CIPHER}" not in line:

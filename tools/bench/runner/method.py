@@ -68,8 +68,8 @@ METHOD = Template(
 
 - **Builds**: `seccli` by `tools/build-release` (`swift build -c release --static-swift-stdlib -Xlinker --no-export-dynamic`,
   libstdc++ linked statically, libsecret not linked: see the script)
-  (${linkage}); the benchmark executable `seckit-bench` (package `tools/bench`, depends on the
-  `SecCrypto` and `SecEnvelope` products by path) with `swift build -c release --package-path tools/bench --scratch-path tools/bench/.build`.
+  (${linkage}); the benchmark executable `seckit-bench` (package `tools/bench`, depends on SecKit's
+  library products by path) with `swift build -c release --package-path tools/bench --scratch-path tools/bench/.build`.
 - **The big file**: a ${file_gib} GiB file (${file_source}),
   read twice with `cat` first so it is in the page cache. The same file is hashed, encrypted, and (its
   ciphertext) decrypted.
@@ -148,7 +148,7 @@ METHOD = Template(
   TLS_AES_128_GCM_SHA256. `openssl s_time -connect 127.0.0.1:PORT -new -time S -CAfile ca.pem -tls1_3` makes new
   connections (full handshakes; s_time does not fail on verification errors, but OpenSSL verifies the chain all the
   same) against the same server; its rate is the number of connections it prints over its wall time (`time.perf_counter`
-  around the process, which includes about 5 ms of process start-up; s_time's own "real seconds" are
+  around the process, which includes the process's start-up; s_time's own "real seconds" are
   whole seconds). ${tls_rounds} rounds of ${tls_seconds} s per case (seckit-bench warms up 0.5 s first), the order of the
   three rotating between rounds. Reported figures: medians of the rounds, by the wall clock (the target) and per second
   of user CPU time (seckit-bench: `getrusage`; s_time: its own "connections/user sec"). The server is single-threaded

@@ -87,12 +87,17 @@ enum ExitStatus: Int32, CaseIterable, Sendable {
 
     /// The `--help` text of the codes `command` exits with (every code for nil).
     static func help(for command: String? = nil) -> String {
-        let shown = allCases.filter { status in
-            guard let command, let commands = status.entry.commands else { return true }
-            return commands.contains(command)
+        // A plain loop over bytes: this runs in every process that parses a command line, and the
+        // collection algorithms, `replacing(_:with:)` or a walk over `Character`s would page in
+        // code and tables of the runtime only for this (docs/performance.md).
+        var text = Array("Exit codes:".utf8)
+        for status in allCases {
+            let (commands, meaning) = status.entry
+            if let command, let commands, !commands.contains(command) { continue }
+            text += Array("\n  \(status.rawValue)  ".utf8)
+            for byte in meaning.utf8 { text.append(byte == UInt8(ascii: "`") ? UInt8(ascii: "'") : byte) }
         }
-        let lines = shown.map { "  \($0.rawValue)  \($0.entry.meaning.replacing("`", with: "'"))" }
-        return (["Exit codes:"] + lines).joined(separator: "\n")
+        return String(decoding: text, as: UTF8.self)
     }
 }
 

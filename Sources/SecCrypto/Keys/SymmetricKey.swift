@@ -1,6 +1,6 @@
 /// A symmetric key (for HMAC and ciphers). Its bytes are wiped when the last copy is released.
 public struct SymmetricKey: Sendable, ContiguousBytes, Equatable, CustomStringConvertible {
-    let material: SecureBytes
+    @usableFromInline let material: SecureBytes
 
     /// Creates a key from existing bytes (copied into wiped-on-release memory).
     public init(data: some ContiguousBytes) {

@@ -28,11 +28,10 @@ extension SecureBytes {
 }
 
 extension SymmetricKey {
-    /// `withUnsafeBytes` with a body that throws `E`; for a key, whose bodies often fail (trial
-    /// decryption), without boxing the error.
+    /// `withUnsafeBytes` with a body that throws `E`: the key's `SecureBytes.withBytes`.
     @inlinable @inline(__always)
     package func withBytes<R, E: Error>(_ body: (UnsafeRawBufferPointer) throws(E) -> R) throws(E) -> R {
-        try withUnsafeBytes { bytes in Result(catching: { () throws(E) in try body(bytes) }) }.get()
+        try material.withBytes(body)
     }
 }
 

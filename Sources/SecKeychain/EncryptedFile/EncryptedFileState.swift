@@ -51,7 +51,8 @@ final class EncryptedFileState: Sendable {
             throw .corruptStore("it does not authenticate under the master password")
         }
         defer { plaintext.withUnsafeMutableBytes { secureZero($0) } }
-        let items = try plaintext.withBytes { (buffer) throws(KeychainError) in try EncryptedFilePayload.decode(buffer)
+        let items = try plaintext.withBytes { (buffer) throws(KeychainError) in
+            try EncryptedFilePayload.decode(buffer)
         }
         let snapshot = FileSnapshot(header: header, items: items, version: file)
         cached.withLock { $0 = snapshot }

@@ -21,6 +21,9 @@ public enum CryptoError: Error, Equatable, Sendable, CustomStringConvertible {
     case expired(String)
     /// None of the given keys is the one the input names (a JWE `kid`), or no key was given.
     case keyNotFound(String)
+    /// A key has been used as often as is safe (AES-GCM: 2^32 seals with random nonces, NIST SP
+    /// 800-38D §8.3); the string says so. Seal with a new key.
+    case keyUsageLimitReached(String)
     /// OpenSSL's CSPRNG could not produce bytes.
     case randomGenerationFailed
     /// A file or stream could not be read or written.
@@ -40,6 +43,7 @@ public enum CryptoError: Error, Equatable, Sendable, CustomStringConvertible {
         case .unsupported(let reason): return reason
         case .expired(let reason): return reason
         case .keyNotFound(let reason): return reason
+        case .keyUsageLimitReached(let reason): return reason
         case .randomGenerationFailed: return "the OpenSSL random generator failed"
         case .io(let path, let reason): return "\(path): \(reason)"
         case .backendFailure(let reason): return "OpenSSL: \(reason)"

@@ -69,6 +69,14 @@ struct AEADTestGroup: WycheproofTestGroup {
             #expect(Hex.encode(box.ciphertext) == Hex.encode(gcm.ciphertext), "\(record.location)")
             #expect(box.tag.count == AES.GCM.tagByteCount, "\(record.location)")
             #expect(Hex.encode(box.tag.prefix(gcm.tag.count)) == Hex.encode(gcm.tag), "\(record.location)")
+            // Again under the same key object: its kept context is only restarted with the nonce.
+            let again = try AES.GCM.seal(
+                try record.hex("PT"),
+                using: gcm.key,
+                nonce: try AES.GCM.Nonce(data: gcm.iv),
+                authenticating: gcm.aad
+            )
+            #expect(again.ciphertext == box.ciphertext && again.tag == box.tag, "\(record.location)")
         }
         #expect(records.count == file.cases)
     }
@@ -100,16 +108,19 @@ struct AEADTestGroup: WycheproofTestGroup {
                 continue
             }
             let box = try AES.GCM.SealedBox(nonce: nonce, ciphertext: gcm.ciphertext, tag: gcm.tag)
-            if mustFail {
-                #expect(throws: CryptoError.authenticationFailure, "\(record.location)") {
-                    try AES.GCM.open(box, using: gcm.key, authenticating: gcm.aad)
+            // Twice under the same key object: the second time on its kept context, after a success
+            // or a failure.
+            for _ in 0..<2 {
+                if mustFail {
+                    #expect(throws: CryptoError.authenticationFailure, "\(record.location)") {
+                        try AES.GCM.open(box, using: gcm.key, authenticating: gcm.aad)
+                    }
+                } else {
+                    let plaintext = try AES.GCM.open(box, using: gcm.key, authenticating: gcm.aad)
+                    #expect(Hex.encode(plaintext) == (try record.hexString("PT")), "\(record.location)")
                 }
-                rejected += 1
-            } else {
-                let plaintext = try AES.GCM.open(box, using: gcm.key, authenticating: gcm.aad)
-                #expect(Hex.encode(plaintext) == (try record.hexString("PT")), "\(record.location)")
-                opened += 1
             }
+            if mustFail { rejected += 1 } else { opened += 1 }
         }
         #expect(records.count == file.cases)
         #expect(failRecords == failures)

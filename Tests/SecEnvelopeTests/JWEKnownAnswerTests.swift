@@ -54,14 +54,19 @@ import Testing
         var ciphertext = [UInt8](repeating: 0, count: enc.ciphertextCapacity(plaintextCount: plaintext.count))
         var tag = [UInt8](repeating: 0, count: enc.tagByteCount)
         let count = try plaintext.withUnsafeBytes { plaintext in
-            try cek.withUnsafeBytes { cek in
-                try iv.withUnsafeBytes { iv in
-                    try aad.withUnsafeBytes { aad in
-                        try ciphertext.withUnsafeMutableBytes { ciphertext in
-                            try tag.withUnsafeMutableBytes { tag in
-                                try enc.seal(plaintext, cek: cek, iv: iv, aad: aad, ciphertext: ciphertext, tag: tag)
-                            }
-                        }
+            try aad.withUnsafeBytes { aad in
+                try ciphertext.withUnsafeMutableBytes { ciphertext in
+                    try tag.withUnsafeMutableBytes { tag in
+                        let sealed = try enc.seal(
+                            plaintext,
+                            cek: SymmetricKey(data: cek),
+                            iv: iv,
+                            aad: aad,
+                            ciphertext: ciphertext,
+                            tag: tag
+                        )
+                        #expect(sealed.iv == iv)
+                        return sealed.count
                     }
                 }
             }
@@ -80,13 +85,11 @@ import Testing
     ) throws -> [UInt8] {
         var plaintext = [UInt8](repeating: 0, count: ciphertext.count + 16)
         let count = try ciphertext.withUnsafeBytes { ciphertext in
-            try cek.withUnsafeBytes { cek in
-                try iv.withUnsafeBytes { iv in
-                    try aad.withUnsafeBytes { aad in
-                        try tag.withUnsafeBytes { tag in
-                            try plaintext.withUnsafeMutableBytes { plaintext in
-                                try enc.open(ciphertext, cek: cek, iv: iv, aad: aad, tag: tag, into: plaintext)
-                            }
+            try iv.withUnsafeBytes { iv in
+                try aad.withUnsafeBytes { aad in
+                    try tag.withUnsafeBytes { tag in
+                        try plaintext.withUnsafeMutableBytes { plaintext in
+                            try enc.open(ciphertext, cek: SymmetricKey(data: cek), iv: iv, aad: aad, tag: tag, into: plaintext)
                         }
                     }
                 }

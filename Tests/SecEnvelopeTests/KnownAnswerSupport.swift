@@ -16,6 +16,7 @@ extension CryptoError {
         case .unsupported: "unsupported"
         case .expired: "expired"
         case .keyNotFound: "keyNotFound"
+        case .keyUsageLimitReached: "keyUsageLimitReached"
         case .randomGenerationFailed: "randomGenerationFailed"
         case .io: "io"
         case .backendFailure: "backendFailure"

@@ -1,13 +1,14 @@
 import Foundation
 
 /// The interop peers of `Tests/Peers`: programs on the reference libraries (joserfc, Python's
-/// `cryptography.fernet`, PHP's openssl functions) that the library and CLI tests talk to. Keys go in
+/// `cryptography.fernet` and AESGCM, PHP's openssl functions) that the library and CLI tests talk to. Keys go in
 /// the environment only; variables of the test process that could pick another key are not inherited.
 /// A peer that cannot run (interpreter or library missing) throws `PeerUnavailable`: the tests fail
 /// with what to install, they never skip.
 public enum InteropPeer: String, CaseIterable, Sendable {
     case jose = "jose_peer.py"
     case fernet = "fernet_peer.py"
+    case aesgcm = "aesgcm_peer.py"
     case legacy = "legacy_server.php"
 
     /// `Tests/Peers`.
@@ -18,7 +19,7 @@ public enum InteropPeer: String, CaseIterable, Sendable {
     /// Every variable the peers read a key from.
     public static let keyVariables: Set<String> = [
         "JOSE_KEY_HEX", "JOSE_PASSWORD", "JOSE_KEYSET_JSON", "FERNET_KEY", "FERNET_KEYS", "LEGACY_KEY",
-        "LEGACY_MAC_KEY",
+        "LEGACY_MAC_KEY", "AESGCM_KEY_HEX",
     ]
 
     public var path: String { Self.directory + "/" + rawValue }
@@ -68,6 +69,7 @@ public enum InteropPeer: String, CaseIterable, Sendable {
         switch self {
         case .jose: ["python3", "-c", "import joserfc.jwe"]
         case .fernet: ["python3", "-c", "import cryptography.fernet"]
+        case .aesgcm: ["python3", "-c", "import cryptography.hazmat.primitives.ciphers.aead"]
         case .legacy:
             ["php", "-r", "exit(function_exists('openssl_encrypt') && function_exists('hash_hmac') ? 0 : 1);"]
         }

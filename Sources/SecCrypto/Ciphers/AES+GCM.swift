@@ -19,6 +19,8 @@ extension AES {
             /// The default and recommended nonce length.
             public static let defaultByteCount = 12
             let bytes: [UInt8]
+            /// Drawn by `init()`: seals with such nonces count against the key's limit.
+            let isRandom: Bool
 
             /// A new random 12-byte nonce from OpenSSL's CSPRNG.
             public init() {
@@ -27,6 +29,7 @@ extension AES {
                 } catch {
                     fatalError("SecKit: \(error)")
                 }
+                isRandom = true
             }
 
             /// A nonce from existing bytes: 1 to 128 bytes (OpenSSL's limit; 12 recommended).
@@ -40,7 +43,11 @@ extension AES {
                     )
                 }
                 self.bytes = bytes
+                isRandom = false
             }
+
+            /// Nonces are equal when their bytes are.
+            public static func == (lhs: Nonce, rhs: Nonce) -> Bool { lhs.bytes == rhs.bytes }
 
             public func withUnsafeBytes<R>(_ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R {
                 try bytes.withUnsafeBytes(body)
@@ -65,6 +72,13 @@ extension AES {
                 self.nonce = nonce
                 self.ciphertext = Data(ciphertext)
                 self.tag = Data(tag)
+            }
+
+            /// A box `seal` just made: its parts are kept as they are, not copied.
+            init(nonce: Nonce, sealedCiphertext: Data, tag: Data) {
+                self.nonce = nonce
+                self.ciphertext = sealedCiphertext
+                self.tag = tag
             }
 
             /// Parses the combined form nonce(12) ‖ ciphertext ‖ tag(16).
@@ -93,17 +107,34 @@ extension AES {
         }
 
         /// Encrypts and authenticates `message`, and authenticates `associatedData` (sent in clear).
+        ///
+        /// The key keeps one OpenSSL context for all its messages, so sealing many messages under one
+        /// key only sets a new nonce each time. With random nonces (the default) a key seals at most
+        /// 2^32 messages (NIST SP 800-38D §8.3); past that, `keyUsageLimitReached`.
         public static func seal(
             _ message: some DataProtocol,
             using key: SymmetricKey,
             nonce: Nonce = Nonce(),
             authenticating associatedData: some DataProtocol
         ) throws(CryptoError) -> SealedBox {
-            let stream = try CipherStream(try AES.algorithm(gcm: true, for: key), .encrypt, key: key, iv: nonce)
-            authenticate(associatedData, with: stream)
-            var ciphertext = stream.update(data: message)
-            ciphertext.append(try stream.finalize())
-            return try SealedBox(nonce: nonce, ciphertext: ciphertext, tag: stream.tag)
+            var tag = Data(count: tagByteCount)
+            let ciphertext = try message.withContiguousBytes { (message) throws(CryptoError) in
+                try associatedData.withContiguousBytes { (associatedData) throws(CryptoError) in
+                    try Data(uninitializedCount: message.count) { (ciphertext) throws(CryptoError) in
+                        try tag.withMutableBytes { (tag) throws(CryptoError) in
+                            try seal(
+                                message,
+                                using: key,
+                                nonce: nonce,
+                                authenticating: associatedData,
+                                into: ciphertext,
+                                tag: tag
+                            )
+                        }
+                    }
+                }
+            }
+            return SealedBox(nonce: nonce, sealedCiphertext: ciphertext, tag: tag)
         }
 
         /// Encrypts and authenticates `message`.
@@ -115,6 +146,31 @@ extension AES {
             try seal(message, using: key, nonce: nonce, authenticating: Data())
         }
 
+        /// Seals into buffers the caller owns, for messages framed by the caller: `ciphertext` must be
+        /// exactly `message.count` bytes and `tag` `tagByteCount` bytes. Nothing is allocated.
+        public static func seal(
+            _ message: UnsafeRawBufferPointer,
+            using key: SymmetricKey,
+            nonce: Nonce,
+            authenticating associatedData: UnsafeRawBufferPointer,
+            into ciphertext: UnsafeMutableRawBufferPointer,
+            tag: UnsafeMutableRawBufferPointer
+        ) throws(CryptoError) {
+            guard ciphertext.count == message.count else {
+                throw .incorrectSize(what: "GCM ciphertext buffer", expected: "\(message.count) bytes", actual: ciphertext.count)
+            }
+            guard tag.count == tagByteCount else {
+                throw .incorrectSize(what: "GCM tag buffer", expected: "\(tagByteCount) bytes", actual: tag.count)
+            }
+            try key.gcmKeySchedule.withContext(key: key, nonce: nonce, encrypting: true) {
+                (context) throws(CryptoError) in
+                context.authenticate(associatedData)
+                _ = context.update(message, into: ciphertext)
+                try context.finishAEAD()
+                context.tag(into: tag)
+            }
+        }
+
         /// Verifies and decrypts. Any alteration, or the wrong key or associated data, throws
         /// `authenticationFailure`; no plaintext is returned unless the tag verifies.
         public static func open(
@@ -122,17 +178,21 @@ extension AES {
             using key: SymmetricKey,
             authenticating associatedData: some DataProtocol
         ) throws(CryptoError) -> Data {
-            try CipherStream.process(
-                try AES.algorithm(gcm: true, for: key),
-                .decrypt,
-                key: key,
-                iv: box.nonce,
-                padding: .none,
-                input: box.ciphertext
-            ) {
-                (stream) throws(CryptoError) in
-                authenticate(associatedData, with: stream)
-                try stream.setExpectedTag(box.tag)
+            try associatedData.withContiguousBytes { (associatedData) throws(CryptoError) in
+                try box.ciphertext.withBytes { (ciphertext) throws(CryptoError) in
+                    try box.tag.withBytes { (tag) throws(CryptoError) in
+                        try Data(uninitializedCount: ciphertext.count) { (plaintext) throws(CryptoError) in
+                            try open(
+                                ciphertext,
+                                using: key,
+                                nonce: box.nonce,
+                                tag: tag,
+                                authenticating: associatedData,
+                                into: plaintext
+                            )
+                        }
+                    }
+                }
             }
         }
 
@@ -141,8 +201,32 @@ extension AES {
             try open(box, using: key, authenticating: Data())
         }
 
-        private static func authenticate(_ data: some DataProtocol, with stream: CipherStream) {
-            for region in data.regions { region.withUnsafeBytes { stream.authenticate($0) } }
+        /// Verifies and decrypts into a buffer the caller owns, exactly `ciphertext.count` bytes. If the
+        /// tag does not verify, `plaintext` is wiped and `authenticationFailure` thrown: use its bytes
+        /// only after this returns.
+        public static func open(
+            _ ciphertext: UnsafeRawBufferPointer,
+            using key: SymmetricKey,
+            nonce: Nonce,
+            tag: UnsafeRawBufferPointer,
+            authenticating associatedData: UnsafeRawBufferPointer,
+            into plaintext: UnsafeMutableRawBufferPointer
+        ) throws(CryptoError) {
+            guard plaintext.count == ciphertext.count else {
+                throw .incorrectSize(what: "GCM plaintext buffer", expected: "\(ciphertext.count) bytes", actual: plaintext.count)
+            }
+            do {
+                try key.gcmKeySchedule.withContext(key: key, nonce: nonce, encrypting: false) {
+                    (context) throws(CryptoError) in
+                    context.authenticate(associatedData)
+                    try context.setExpectedTag(tag)
+                    _ = context.update(ciphertext, into: plaintext)
+                    try context.finishAEAD()
+                }
+            } catch {
+                secureZero(plaintext)
+                throw error
+            }
         }
     }
 }

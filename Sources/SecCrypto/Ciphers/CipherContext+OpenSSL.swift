@@ -10,7 +10,9 @@ package final class CipherContext {
 
     private let context: OpaquePointer
     let algorithm: CipherAlgorithm
-    let encrypting: Bool
+    private(set) var encrypting: Bool
+    /// The IV length OpenSSL is set to: GCM nonces may differ from the algorithm's default.
+    private var ivByteCount: Int
 
     package init(
         _ algorithm: CipherAlgorithm,
@@ -41,6 +43,7 @@ package final class CipherContext {
         self.context = context
         self.algorithm = algorithm
         self.encrypting = encrypting
+        self.ivByteCount = iv.count
         let enc: Int32 = encrypting ? 1 : 0
         // A GCM nonce of other than the default 12 bytes needs its length set before the key and IV;
         // otherwise one call sets cipher, key and IV.
@@ -71,10 +74,35 @@ package final class CipherContext {
 
     deinit { EVP_CIPHER_CTX_free(context) }
 
-    /// Processes `input` into `output`, which must hold `input.count + blockByteCount` bytes.
-    /// Returns the number of bytes written.
+    /// GCM only: starts a new message under the same key, in either direction, as `openssl speed
+    /// -aead` does. The key schedule and GHASH table are kept; OpenSSL resets the counter, lengths and
+    /// tag. `nonce` must be 1 to 128 bytes.
+    package func restart(nonce: UnsafeRawBufferPointer, encrypting: Bool) {
+        precondition(algorithm.isGCM && Self.gcmIVRange.contains(nonce.count), "GCM restart needs a 1-128 byte nonce")
+        if nonce.count != ivByteCount {
+            checkOpenSSL(
+                EVP_CIPHER_CTX_ctrl(context, EVP_CTRL_AEAD_SET_IVLEN, Int32(nonce.count), nil) == 1,
+                "set GCM IV length"
+            )
+            ivByteCount = nonce.count
+        }
+        let ok = EVP_CipherInit_ex2(
+            context,
+            nil,
+            nil,
+            nonce.baseAddress!.assumingMemoryBound(to: UInt8.self),
+            encrypting ? 1 : 0,
+            nil
+        )
+        checkOpenSSL(ok == 1, "EVP_CipherInit_ex2 (nonce)")
+        self.encrypting = encrypting
+    }
+
+    /// Processes `input` into `output`, which must hold `input.count + blockByteCount` bytes
+    /// (GCM, a stream mode: `input.count`). Returns the number of bytes written.
     package func update(_ input: UnsafeRawBufferPointer, into output: UnsafeMutableRawBufferPointer) -> Int {
-        precondition(output.count >= input.count + algorithm.blockByteCount, "cipher output buffer too small")
+        let slack = algorithm.isGCM ? 0 : algorithm.blockByteCount
+        precondition(output.count >= input.count + slack, "cipher output buffer too small")
         var remaining = input
         var written = 0
         // EVP_CipherUpdate takes an int length: feed very large buffers in pieces.
@@ -134,11 +162,24 @@ package final class CipherContext {
         return Int(outLength)
     }
 
-    /// The GCM tag, after `finish` of an encryption.
-    package func tag() -> [UInt8] {
-        var tag = [UInt8](repeating: 0, count: Self.gcmTagByteCount)
-        let ok = EVP_CIPHER_CTX_ctrl(context, EVP_CTRL_AEAD_GET_TAG, Int32(tag.count), &tag)
+    /// GCM: finishes a message, which writes no bytes. A decryption whose tag does not verify throws
+    /// `authenticationFailure`.
+    package func finishAEAD() throws(CryptoError) {
+        var scratch: (UInt64, UInt64) = (0, 0)  // OpenSSL wants an output pointer even so
+        var outLength: Int32 = 0
+        let ok = withUnsafeMutableBytes(of: &scratch) {
+            EVP_CipherFinal_ex(context, $0.baseAddress!.assumingMemoryBound(to: UInt8.self), &outLength)
+        }
+        guard ok == 1 else {
+            OpenSSLError.clearQueue()
+            throw .authenticationFailure
+        }
+    }
+
+    /// Writes the GCM tag (`gcmTagByteCount` bytes) into `output`, after `finish` of an encryption.
+    package func tag(into output: UnsafeMutableRawBufferPointer) {
+        precondition(output.count == Self.gcmTagByteCount, "a GCM tag is 16 bytes")
+        let ok = EVP_CIPHER_CTX_ctrl(context, EVP_CTRL_AEAD_GET_TAG, Int32(output.count), output.baseAddress)
         checkOpenSSL(ok == 1, "get GCM tag")
-        return tag
     }
 }

@@ -101,7 +101,9 @@ public final class CipherStream {
     /// GCM encryption only: the 16-byte authentication tag, after `finalize()`.
     public var tag: Data {
         precondition(algorithm.isGCM && context.encrypting, "a tag is produced by GCM encryption")
-        return Data(context.tag())
+        var tag = Data(count: CipherContext.gcmTagByteCount)
+        tag.withUnsafeMutableBytes { context.tag(into: $0) }
+        return tag
     }
 
     /// One-shot helper: the whole of `input` through a new stream. On failure the partial output is wiped.

@@ -1,15 +1,25 @@
 /// A symmetric key (for HMAC and ciphers). Its bytes are wiped when the last copy is released.
 public struct SymmetricKey: Sendable, ContiguousBytes, Equatable, CustomStringConvertible {
     @usableFromInline let material: SecureBytes
+    /// The keyed AES-GCM context that messages under this key reuse, released with the key.
+    let gcmKeySchedule: GCMKeySchedule
 
     /// Creates a key from existing bytes (copied into wiped-on-release memory).
     public init(data: some ContiguousBytes) {
-        material = SecureBytes(data)
+        self.init(SecureBytes(data))
     }
 
     /// Creates a key from bytes already held in secure memory (for example a secret read by `SecretSource`).
     public init(_ bytes: SecureBytes) {
         material = bytes
+        gcmKeySchedule = GCMKeySchedule()
+    }
+
+    /// A key that refuses AES-GCM seals with random nonces past `gcmRandomNonceLimit` (for tests of
+    /// the limit; every other key allows 2^32).
+    package init(data: some ContiguousBytes, gcmRandomNonceLimit: UInt64) {
+        material = SecureBytes(data)
+        gcmKeySchedule = GCMKeySchedule(randomNonceLimit: gcmRandomNonceLimit)
     }
 
     /// Generates a new random key of the given size from OpenSSL's CSPRNG.
@@ -17,9 +27,11 @@ public struct SymmetricKey: Sendable, ContiguousBytes, Equatable, CustomStringCo
     /// A failing system random generator stops the process: no key is better than a predictable one.
     public init(size: SymmetricKeySize) {
         do {
-            material = try SecureBytes(count: size.bitCount / 8) { (buffer) throws(CryptoError) in
-                try SecureRandom.fill(buffer)
-            }
+            self.init(
+                try SecureBytes(count: size.bitCount / 8) { (buffer) throws(CryptoError) in
+                    try SecureRandom.fill(buffer)
+                }
+            )
         } catch {
             fatalError("SecKit: \(error)")
         }

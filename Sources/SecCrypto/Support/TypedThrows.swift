@@ -67,26 +67,31 @@ extension Sequence<UInt8> {
     }
 }
 
-/// The bytes of five values at once, for a call that needs them all (JWE decryption): one closure
-/// with a body that throws `E`, instead of five nested ones.
+extension DataProtocol {
+    /// The bytes as one buffer, with a body that throws `E`: in place when they are contiguous, else
+    /// through a copy that is wiped afterwards (the bytes may be a secret or a plaintext).
+    @inlinable
+    package func withContiguousBytes<R, E: Error>(_ body: (UnsafeRawBufferPointer) throws(E) -> R) throws(E) -> R {
+        if let result = try withContiguousBytesIfAvailable(body) { return result }
+        let copy = SecureBytes(count: count) { (buffer: UnsafeMutableRawBufferPointer) in _ = copyBytes(to: buffer) }
+        return try copy.withBytes(body)
+    }
+}
+
+/// The bytes of four values at once, for a call that needs them all (JWE decryption): one closure
+/// with a body that throws `E`, instead of four nested ones.
 @inlinable @inline(__always)
 package func withBytes<R, E: Error>(
     of first: some ContiguousBytes,
     _ second: some ContiguousBytes,
     _ third: some ContiguousBytes,
     _ fourth: some ContiguousBytes,
-    _ fifth: some ContiguousBytes,
-    _ body: (
-        UnsafeRawBufferPointer, UnsafeRawBufferPointer, UnsafeRawBufferPointer, UnsafeRawBufferPointer,
-        UnsafeRawBufferPointer
-    ) throws(E) -> R
+    _ body: (UnsafeRawBufferPointer, UnsafeRawBufferPointer, UnsafeRawBufferPointer, UnsafeRawBufferPointer) throws(E) -> R
 ) throws(E) -> R {
     try first.withUnsafeBytes { a in
         second.withUnsafeBytes { b in
             third.withUnsafeBytes { c in
-                fourth.withUnsafeBytes { d in
-                    fifth.withUnsafeBytes { e in Result(catching: { () throws(E) in try body(a, b, c, d, e) }) }
-                }
+                fourth.withUnsafeBytes { d in Result(catching: { () throws(E) in try body(a, b, c, d) }) }
             }
         }
     }.get()

@@ -58,7 +58,14 @@ public enum JWE {
             keyID: keyID,
             contentType: contentType
         )
-        return try key.withBytes { (key) throws(CryptoError) in try seal(plaintext, header: header, secret: key) }
+        guard let kekByteCount = keyManagement.keyWrapByteCount else {
+            try key.withBytes { (key) throws(CryptoError) in try contentEncryption.checkDirectKey(key) }
+            return try seal(plaintext, header: header, cek: key, encryptedKey: [])
+        }
+        let (cek, encryptedKey) = try key.withBytes { (key) throws(CryptoError) in
+            try wrappedContentKey(for: header, secret: key, kekByteCount: kekByteCount)
+        }
+        return try seal(plaintext, header: header, cek: cek, encryptedKey: encryptedKey)
     }
 
     /// Encrypts `plaintext` with a JWK, naming it in the header with its `kid`.
@@ -92,7 +99,9 @@ public enum JWE {
         keyID: String? = nil,
         contentType: String? = nil
     ) throws(CryptoError) -> String {
-        guard let recommended = keyManagement.recommendedIterations else {
+        guard let recommended = keyManagement.recommendedIterations,
+            let kekByteCount = keyManagement.keyWrapByteCount
+        else {
             throw .invalidParameter("JWE \(keyManagement) takes a key, not a password")
         }
         let iterations = iterations ?? recommended
@@ -110,9 +119,10 @@ public enum JWE {
         )
         header.pbes2SaltInput = try SecureRandom.bytes(count: 16)
         header.pbes2Iterations = iterations
-        return try password.withBytes { (password) throws(CryptoError) in
-            try seal(plaintext, header: header, secret: password)
+        let (cek, encryptedKey) = try password.withBytes { (password) throws(CryptoError) in
+            try wrappedContentKey(for: header, secret: password, kekByteCount: kekByteCount)
         }
+        return try seal(plaintext, header: header, cek: cek, encryptedKey: encryptedKey)
     }
 
     // MARK: Decryption
@@ -146,79 +156,51 @@ public enum JWE {
 
     // MARK: Sealing
 
-    /// Seals with `secret` (a key, or a password for PBES2) as `header` says.
+    /// Seals under the content key `cek`; `encryptedKey` is its wrapped form (empty for `dir`).
     private static func seal(
         _ plaintext: some DataProtocol,
         header: Header,
-        secret: UnsafeRawBufferPointer
+        cek: SymmetricKey,
+        encryptedKey: [UInt8]
     ) throws(CryptoError) -> String {
         let enc = header.contentEncryption
-        let (cek, encryptedKey) = try contentKey(for: header, secret: secret)
-        let encodedHeader = header.json.withUnsafeBytes { Base64.encode($0, alphabet: .url, padding: false) }
-        if let sealed = try plaintext.withContiguousBytesIfAvailable({ (plaintext) throws(CryptoError) in
-            try seal(plaintext, encodedHeader: encodedHeader, cek: cek, encryptedKey: encryptedKey, enc: enc)
-        }) {
-            return sealed
-        }
-        return try Array(plaintext).withUnsafeBufferPointer { (plaintext) throws(CryptoError) in
-            try seal(
-                UnsafeRawBufferPointer(plaintext),
-                encodedHeader: encodedHeader,
-                cek: cek,
-                encryptedKey: encryptedKey,
-                enc: enc
-            )
-        }
-    }
-
-    private static func seal(
-        _ plaintext: UnsafeRawBufferPointer,
-        encodedHeader: String,
-        cek: SecureBytes,
-        encryptedKey: [UInt8],
-        enc: ContentEncryptionAlgorithm
-    ) throws(CryptoError) -> String {
-        var encodedHeader = encodedHeader
-        return try encodedHeader.withUTF8Bytes { (aad) throws(CryptoError) in
-            let iv = try SecureRandom.bytes(count: enc.ivByteCount)
-            var tag = [UInt8](repeating: 0, count: enc.tagByteCount)
-            var ciphertext = [UInt8](repeating: 0, count: enc.ciphertextCapacity(plaintextCount: plaintext.count))
-            let count = try cek.withBytes { (cek) throws(CryptoError) in
-                try iv.withUnsafeBufferPointer { (iv) throws(CryptoError) in
-                    try ciphertext.withUnsafeMutableBufferPointer { (ciphertext) throws(CryptoError) in
-                        try tag.withUnsafeMutableBufferPointer { (tag) throws(CryptoError) in
-                            try enc.seal(
-                                plaintext,
-                                cek: cek,
-                                iv: UnsafeRawBufferPointer(iv),
-                                aad: aad,
-                                ciphertext: UnsafeMutableRawBufferPointer(ciphertext),
-                                tag: UnsafeMutableRawBufferPointer(tag)
-                            )
-                        }
+        var encodedHeader = header.json.withUnsafeBytes { Base64.encode($0, alphabet: .url, padding: false) }
+        return try plaintext.withContiguousBytes { (plaintext) throws(CryptoError) in
+            try encodedHeader.withUTF8Bytes { (aad) throws(CryptoError) in
+                var tag = [UInt8](repeating: 0, count: enc.tagByteCount)
+                let capacity = enc.ciphertextCapacity(plaintextCount: plaintext.count)
+                var iv: [UInt8] = []
+                let ciphertext = try [UInt8](unsafeUninitializedCapacity: capacity) {
+                    (ciphertext, initializedCount) throws(CryptoError) in
+                    try tag.withUnsafeMutableBufferPointer { (tag) throws(CryptoError) in
+                        (iv, initializedCount) = try enc.seal(
+                            plaintext,
+                            cek: cek,
+                            aad: aad,
+                            ciphertext: UnsafeMutableRawBufferPointer(ciphertext),
+                            tag: UnsafeMutableRawBufferPointer(tag)
+                        )
                     }
                 }
+                return compactSerialization(encodedHeader: aad, parts: [encryptedKey, iv, ciphertext, tag])
             }
-            ciphertext.removeLast(ciphertext.count - count)
-            return compactSerialization(encodedHeader: aad, parts: [encryptedKey, iv, ciphertext, tag])
         }
     }
 
-    /// A fresh content key and its encrypted form for `header` (for `dir`, the key itself and nothing).
-    private static func contentKey(
+    /// A fresh random content key and its form wrapped under the key-encryption key that `secret`
+    /// (a shared key, or a password for PBES2) gives.
+    private static func wrappedContentKey(
         for header: Header,
-        secret: UnsafeRawBufferPointer
-    ) throws(CryptoError) -> (SecureBytes, [UInt8]) {
-        let enc = header.contentEncryption
-        guard let kekByteCount = header.keyManagement.keyWrapByteCount else {
-            try enc.checkDirectKey(secret)
-            return (SecureBytes(secret), [])
-        }
+        secret: UnsafeRawBufferPointer,
+        kekByteCount: Int
+    ) throws(CryptoError) -> (SymmetricKey, [UInt8]) {
         let kek = try keyEncryptionKey(for: header, secret: secret, byteCount: kekByteCount)
-        let cek = try SecureBytes(count: enc.keyByteCount) { (bytes) throws(CryptoError) in try SecureRandom.fill(bytes)
-        }
-        let wrapped = try AES.KeyWrap.wrap(SymmetricKey(cek), using: kek)
-        return (cek, [UInt8](wrapped))
+        let cek = SymmetricKey(
+            try SecureBytes(count: header.contentEncryption.keyByteCount) { (bytes) throws(CryptoError) in
+                try SecureRandom.fill(bytes)
+            }
+        )
+        return (cek, [UInt8](try AES.KeyWrap.wrap(cek, using: kek)))
     }
 
     /// The AES key-wrap key: the shared key itself, or PBKDF2 of the password (RFC 7518 §4.8.1.1:

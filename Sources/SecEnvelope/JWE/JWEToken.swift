@@ -73,7 +73,17 @@ extension JWE {
             guard !header.keyManagement.usesPassword else {
                 throw .invalidParameter("this JWE uses \(header.keyManagement), which needs a password, not a key")
             }
-            return try key.withBytes { (key) throws(CryptoError) in try open(secret: key) }
+            guard let kekByteCount = header.keyManagement.keyWrapByteCount else {
+                try key.withBytes { (key) throws(CryptoError) in try header.contentEncryption.checkDirectKey(key) }
+                // dir: the encrypted key must be empty.
+                guard parts[1].isEmpty else { throw .authenticationFailure }
+                return try open(contentKey: key)
+            }
+            return try open(
+                contentKey: try key.withBytes { (key) throws(CryptoError) in
+                    try unwrappedContentKey(secret: key, kekByteCount: kekByteCount)
+                }
+            )
         }
 
         /// Decrypts with the key the `kid` header names, or, without a `kid`, with each key in turn
@@ -103,21 +113,23 @@ extension JWE {
 
         /// Decrypts with a password (PBES2).
         public func decrypt(password: some ContiguousBytes) throws(CryptoError) -> Data {
-            guard header.keyManagement.usesPassword else {
+            guard header.keyManagement.usesPassword, let kekByteCount = header.keyManagement.keyWrapByteCount else {
                 throw .invalidParameter("this JWE uses \(header.keyManagement), which needs a key, not a password")
             }
-            return try password.withBytes { (password) throws(CryptoError) in try open(secret: password) }
+            return try open(
+                contentKey: try password.withBytes { (password) throws(CryptoError) in
+                    try unwrappedContentKey(secret: password, kekByteCount: kekByteCount)
+                }
+            )
         }
 
-        private func open(secret: UnsafeRawBufferPointer) throws(CryptoError) -> Data {
+        private func open(contentKey cek: SymmetricKey) throws(CryptoError) -> Data {
             let enc = header.contentEncryption
-            guard let encryptedKey = part(1), let iv = part(2), let ciphertext = part(3), let tag = part(4) else {
+            guard let iv = part(2), let ciphertext = part(3), let tag = part(4) else {
                 throw .authenticationFailure
             }
-            let cek = try contentKey(encryptedKey: encryptedKey, secret: secret)
             var plaintext = [UInt8](repeating: 0, count: ciphertext.count + 16)
-            let count = try withBytes(of: cek, bytes, iv, ciphertext, tag) {
-                (cek, token, iv, ciphertext, tag) throws(CryptoError) in
+            let count = try withBytes(of: bytes, iv, ciphertext, tag) { (token, iv, ciphertext, tag) throws(CryptoError) in
                 let aad = UnsafeRawBufferPointer(rebasing: token[parts[0]])
                 return try plaintext.withUnsafeMutableBufferPointer { (plaintext) throws(CryptoError) in
                     try enc.open(
@@ -142,21 +154,17 @@ extension JWE {
             }
         }
 
-        /// The content key: the shared key for `dir` (the encrypted key must be empty), or the
-        /// unwrapped one. A wrong key, an altered wrapped key or one of the wrong length all fail as
-        /// `authenticationFailure`; only a key of the wrong size for the algorithm is named as such.
-        private func contentKey(
-            encryptedKey: [UInt8],
-            secret: UnsafeRawBufferPointer
+        /// The unwrapped content key. A wrong key or password, an altered wrapped key or one of the
+        /// wrong length all fail as `authenticationFailure`; only a key of the wrong size for the
+        /// algorithm is named as such.
+        private func unwrappedContentKey(
+            secret: UnsafeRawBufferPointer,
+            kekByteCount: Int
         ) throws(CryptoError) -> SymmetricKey {
-            let enc = header.contentEncryption
-            guard let kekByteCount = header.keyManagement.keyWrapByteCount else {
-                try enc.checkDirectKey(secret)
-                guard encryptedKey.isEmpty else { throw .authenticationFailure }
-                return SymmetricKey(data: secret)
-            }
             let kek = try JWE.keyEncryptionKey(for: header, secret: secret, byteCount: kekByteCount)
-            guard encryptedKey.count == enc.keyByteCount + 8 else { throw .authenticationFailure }
+            guard let encryptedKey = part(1), encryptedKey.count == header.contentEncryption.keyByteCount + 8 else {
+                throw .authenticationFailure
+            }
             return try AES.KeyWrap.unwrap(encryptedKey, using: kek)
         }
     }

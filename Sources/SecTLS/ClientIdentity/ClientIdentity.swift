@@ -28,10 +28,10 @@ public struct ClientIdentity: Sendable {
         privateKeyPEM: some DataProtocol,
         passphrase: SecureBytes? = nil
     ) throws(TLSError) {
-        let certificates = try Self.withBytes(of: certificateChainPEM) { (pem) throws(TLSError) in
+        let certificates = try certificateChainPEM.withContiguousBytes { (pem) throws(TLSError) in
             try Self.loadCertificates(pem: pem)
         }
-        let key = try Self.withBytes(of: privateKeyPEM) { (pem) throws(TLSError) in
+        let key = try privateKeyPEM.withContiguousBytes { (pem) throws(TLSError) in
             try PrivateKeyHandle(pem: pem, passphrase: passphrase)
         }
         try self.init(certificates: certificates, key: key)
@@ -45,7 +45,7 @@ public struct ClientIdentity: Sendable {
     /// A PKCS#12 (`.p12`, `.pfx`) file with its certificate, key and optional CA certificates. Nil
     /// passphrase: the file must have none (or an empty one, as `openssl pkcs12 -passout pass:` writes).
     public init(pkcs12: some DataProtocol, passphrase: SecureBytes?) throws(TLSError) {
-        let contents = try Self.withBytes(of: pkcs12) { (der) throws(TLSError) in
+        let contents = try pkcs12.withContiguousBytes { (der) throws(TLSError) in
             try Self.loadPKCS12(der, passphrase: passphrase)
         }
         try self.init(certificates: contents.certificates, key: contents.key)
@@ -56,10 +56,10 @@ public struct ClientIdentity: Sendable {
     public init(certificateFile: String, keyFile: String? = nil, passphrase: SecureBytes? = nil) throws(TLSError) {
         let certificatePEM = try Self.readFile(certificateFile, "certificate file")
         let keyPEM = try keyFile.map { path throws(TLSError) in try Self.readFile(path, "key file") } ?? certificatePEM
-        let certificates = try Self.withBytes(of: certificatePEM) { (pem) throws(TLSError) in
+        let certificates = try certificatePEM.withBytes { (pem) throws(TLSError) in
             try Self.loadCertificates(pem: pem)
         }
-        let key = try Self.withBytes(of: keyPEM) { (pem) throws(TLSError) in
+        let key = try keyPEM.withBytes { (pem) throws(TLSError) in
             try PrivateKeyHandle(pem: pem, passphrase: passphrase)
         }
         try self.init(certificates: certificates, key: key)
@@ -76,27 +76,5 @@ public struct ClientIdentity: Sendable {
         } catch {
             throw .invalidClientIdentity("cannot read the \(what) \(path)")
         }
-    }
-
-    /// Calls `body` with the bytes of `data`: in place when they are contiguous, else through a
-    /// `SecureBytes` copy.
-    private static func withBytes<R>(
-        of data: some DataProtocol,
-        _ body: (UnsafeRawBufferPointer) throws(TLSError) -> R
-    ) throws(TLSError) -> R {
-        if let result = try data.withContiguousBytesIfAvailable(body) {
-            return result
-        }
-        let copy = SecureBytes(count: data.count) { (buffer: UnsafeMutableRawBufferPointer) in
-            _ = data.copyBytes(to: buffer)
-        }
-        return try withBytes(of: copy, body)
-    }
-
-    private static func withBytes<R>(
-        of bytes: SecureBytes,
-        _ body: (UnsafeRawBufferPointer) throws(TLSError) -> R
-    ) throws(TLSError) -> R {
-        try bytes.withBytes(body)
     }
 }

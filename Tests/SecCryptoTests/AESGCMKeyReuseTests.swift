@@ -1,0 +1,216 @@
+import Foundation
+import SecCrypto
+import TestSupport
+import Testing
+
+/// A key seals and opens many messages through one keyed OpenSSL context (only the nonce is set per
+/// message). These tests drive one key object through long mixed sequences — both directions, nonces
+/// of several lengths, failed opens in between, several threads at once — and check every result
+/// against Python's `cryptography` AESGCM (Tests/Peers/aesgcm_peer.py) or a fresh context.
+@Suite struct AESGCMKeyReuseTests {
+    /// One message of a sequence, with the nonce, AAD and plaintext as hex for the peer.
+    private struct Message {
+        var nonce: [UInt8]
+        var aad: [UInt8]
+        var plaintext: [UInt8]
+    }
+
+    /// Nonce lengths the peer accepts (cryptography: 8 to 128 bytes), 12 most often.
+    private static let nonceLengths = [12, 12, 12, 8, 16, 60, 128]
+
+    private static func messages(count: Int, using generator: inout some RandomNumberGenerator) -> [Message] {
+        (0..<count).map { index in
+            let nonceLength = nonceLengths[index % nonceLengths.count]
+            let size = [0, 1, 15, 16, 17, 255, 4096, 16384, 65537][index % 9]
+            return Message(
+                nonce: (0..<nonceLength).map { _ in UInt8.random(in: 0...255, using: &generator) },
+                aad: (0..<(index % 5 == 0 ? 0 : index % 40)).map { _ in UInt8.random(in: 0...255, using: &generator) },
+                plaintext: (0..<size).map { _ in UInt8.random(in: 0...255, using: &generator) }
+            )
+        }
+    }
+
+    private static func peerBatch(key: [UInt8], open: [[String: String]], seal: [[String: String]]) throws -> (
+        opened: [String?], sealed: [[String: String]]
+    ) {
+        let request = try JSONSerialization.data(withJSONObject: ["open": open, "seal": seal])
+        let result = try InteropPeer.aesgcm.run(
+            ["batch"],
+            stdin: [UInt8](request),
+            environment: ["AESGCM_KEY_HEX": Hex.encode(key)]
+        )
+        let reply = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout)) as? [String: Any])
+        let opened = try #require(reply["opened"] as? [Any]).map { $0 as? String }
+        let sealed = try #require(reply["sealed"] as? [[String: String]])
+        return (opened, sealed)
+    }
+
+    /// SecKit seals a long sequence under one key object, opening each box again right after (the
+    /// context switches direction) and failing a tampered open every third message; the peer opens
+    /// every box. Then the peer seals a sequence, and the same key object opens it.
+    @Test(arguments: [16, 24, 32])
+    func bothWaysWithPython(keyByteCount: Int) throws {
+        var generator = SystemRandomNumberGenerator()
+        let keyBytes = (0..<keyByteCount).map { _ in UInt8.random(in: 0...255, using: &generator) }
+        let key = SymmetricKey(data: keyBytes)
+
+        let ours = Self.messages(count: 63, using: &generator)
+        var boxes: [AES.GCM.SealedBox] = []
+        for (index, message) in ours.enumerated() {
+            let box = try AES.GCM.seal(
+                message.plaintext,
+                using: key,
+                nonce: try AES.GCM.Nonce(data: message.nonce),
+                authenticating: message.aad
+            )
+            boxes.append(box)
+            #expect(try AES.GCM.open(box, using: key, authenticating: message.aad) == Data(message.plaintext))
+            if index % 3 == 0 {
+                var tag = [UInt8](box.tag)
+                tag[index % 16] ^= 0x01
+                let tampered = try AES.GCM.SealedBox(nonce: box.nonce, ciphertext: box.ciphertext, tag: tag)
+                #expect(throws: CryptoError.authenticationFailure) {
+                    try AES.GCM.open(tampered, using: key, authenticating: message.aad)
+                }
+            }
+        }
+
+        let theirs = Self.messages(count: 63, using: &generator)
+        let reply = try Self.peerBatch(
+            key: keyBytes,
+            open: zip(ours, boxes).map { message, box in
+                [
+                    "nonce": Hex.encode(message.nonce), "aad": Hex.encode(message.aad),
+                    "ct": Hex.encode(box.ciphertext), "tag": Hex.encode(box.tag),
+                ]
+            },
+            seal: theirs.map {
+                ["nonce": Hex.encode($0.nonce), "aad": Hex.encode($0.aad), "msg": Hex.encode($0.plaintext)]
+            }
+        )
+        #expect(reply.opened == ours.map { Hex.encode($0.plaintext) })
+
+        try #require(reply.sealed.count == theirs.count)
+        for (message, sealed) in zip(theirs, reply.sealed) {
+            let box = try AES.GCM.SealedBox(
+                nonce: try AES.GCM.Nonce(data: message.nonce),
+                ciphertext: try Hex.decode(try #require(sealed["ct"])),
+                tag: try Hex.decode(try #require(sealed["tag"]))
+            )
+            #expect(try AES.GCM.open(box, using: key, authenticating: message.aad) == Data(message.plaintext))
+            #expect(throws: CryptoError.authenticationFailure) {
+                try AES.GCM.open(box, using: key, authenticating: message.aad + [0])
+            }
+        }
+    }
+
+    /// Four threads seal and open under one key at once: each result equals the one a fresh context
+    /// (`CipherStream`) gives for the same nonce, so no message ever ran on another's context.
+    @Test func concurrentMessagesUnderOneKey() async throws {
+        let key = SymmetricKey(size: .bits256)
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for worker in 0..<4 {
+                group.addTask {
+                    for round in 0..<300 {
+                        let message = [UInt8](repeating: UInt8(worker), count: 100 + round)
+                        let aad = [UInt8(round & 0xff), UInt8(worker)]
+                        let nonce = AES.GCM.Nonce()
+                        let box = try AES.GCM.seal(message, using: key, nonce: nonce, authenticating: aad)
+                        let stream = try CipherStream(.aes256GCM, .encrypt, key: key, iv: nonce, padding: .none)
+                        aad.withUnsafeBytes { stream.authenticate($0) }
+                        var expected = stream.update(data: message)
+                        expected.append(try stream.finalize())
+                        #expect(box.ciphertext == expected)
+                        #expect(box.tag == stream.tag)
+                        #expect(try AES.GCM.open(box, using: key, authenticating: aad) == Data(message))
+                    }
+                }
+            }
+            try await group.waitForAll()
+        }
+    }
+
+    /// Seals with random nonces stop at the key's limit (2^32 by default, NIST SP 800-38D §8.3;
+    /// three here) with `keyUsageLimitReached`; seals with nonces the caller gives, and opens, go on.
+    @Test func randomNonceLimit() throws {
+        let key = SymmetricKey(data: [UInt8](repeating: 7, count: 32), gcmRandomNonceLimit: 3)
+        var boxes: [AES.GCM.SealedBox] = []
+        for _ in 0..<3 { boxes.append(try AES.GCM.seal([1, 2, 3], using: key)) }
+        let error = #expect(throws: CryptoError.self) { try AES.GCM.seal([1, 2, 3], using: key) }
+        guard case .keyUsageLimitReached(let reason) = error else {
+            Issue.record("expected keyUsageLimitReached, got \(String(describing: error))")
+            return
+        }
+        #expect(reason.contains("use a new key"))
+        let explicit = try AES.GCM.seal([4], using: key, nonce: try AES.GCM.Nonce(data: [UInt8](repeating: 1, count: 12)))
+        for box in boxes + [explicit] { _ = try AES.GCM.open(box, using: key) }
+        // A copy of the key shares its count; a new key from the same bytes starts its own.
+        let copy = key
+        #expect(throws: CryptoError.self) { try AES.GCM.seal([1], using: copy) }
+        _ = try AES.GCM.seal([1], using: SymmetricKey(data: [UInt8](repeating: 7, count: 32)))
+    }
+
+    /// The buffer forms write exactly where they are told: a ciphertext buffer of the wrong size
+    /// or a tag buffer of other than 16 bytes is refused; a failed open wipes the plaintext buffer.
+    @Test func bufferForms() throws {
+        let key = SymmetricKey(size: .bits128)
+        let nonce = AES.GCM.Nonce()
+        let message: [UInt8] = Array("buffer forms".utf8)
+        let aad: [UInt8] = [9, 9]
+        var ciphertext = [UInt8](repeating: 0, count: message.count)
+        var tag = [UInt8](repeating: 0, count: 16)
+        try message.withUnsafeBytes { message in
+            try aad.withUnsafeBytes { aad in
+                try ciphertext.withUnsafeMutableBytes { ciphertext in
+                    try tag.withUnsafeMutableBytes { tag in
+                        try AES.GCM.seal(message, using: key, nonce: nonce, authenticating: aad, into: ciphertext, tag: tag)
+                        expectIncorrectSize(actual: 15, expected: "16 bytes") {
+                            try AES.GCM.seal(
+                                message,
+                                using: key,
+                                nonce: nonce,
+                                authenticating: aad,
+                                into: ciphertext,
+                                tag: UnsafeMutableRawBufferPointer(rebasing: tag[..<15])
+                            )
+                        }
+                        expectIncorrectSize(actual: message.count - 1, expected: "\(message.count) bytes") {
+                            try AES.GCM.seal(
+                                message,
+                                using: key,
+                                nonce: nonce,
+                                authenticating: aad,
+                                into: UnsafeMutableRawBufferPointer(rebasing: ciphertext.dropLast()),
+                                tag: tag
+                            )
+                        }
+                    }
+                }
+            }
+        }
+        let box = try AES.GCM.SealedBox(nonce: nonce, ciphertext: ciphertext, tag: tag)
+        #expect(try AES.GCM.open(box, using: key, authenticating: aad) == Data(message))
+
+        var plaintext = [UInt8](repeating: 0xAA, count: message.count)
+        ciphertext[0] ^= 0x80
+        #expect(throws: CryptoError.authenticationFailure) {
+            try ciphertext.withUnsafeBytes { ciphertext in
+                try tag.withUnsafeBytes { tag in
+                    try aad.withUnsafeBytes { aad in
+                        try plaintext.withUnsafeMutableBytes { plaintext in
+                            try AES.GCM.open(
+                                ciphertext,
+                                using: key,
+                                nonce: nonce,
+                                tag: tag,
+                                authenticating: aad,
+                                into: plaintext
+                            )
+                        }
+                    }
+                }
+            }
+        }
+        #expect(plaintext == [UInt8](repeating: 0, count: message.count))
+    }
+}

@@ -30,7 +30,11 @@ import Testing
         }
     }
 
-    private static func peerBatch(key: [UInt8], open: [[String: String]], seal: [[String: String]]) throws -> (
+    private static func peerBatch(
+        key: [UInt8],
+        open: [[String: String]],
+        seal: [[String: String]]
+    ) throws -> (
         opened: [String?], sealed: [[String: String]]
     ) {
         let request = try JSONSerialization.data(withJSONObject: ["open": open, "seal": seal])
@@ -142,7 +146,11 @@ import Testing
             return
         }
         #expect(reason.contains("use a new key"))
-        let explicit = try AES.GCM.seal([4], using: key, nonce: try AES.GCM.Nonce(data: [UInt8](repeating: 1, count: 12)))
+        let explicit = try AES.GCM.seal(
+            [4],
+            using: key,
+            nonce: try AES.GCM.Nonce(data: [UInt8](repeating: 1, count: 12))
+        )
         for box in boxes + [explicit] { _ = try AES.GCM.open(box, using: key) }
         // A copy of the key shares its count; a new key from the same bytes starts its own.
         let copy = key
@@ -163,7 +171,14 @@ import Testing
             try aad.withUnsafeBytes { aad in
                 try ciphertext.withUnsafeMutableBytes { ciphertext in
                     try tag.withUnsafeMutableBytes { tag in
-                        try AES.GCM.seal(message, using: key, nonce: nonce, authenticating: aad, into: ciphertext, tag: tag)
+                        try AES.GCM.seal(
+                            message,
+                            using: key,
+                            nonce: nonce,
+                            authenticating: aad,
+                            into: ciphertext,
+                            tag: tag
+                        )
                         expectIncorrectSize(actual: 15, expected: "16 bytes") {
                             try AES.GCM.seal(
                                 message,

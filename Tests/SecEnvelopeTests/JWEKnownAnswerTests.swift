@@ -89,7 +89,14 @@ import Testing
                 try aad.withUnsafeBytes { aad in
                     try tag.withUnsafeBytes { tag in
                         try plaintext.withUnsafeMutableBytes { plaintext in
-                            try enc.open(ciphertext, cek: SymmetricKey(data: cek), iv: iv, aad: aad, tag: tag, into: plaintext)
+                            try enc.open(
+                                ciphertext,
+                                cek: SymmetricKey(data: cek),
+                                iv: iv,
+                                aad: aad,
+                                tag: tag,
+                                into: plaintext
+                            )
                         }
                     }
                 }

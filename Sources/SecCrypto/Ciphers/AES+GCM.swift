@@ -111,30 +111,47 @@ extension AES {
         /// The key keeps one OpenSSL context for all its messages, so sealing many messages under one
         /// key only sets a new nonce each time. With random nonces (the default) a key seals at most
         /// 2^32 messages (NIST SP 800-38D §8.3); past that, `keyUsageLimitReached`.
+        @inlinable
         public static func seal(
             _ message: some DataProtocol,
             using key: SymmetricKey,
             nonce: Nonce = Nonce(),
             authenticating associatedData: some DataProtocol
         ) throws(CryptoError) -> SealedBox {
-            var tag = Data(count: tagByteCount)
-            let ciphertext = try message.withContiguousBytes { (message) throws(CryptoError) in
+            // Inlined, so the caller's specialization reaches the bytes without generic look-ups.
+            try message.withContiguousBytes { (message) throws(CryptoError) in
                 try associatedData.withContiguousBytes { (associatedData) throws(CryptoError) in
-                    try Data(uninitializedCount: message.count) { (ciphertext) throws(CryptoError) in
-                        try tag.withMutableBytes { (tag) throws(CryptoError) in
-                            try seal(
-                                message,
-                                using: key,
-                                nonce: nonce,
-                                authenticating: associatedData,
-                                into: ciphertext,
-                                tag: tag
-                            )
-                        }
-                    }
+                    try sealedBox(message, using: key, nonce: nonce, authenticating: associatedData)
                 }
             }
-            return SealedBox(nonce: nonce, sealedCiphertext: ciphertext, tag: tag)
+        }
+
+        /// `seal` of contiguous bytes: the ciphertext in one allocation, kept by the box as it is.
+        @usableFromInline
+        static func sealedBox(
+            _ message: UnsafeRawBufferPointer,
+            using key: SymmetricKey,
+            nonce: Nonce,
+            authenticating associatedData: UnsafeRawBufferPointer
+        ) throws(CryptoError) -> SealedBox {
+            var tag: (UInt64, UInt64) = (0, 0)
+            let ciphertext = try withUnsafeMutableBytes(of: &tag) { (tag) throws(CryptoError) in
+                try Data(uninitializedCount: message.count) { (ciphertext) throws(CryptoError) in
+                    try seal(
+                        message,
+                        using: key,
+                        nonce: nonce,
+                        authenticating: associatedData,
+                        into: ciphertext,
+                        tag: tag
+                    )
+                }
+            }
+            return SealedBox(
+                nonce: nonce,
+                sealedCiphertext: ciphertext,
+                tag: withUnsafeBytes(of: tag) { Data(bytes: $0.baseAddress!, count: $0.count) }
+            )
         }
 
         /// Encrypts and authenticates `message`.
@@ -157,7 +174,11 @@ extension AES {
             tag: UnsafeMutableRawBufferPointer
         ) throws(CryptoError) {
             guard ciphertext.count == message.count else {
-                throw .incorrectSize(what: "GCM ciphertext buffer", expected: "\(message.count) bytes", actual: ciphertext.count)
+                throw .incorrectSize(
+                    what: "GCM ciphertext buffer",
+                    expected: "\(message.count) bytes",
+                    actual: ciphertext.count
+                )
             }
             guard tag.count == tagByteCount else {
                 throw .incorrectSize(what: "GCM tag buffer", expected: "\(tagByteCount) bytes", actual: tag.count)
@@ -173,24 +194,35 @@ extension AES {
 
         /// Verifies and decrypts. Any alteration, or the wrong key or associated data, throws
         /// `authenticationFailure`; no plaintext is returned unless the tag verifies.
+        @inlinable
         public static func open(
             _ box: SealedBox,
             using key: SymmetricKey,
             authenticating associatedData: some DataProtocol
         ) throws(CryptoError) -> Data {
             try associatedData.withContiguousBytes { (associatedData) throws(CryptoError) in
-                try box.ciphertext.withBytes { (ciphertext) throws(CryptoError) in
-                    try box.tag.withBytes { (tag) throws(CryptoError) in
-                        try Data(uninitializedCount: ciphertext.count) { (plaintext) throws(CryptoError) in
-                            try open(
-                                ciphertext,
-                                using: key,
-                                nonce: box.nonce,
-                                tag: tag,
-                                authenticating: associatedData,
-                                into: plaintext
-                            )
-                        }
+                try openedData(box, using: key, authenticating: associatedData)
+            }
+        }
+
+        /// `open` with contiguous associated data: the plaintext in one allocation.
+        @usableFromInline
+        static func openedData(
+            _ box: SealedBox,
+            using key: SymmetricKey,
+            authenticating associatedData: UnsafeRawBufferPointer
+        ) throws(CryptoError) -> Data {
+            try box.ciphertext.withBytes { (ciphertext) throws(CryptoError) in
+                try box.tag.withBytes { (tag) throws(CryptoError) in
+                    try Data(uninitializedCount: ciphertext.count) { (plaintext) throws(CryptoError) in
+                        try open(
+                            ciphertext,
+                            using: key,
+                            nonce: box.nonce,
+                            tag: tag,
+                            authenticating: associatedData,
+                            into: plaintext
+                        )
                     }
                 }
             }
@@ -213,7 +245,11 @@ extension AES {
             into plaintext: UnsafeMutableRawBufferPointer
         ) throws(CryptoError) {
             guard plaintext.count == ciphertext.count else {
-                throw .incorrectSize(what: "GCM plaintext buffer", expected: "\(ciphertext.count) bytes", actual: plaintext.count)
+                throw .incorrectSize(
+                    what: "GCM plaintext buffer",
+                    expected: "\(ciphertext.count) bytes",
+                    actual: plaintext.count
+                )
             }
             do {
                 try key.gcmKeySchedule.withContext(key: key, nonce: nonce, encrypting: false) {

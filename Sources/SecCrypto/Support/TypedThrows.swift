@@ -86,7 +86,8 @@ package func withBytes<R, E: Error>(
     _ second: some ContiguousBytes,
     _ third: some ContiguousBytes,
     _ fourth: some ContiguousBytes,
-    _ body: (UnsafeRawBufferPointer, UnsafeRawBufferPointer, UnsafeRawBufferPointer, UnsafeRawBufferPointer) throws(E) -> R
+    _ body: (UnsafeRawBufferPointer, UnsafeRawBufferPointer, UnsafeRawBufferPointer, UnsafeRawBufferPointer) throws(E)
+        -> R
 ) throws(E) -> R {
     try first.withUnsafeBytes { a in
         second.withUnsafeBytes { b in

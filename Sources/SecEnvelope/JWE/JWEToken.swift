@@ -129,7 +129,8 @@ extension JWE {
                 throw .authenticationFailure
             }
             var plaintext = [UInt8](repeating: 0, count: ciphertext.count + 16)
-            let count = try withBytes(of: bytes, iv, ciphertext, tag) { (token, iv, ciphertext, tag) throws(CryptoError) in
+            let count = try withBytes(of: bytes, iv, ciphertext, tag) {
+                (token, iv, ciphertext, tag) throws(CryptoError) in
                 let aad = UnsafeRawBufferPointer(rebasing: token[parts[0]])
                 return try plaintext.withUnsafeMutableBufferPointer { (plaintext) throws(CryptoError) in
                     try enc.open(

@@ -10,6 +10,8 @@ extension SecCLI {
                 Each output line is '<digest>  <name>' ('-' for standard input), so 'sha256sum -c' \
                 accepts the sha256 lines. A file that cannot be read is reported on standard error \
                 and the others are still hashed; the exit code is then 1.
+                Several files are hashed at once, one per processor; the lines still come in the \
+                order the files were given (or listed, with --check).
                 """
         )
 
@@ -49,9 +51,10 @@ extension SecCLI {
                 try verify(listFile: check)
                 return
             }
-            try DigestListing.emit(input.inputs, label: algorithm.rawValue, format: output) { input in
+            let digest: @Sendable (FileInput) throws(CryptoError) -> [UInt8] = { input in
                 try DigestHasher.hash(algorithm, contentsOf: input).bytes
             }
+            try DigestListing.emit(input.listing, label: algorithm.rawValue, format: output, compute: digest)
         }
     }
 }

@@ -30,6 +30,15 @@ extension SecCLI {
         @Flag(name: .long, help: "With --check: do not print OK for each verified file.")
         var quiet = false
 
+        @Flag(
+            name: [.short, .long],
+            help: "Hash the regular files below each directory argument, in sorted order (see docs/seccli.md)."
+        )
+        var recursive = false
+
+        @Flag(name: .long, help: "With --recursive: follow symbolic links found inside directories.")
+        var followSymlinks = false
+
         @OptionGroup var input: InputFiles
 
         func validate() throws {
@@ -37,11 +46,14 @@ extension SecCLI {
                 guard input.files.isEmpty else {
                     throw ValidationError("--check takes the list file only, not FILE arguments")
                 }
-                guard !output.base64, !output.json else {
-                    throw ValidationError("--check cannot be combined with --base64 or --json")
+                guard !output.base64, !output.json, !recursive else {
+                    throw ValidationError("--check cannot be combined with --base64, --json or --recursive")
                 }
             } else if quiet {
                 throw ValidationError("--quiet only applies to --check")
+            }
+            if followSymlinks, !recursive {
+                throw ValidationError("--follow-symlinks only applies to --recursive")
             }
         }
 
@@ -54,7 +66,9 @@ extension SecCLI {
             let digest: @Sendable (FileInput) throws(CryptoError) -> [UInt8] = { input in
                 try DigestHasher.hash(algorithm, contentsOf: input).bytes
             }
-            try DigestListing.emit(input.listing, label: algorithm.rawValue, format: output, compute: digest)
+            let inputs: any Sequence<Result<FileInput, CryptoError>> =
+                recursive ? FileTreeWalk(arguments: input.arguments, followsSymlinks: followSymlinks) : input.listing
+            try DigestListing.emit(inputs, label: algorithm.rawValue, format: output, compute: digest)
         }
     }
 }

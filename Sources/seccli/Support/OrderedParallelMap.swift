@@ -54,9 +54,8 @@ enum OrderedParallelMap {
                 guard canStartThreads, queuedForWorkers >= 2 else { continue }
                 let available = workers ?? AvailableProcessors.count
                 workers = available
-                if available < 2 {
-                    canStartThreads = false
-                } else if threads.count < min(available, queuedForWorkers) {
+                canStartThreads = available >= 2
+                while canStartThreads, threads.count < min(available, queuedForWorkers) {
                     if let thread = startThread({ queue.work() }) {
                         threads.append(thread)
                     } else {

@@ -275,6 +275,18 @@ struct ParallelHashTests {
         }
     }
 
+    @Test(
+        "--follow-symlinks without -r, and -r with --check, are usage errors",
+        arguments: [["--follow-symlinks", "a.txt"], ["-r", "--check", "list"]]
+    )
+    func recursiveUsageErrors(_ arguments: [String]) throws {
+        try withScratch { dir in
+            try dir.write("a.txt", randomBytes(10))
+            try dir.write("list", try Tools.reference("sha256sum", ["a.txt"], in: dir).stdout)
+            expectOneLineError(try Tools.seccli(["hash"] + arguments, in: dir), status: 64)
+        }
+    }
+
     /// Runs `command` as the user nobody when the tests run as root, whom mode 000 does not stop.
     private func runUnprivileged(_ command: [String], in dir: Scratch) throws -> ProcessResult {
         let user = getuid() == 0 ? ["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", "--"] : []

@@ -34,6 +34,13 @@ public struct FileInput: Sendable {
     /// Standard input, named `-` as `sha256sum` does.
     public static var standardInput: FileInput { .fileDescriptor(STDIN_FILENO, name: "-") }
 
+    /// Whether this reads an open descriptor (standard input, say). Reading consumes it, so such an
+    /// input can be read once, and two inputs of one descriptor only one after the other.
+    public var isDescriptor: Bool {
+        if case .descriptor = source { return true }
+        return false
+    }
+
     /// Calls `body` with consecutive chunks of the input until its end.
     public func forEachChunk(_ body: (UnsafeRawBufferPointer) throws(CryptoError) -> Void) throws(CryptoError) {
         let descriptor: Int32

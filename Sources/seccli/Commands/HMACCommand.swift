@@ -46,16 +46,17 @@ extension SecCLI {
                 }
                 return
             }
-            try DigestListing.emit(input.inputs, label: "hmac-\(algorithm)", format: output) { input in
-                try authenticationCode(algorithm.hashFunction, of: input, key: key)
+            let code: @Sendable (FileInput) throws(CryptoError) -> [UInt8] = { input in
+                try Self.authenticationCode(algorithm.hashFunction, of: input, key: key)
             }
+            try DigestListing.emit(input.listing, label: "hmac-\(algorithm)", format: output, compute: code)
         }
 
-        private func authenticationCode<H: HashFunction>(
+        private static func authenticationCode<H: HashFunction>(
             _: H.Type,
             of input: FileInput,
             key: SymmetricKey
-        ) throws -> [UInt8] {
+        ) throws(CryptoError) -> [UInt8] {
             try HMAC<H>.authenticationCode(for: input, using: key).bytes
         }
 

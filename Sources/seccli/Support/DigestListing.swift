@@ -9,36 +9,47 @@ enum DigestListing {
         var base64: String
     }
 
-    /// Computes `compute` for each input and prints one line (or JSON object) per input. An input
-    /// that fails is reported on standard error and the rest are still processed; the run then
-    /// ends with exit code 1.
+    /// Computes `compute` for each input, several files at once (`OrderedParallelMap`), and prints
+    /// one line (or JSON object) per input in the order of `inputs`, each as soon as it and the
+    /// inputs before it are done. An input that fails, or a failure in their place (a directory of a
+    /// walk that cannot be read), is reported on standard error where its line would be, and the rest
+    /// are still processed; the run then ends with exit code 1.
     static func emit(
-        _ inputs: [FileInput],
+        _ inputs: some Sequence<Result<FileInput, CryptoError>>,
         label: String,
         format: DigestOutputOptions,
-        compute: (FileInput) throws -> [UInt8]
+        compute: @escaping @Sendable (FileInput) throws(CryptoError) -> [UInt8]
     ) throws {
-        var entries: [Entry] = []
+        var json = format.json ? JSONOutput.ArrayPrinter() : nil
         var failures = 0
-        for input in inputs {
-            let bytes: [UInt8]
-            do {
-                bytes = try compute(input)
-            } catch let error as CryptoError {
-                Diagnostics.error(error.description)
-                failures += 1
-                continue
+        try OrderedParallelMap.forEach(
+            in: inputs,
+            onCallingThread: { input in
+                // Standard input is read in its place; a failure in the list has nothing to compute.
+                guard case .success(let file) = input else { return true }
+                return file.isDescriptor
+            },
+            transform: { input in
+                input.flatMap { file in Result { () throws(CryptoError) in (file.name, try compute(file)) } }
+            },
+            deliver: { _, result in
+                switch result {
+                case .failure(let error):
+                    Diagnostics.error(error.description)
+                    failures += 1
+                case .success(let (name, bytes)):
+                    if json != nil {
+                        try json?.print(
+                            Entry(name: name, algorithm: label, hex: Hex.encode(bytes), base64: Base64.encode(bytes))
+                        )
+                    } else {
+                        let checksum = format.base64 ? Base64.encode(bytes) : Hex.encode(bytes)
+                        print(ChecksumLine(checksum: checksum, name: name).formatted)
+                    }
+                }
             }
-            if format.json {
-                entries.append(
-                    Entry(name: input.name, algorithm: label, hex: Hex.encode(bytes), base64: Base64.encode(bytes))
-                )
-            } else {
-                let checksum = format.base64 ? Base64.encode(bytes) : Hex.encode(bytes)
-                print(ChecksumLine(checksum: checksum, name: input.name).formatted)
-            }
-        }
-        if format.json { print(try JSONOutput.text(entries)) }
+        )
+        json?.finish()
         if failures > 0 { throw Failure(message: nil, exitCode: .checkFailed) }
     }
 }

@@ -9,6 +9,7 @@ from pathlib import Path
 from runner.context import fail, output, run, say
 
 FILE_PARTS = ("hashing", "encryption")  # seccli on the big file
+SECCLI_PARTS = (*FILE_PARTS, "manyfiles", "keychain")  # the parts that run the release seccli
 BENCH_PARTS = ("hmac", "throughput", "pbkdf2", "envelopes", "keychain", "tls")  # in-process, seckit-bench
 
 
@@ -29,7 +30,7 @@ def check_tools():
 
 
 def build(ctx):
-    if any(ctx.want(p) for p in FILE_PARTS) or ctx.want("keychain"):
+    if any(ctx.want(p) for p in SECCLI_PARTS):
         # The seccli users get: the Swift runtime linked statically, in a scratch folder of its own.
         say("building seccli (tools/build-release)")
         ctx.seccli = output(["tools/build-release"]).strip()

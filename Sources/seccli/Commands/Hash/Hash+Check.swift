@@ -4,15 +4,13 @@ extension SecCLI.Hash {
     /// `--check`: verifies a `sha256sum`-style list the way `sha256sum -c` does.
     func verify(listFile: String) throws {
         let algorithm = algorithmOption.algorithm
-        let list = listFile == "-" ? FileInput.standardInput : FileInput.path(listFile)
+        let list = InputFiles.input(for: listFile)
         var bytes: [UInt8] = []
         try list.forEachChunk { bytes.append(contentsOf: $0) }
         let text = String(decoding: bytes, as: UTF8.self)
 
-        var mismatched = 0
-        var unreadable = 0
+        var entries: [(input: FileInput, expected: [UInt8])] = []
         var malformed = 0
-        var checked = 0
         for line in text.split(separator: "\n", omittingEmptySubsequences: true) where !line.hasPrefix("#") {
             guard let entry = ChecksumLine(parsing: line),
                 let expected = try? Hex.decode(entry.checksum),
@@ -21,25 +19,34 @@ extension SecCLI.Hash {
                 malformed += 1
                 continue
             }
-            checked += 1
-            let shownName = ChecksumLine.checkDisplayName(entry.name)
-            do {
-                let file: FileInput = entry.name == "-" ? .standardInput : .path(entry.name)
-                let digest = try DigestHasher.hash(algorithm, contentsOf: file)
-                if digest.bytes == expected {
-                    if !quiet { print("\(shownName): OK") }
-                } else {
-                    print("\(shownName): FAILED")
-                    mismatched += 1
-                }
-            } catch {
-                Diagnostics.error(error.description)
-                print("\(shownName): FAILED open or read")
-                unreadable += 1
-            }
+            entries.append((InputFiles.input(for: entry.name), expected))
         }
 
-        if checked == 0 {
+        var mismatched = 0
+        var unreadable = 0
+        OrderedParallelMap.forEach(
+            in: entries,
+            onCallingThread: { $0.input.isDescriptor },
+            transform: { entry in
+                Result { () throws(CryptoError) in try DigestHasher.hash(algorithm, contentsOf: entry.input).bytes }
+            },
+            deliver: { entry, digest in
+                let shownName = ChecksumLine.checkDisplayName(entry.input.name)
+                switch digest {
+                case .success(let bytes) where bytes == entry.expected:
+                    if !quiet { print("\(shownName): OK") }
+                case .success:
+                    print("\(shownName): FAILED")
+                    mismatched += 1
+                case .failure(let error):
+                    Diagnostics.error(error.description)
+                    print("\(shownName): FAILED open or read")
+                    unreadable += 1
+                }
+            }
+        )
+
+        if entries.isEmpty {
             throw Failure(
                 message: "\(list.name): no properly formatted \(algorithm) checksum lines found",
                 exitCode: .checkFailed

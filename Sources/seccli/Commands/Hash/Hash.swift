@@ -10,6 +10,8 @@ extension SecCLI {
                 Each output line is '<digest>  <name>' ('-' for standard input), so 'sha256sum -c' \
                 accepts the sha256 lines. A file that cannot be read is reported on standard error \
                 and the others are still hashed; the exit code is then 1.
+                Several files are hashed at once, one per processor; the lines still come in the \
+                order the files were given (or listed, with --check).
                 """
         )
 
@@ -28,6 +30,15 @@ extension SecCLI {
         @Flag(name: .long, help: "With --check: do not print OK for each verified file.")
         var quiet = false
 
+        @Flag(
+            name: [.short, .long],
+            help: "Hash the regular files below each directory argument, in sorted order (see docs/seccli.md)."
+        )
+        var recursive = false
+
+        @Flag(name: .long, help: "With --recursive: follow symbolic links found inside directories.")
+        var followSymlinks = false
+
         @OptionGroup var input: InputFiles
 
         func validate() throws {
@@ -35,11 +46,14 @@ extension SecCLI {
                 guard input.files.isEmpty else {
                     throw ValidationError("--check takes the list file only, not FILE arguments")
                 }
-                guard !output.base64, !output.json else {
-                    throw ValidationError("--check cannot be combined with --base64 or --json")
+                guard !output.base64, !output.json, !recursive else {
+                    throw ValidationError("--check cannot be combined with --base64, --json or --recursive")
                 }
             } else if quiet {
                 throw ValidationError("--quiet only applies to --check")
+            }
+            if followSymlinks, !recursive {
+                throw ValidationError("--follow-symlinks only applies to --recursive")
             }
         }
 
@@ -49,9 +63,12 @@ extension SecCLI {
                 try verify(listFile: check)
                 return
             }
-            try DigestListing.emit(input.inputs, label: algorithm.rawValue, format: output) { input in
+            let digest: @Sendable (FileInput) throws(CryptoError) -> [UInt8] = { input in
                 try DigestHasher.hash(algorithm, contentsOf: input).bytes
             }
+            let inputs: any Sequence<Result<FileInput, CryptoError>> =
+                recursive ? FileTreeWalk(arguments: input.arguments, followsSymlinks: followSymlinks) : input.listing
+            try DigestListing.emit(inputs, label: algorithm.rawValue, format: output, compute: digest)
         }
     }
 }

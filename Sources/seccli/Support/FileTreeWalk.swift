@@ -1,0 +1,144 @@
+import SecKit
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The inputs of `hash --recursive`: each argument that names a directory (through a symbolic link
+/// too) is replaced by the regular files below it; any other argument stays what it is without
+/// `--recursive` (`-` is standard input, a missing path fails when it is read).
+///
+/// The files below a directory come in the order of `find DIR -type f | LC_ALL=C sort`: byte order
+/// of the whole paths. The walk gets it one listing at a time by sorting each directory's entries
+/// by the bytes of their names, with a `/` after a subdirectory's name, so that `a-b` and `a.c` come
+/// before the files in `a/`, and `a0` after them.
+///
+/// Symbolic links inside a directory are skipped, as `find -type f` skips them, unless
+/// `followsSymlinks`: then a link to a file is read (named by the link's path), a link to a
+/// directory is walked, and a dangling link is a file that cannot be read. A directory met again
+/// below itself is reported, not walked again. FIFOs, sockets and devices inside a directory are
+/// skipped. A directory that cannot be listed, and a name that is not valid UTF-8, are failures in
+/// their place.
+struct FileTreeWalk: Sequence, IteratorProtocol {
+    private var arguments: IndexingIterator<[String]>
+    private let followsSymlinks: Bool
+    /// The directories being walked, the innermost last.
+    private var listings: [Listing] = []
+
+    private struct Listing {
+        /// The directory's path, as the paths below it start.
+        let path: String
+        /// Device and inode: the directory's identity, whatever path leads to it.
+        let identity: (dev_t, ino_t)
+        /// The entries to walk, in order, and how many were walked.
+        let entries: [Entry]
+        var walked = 0
+    }
+
+    private struct Entry {
+        let name: [UInt8]
+        let isDirectory: Bool
+        /// The name, with a `/` after it for a directory: sorted by it, the entries come in the order
+        /// of the sorted full paths below them.
+        let sortKey: [UInt8]
+
+        init(name: [UInt8], isDirectory: Bool) {
+            self.name = name
+            self.isDirectory = isDirectory
+            sortKey = isDirectory ? name + [UInt8(ascii: "/")] : name
+        }
+    }
+
+    init(arguments: [String], followsSymlinks: Bool) {
+        self.arguments = arguments.makeIterator()
+        self.followsSymlinks = followsSymlinks
+    }
+
+    mutating func next() -> Result<FileInput, CryptoError>? {
+        while true {
+            guard let innermost = listings.indices.last else {
+                guard let argument = arguments.next() else { return nil }
+                guard argument != "-", Self.isDirectory(argument) else {
+                    return .success(InputFiles.input(for: argument))
+                }
+                if let failure = enter(argument) { return .failure(failure) }
+                continue
+            }
+            let listing = listings[innermost]
+            guard listing.walked < listing.entries.count else {
+                listings.removeLast()
+                continue
+            }
+            let entry = listing.entries[listing.walked]
+            listings[innermost].walked += 1
+            let separator = listing.path.hasSuffix("/") ? "" : "/"
+            guard let name = String(validating: entry.name, as: UTF8.self) else {
+                let shownName = String(decoding: entry.name, as: UTF8.self)
+                return .failure(.io(path: listing.path + separator + shownName, reason: "name is not valid UTF-8"))
+            }
+            let path = listing.path + separator + name
+            guard entry.isDirectory else { return .success(.path(path)) }
+            if let failure = enter(path) { return .failure(failure) }
+        }
+    }
+
+    private static func isDirectory(_ path: String) -> Bool {
+        var status = stat()
+        return stat(path, &status) == 0 && status.st_mode & S_IFMT == S_IFDIR
+    }
+
+    /// Lists the directory at `path` and makes it the innermost one walked; the failure, when it
+    /// cannot be listed or is already being walked.
+    private mutating func enter(_ path: String) -> CryptoError? {
+        guard let directory = opendir(path) else { return Self.ioError(path) }
+        defer { closedir(directory) }
+        let descriptor = dirfd(directory)
+        var status = stat()
+        guard fstat(descriptor, &status) == 0 else { return Self.ioError(path) }
+        let identity = (status.st_dev, status.st_ino)
+        if let outer = listings.first(where: { $0.identity == identity }) {
+            return .io(path: path, reason: "file system loop: the same directory as \(outer.path), not walked again")
+        }
+        var entries: [Entry] = []
+        while true {
+            errno = 0
+            guard let record = readdir(directory) else {
+                if errno != 0 { return Self.ioError(path) }
+                break
+            }
+            let entry = withUnsafeBytes(of: record.pointee.d_name) { bytes in
+                bytes.withMemoryRebound(to: CChar.self) { self.entry(named: $0.baseAddress!, in: descriptor) }
+            }
+            if let entry { entries.append(entry) }
+        }
+        entries.sort { $0.sortKey.lexicographicallyPrecedes($1.sortKey) }
+        listings.append(Listing(path: path, identity: identity, entries: entries))
+        return nil
+    }
+
+    /// The entry `name` of the directory open as `descriptor`; nil for `.`, `..` and what the walk skips.
+    private func entry(named name: UnsafePointer<CChar>, in descriptor: Int32) -> Entry? {
+        guard strcmp(name, ".") != 0, strcmp(name, "..") != 0 else { return nil }
+        let bytes = Array(UnsafeRawBufferPointer(start: name, count: strlen(name)))
+        var status = stat()
+        // An entry that cannot be looked at (gone since it was listed) is kept, so that reading it
+        // reports why in its place.
+        guard fstatat(descriptor, name, &status, AT_SYMLINK_NOFOLLOW) == 0 else {
+            return Entry(name: bytes, isDirectory: false)
+        }
+        if status.st_mode & S_IFMT == S_IFLNK {
+            guard followsSymlinks else { return nil }
+            // A dangling link is kept as a file: reading it reports that it leads nowhere.
+            guard fstatat(descriptor, name, &status, 0) == 0 else { return Entry(name: bytes, isDirectory: false) }
+        }
+        switch status.st_mode & S_IFMT {
+        case S_IFREG: return Entry(name: bytes, isDirectory: false)
+        case S_IFDIR: return Entry(name: bytes, isDirectory: true)
+        default: return nil
+        }
+    }
+
+    private static func ioError(_ path: String) -> CryptoError {
+        .io(path: path, reason: String(cString: strerror(errno)))
+    }
+}

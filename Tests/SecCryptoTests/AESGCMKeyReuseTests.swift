@@ -158,6 +158,28 @@ import Testing
         _ = try AES.GCM.seal([1], using: SymmetricKey(data: [UInt8](repeating: 7, count: 32)))
     }
 
+    /// A sealed box is one buffer, nonce ‖ ciphertext ‖ tag: `combined` is that buffer, `ciphertext`
+    /// and `tag` are its slices, and a box parsed from a slice of a larger buffer (indices not from
+    /// 0) reads the same parts. A box with a 1-byte nonce has no combined form and still opens.
+    @Test func sealedBoxLayout() throws {
+        let key = SymmetricKey(size: .bits256)
+        let message = Data("layout of a sealed box".utf8)
+        let box = try AES.GCM.seal(message, using: key, authenticating: [1, 2])
+        let combined = try #require(box.combined)
+        #expect([UInt8](combined) == [UInt8](box.nonce.withUnsafeBytes { Data($0) } + box.ciphertext + box.tag))
+        #expect(box.tag.count == 16 && box.ciphertext.count == message.count)
+
+        let padded = Data([0xEE, 0xEE, 0xEE]) + combined
+        let parsed = try AES.GCM.SealedBox(combined: padded[3...])
+        #expect(parsed.nonce == box.nonce && parsed.ciphertext == box.ciphertext && parsed.tag == box.tag)
+        #expect(try AES.GCM.open(parsed, using: key, authenticating: [1, 2]) == message)
+
+        let short = try AES.GCM.seal(message, using: key, nonce: try AES.GCM.Nonce(data: [7]))
+        #expect(short.combined == nil)
+        let rebuilt = try AES.GCM.SealedBox(nonce: short.nonce, ciphertext: short.ciphertext, tag: short.tag)
+        #expect(try AES.GCM.open(rebuilt, using: key) == message)
+    }
+
     /// The buffer forms write exactly where they are told: a ciphertext buffer of the wrong size
     /// or a tag buffer of other than 16 bytes is refused; a failed open wipes the plaintext buffer.
     @Test func bufferForms() throws {

@@ -54,11 +54,22 @@ extension AES {
             }
         }
 
-        /// The result of `seal`: nonce, ciphertext and tag.
+        /// The result of `seal`: nonce, ciphertext and tag, held in one buffer laid out as nonce ‖
+        /// ciphertext ‖ tag (as CryptoKit's). `ciphertext` and `tag` are slices of it: their indices
+        /// start where they start in that buffer, so read them with `first`, `prefix` or a loop, or
+        /// copy them into an array, rather than subscripting from 0.
         public struct SealedBox: Sendable {
             public let nonce: Nonce
-            public let ciphertext: Data
-            public let tag: Data
+            /// nonce ‖ ciphertext ‖ tag.
+            private let storage: Data
+
+            /// The encrypted message.
+            public var ciphertext: Data { storage[(storage.startIndex + nonce.bytes.count)..<tagStart] }
+
+            /// The 16-byte authentication tag.
+            public var tag: Data { storage[tagStart...] }
+
+            private var tagStart: Int { storage.endIndex - GCM.tagByteCount }
 
             /// Assembles a box from its parts; the tag must be 16 bytes.
             public init(nonce: Nonce, ciphertext: some DataProtocol, tag: some DataProtocol) throws(CryptoError) {
@@ -69,41 +80,35 @@ extension AES {
                         actual: tag.count
                     )
                 }
-                self.nonce = nonce
-                self.ciphertext = Data(ciphertext)
-                self.tag = Data(tag)
+                var storage = Data(capacity: nonce.bytes.count + ciphertext.count + tag.count)
+                storage.append(contentsOf: nonce.bytes)
+                storage.append(contentsOf: ciphertext)
+                storage.append(contentsOf: tag)
+                self.init(nonce: nonce, storage: storage)
             }
 
-            /// A box `seal` just made: its parts are kept as they are, not copied.
-            init(nonce: Nonce, sealedCiphertext: Data, tag: Data) {
+            /// A box over `storage`, nonce ‖ ciphertext ‖ tag, kept as it is.
+            init(nonce: Nonce, storage: Data) {
                 self.nonce = nonce
-                self.ciphertext = sealedCiphertext
-                self.tag = tag
+                self.storage = storage
             }
 
             /// Parses the combined form nonce(12) ‖ ciphertext ‖ tag(16).
             public init(combined: some DataProtocol) throws(CryptoError) {
-                let bytes = Data(combined)
                 let minimum = Nonce.defaultByteCount + GCM.tagByteCount
-                guard bytes.count >= minimum else {
+                guard combined.count >= minimum else {
                     throw .incorrectSize(
                         what: "combined GCM box",
                         expected: "at least \(minimum) bytes",
-                        actual: bytes.count
+                        actual: combined.count
                     )
                 }
-                try self.init(
-                    nonce: Nonce(data: bytes.prefix(Nonce.defaultByteCount)),
-                    ciphertext: bytes.dropFirst(Nonce.defaultByteCount).dropLast(GCM.tagByteCount),
-                    tag: bytes.suffix(GCM.tagByteCount)
-                )
+                let storage = Data(combined)
+                self.init(nonce: try Nonce(data: storage.prefix(Nonce.defaultByteCount)), storage: storage)
             }
 
             /// nonce ‖ ciphertext ‖ tag; nil when the nonce is not 12 bytes (the form cannot say its length).
-            public var combined: Data? {
-                guard nonce.bytes.count == Nonce.defaultByteCount else { return nil }
-                return Data(nonce.bytes) + ciphertext + tag
-            }
+            public var combined: Data? { nonce.bytes.count == Nonce.defaultByteCount ? storage : nil }
         }
 
         /// Encrypts and authenticates `message`, and authenticates `associatedData` (sent in clear).
@@ -126,7 +131,7 @@ extension AES {
             }
         }
 
-        /// `seal` of contiguous bytes: the ciphertext in one allocation, kept by the box as it is.
+        /// `seal` of contiguous bytes: the whole box (nonce ‖ ciphertext ‖ tag) in one allocation.
         @usableFromInline
         static func sealedBox(
             _ message: UnsafeRawBufferPointer,
@@ -134,24 +139,20 @@ extension AES {
             nonce: Nonce,
             authenticating associatedData: UnsafeRawBufferPointer
         ) throws(CryptoError) -> SealedBox {
-            var tag: (UInt64, UInt64) = (0, 0)
-            let ciphertext = try withUnsafeMutableBytes(of: &tag) { (tag) throws(CryptoError) in
-                try Data(uninitializedCount: message.count) { (ciphertext) throws(CryptoError) in
-                    try seal(
-                        message,
-                        using: key,
-                        nonce: nonce,
-                        authenticating: associatedData,
-                        into: ciphertext,
-                        tag: tag
-                    )
-                }
+            let nonceCount = nonce.bytes.count
+            let storage = try Data(uninitializedCount: nonceCount + message.count + tagByteCount) {
+                (storage) throws(CryptoError) in
+                nonce.bytes.withUnsafeBytes { storage.copyMemory(from: $0) }
+                try seal(
+                    message,
+                    using: key,
+                    nonce: nonce,
+                    authenticating: associatedData,
+                    into: UnsafeMutableRawBufferPointer(rebasing: storage[nonceCount..<(nonceCount + message.count)]),
+                    tag: UnsafeMutableRawBufferPointer(rebasing: storage[(nonceCount + message.count)...])
+                )
             }
-            return SealedBox(
-                nonce: nonce,
-                sealedCiphertext: ciphertext,
-                tag: withUnsafeBytes(of: tag) { Data(bytes: $0.baseAddress!, count: $0.count) }
-            )
+            return SealedBox(nonce: nonce, storage: storage)
         }
 
         /// Encrypts and authenticates `message`.

@@ -78,6 +78,14 @@ METHOD = Template(
   alternated (the first of each pair alternates too). Every output is checked against the expected digest.
   Wall time: `time.perf_counter` of the run script around each process; reported figure: the median. Peak RSS: GNU
   `/usr/bin/time -f %M`; reported figure: the largest of the ${runs} runs.
+- **Many files**: 48 files of random bytes, 1 to 16 MiB (file i has 1 + (7 i mod 16) MiB, each size three
+  times in a mixed order; 408 MiB), read twice with `cat` first. `seccli hash --algorithm sha256 F1 … F48`
+  (one reading thread per processor of its affinity mask, lines printed in argument order) against
+  `openssl dgst -sha256 F1 … F48` (one process, one file after the other) and
+  `xargs -P N -n 1 openssl dgst -sha256` over the same list (N = `nproc`: one openssl process per file,
+  xargs starting the next whenever one of its N ends). One untimed run of each, then ${runs} timed runs
+  of each, the order of the three rotating; wall time and peak RSS as for hashing. Every output must
+  hold every file's digest from `openssl dgst -r` (seccli's in argument order).
 - **File encryption and decryption (AES-256-CBC, raw key and IV, PKCS#7 padding)**: a random 32-byte key
   and 16-byte IV per run of the script. Commands:
   `seccli encrypt --cipher aes-256-cbc --key env:SECKIT_BENCH_KEY --iv IV --in FILE --out OUT` vs

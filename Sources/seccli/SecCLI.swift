@@ -22,6 +22,8 @@ struct SecCLI: ParsableCommand {
 
     static func main() {
         do {
+            // Before anything is read: a crash must not write this process's secrets to disk.
+            try CoreDumps.disable()
             var command = try hotCommand() ?? parseAsRoot()
             try command.run()
         } catch {

@@ -69,6 +69,21 @@ public enum Base64 {
         }
     }
 
+    /// The base64 of a secret (a key to print), unwrapped, in memory that is wiped on release, never
+    /// in a `String`.
+    public static func encodeSecret(
+        _ bytes: some ContiguousBytes,
+        alphabet: Alphabet = .standard,
+        padding: Bool = true
+    ) -> SecureBytes {
+        bytes.withUnsafeBytes { input in
+            SecureBytes(count: encodedCount(byteCount: input.count, padding: padding)) {
+                (output: UnsafeMutableRawBufferPointer) in
+                encode(input, into: output, alphabet: alphabet, padding: padding)
+            }
+        }
+    }
+
     /// The length of the encoding of `byteCount` bytes, unwrapped.
     package static func encodedCount(byteCount: Int, padding: Bool) -> Int {
         padding ? (byteCount + 2) / 3 * 4 : (byteCount * 4 + 2) / 3

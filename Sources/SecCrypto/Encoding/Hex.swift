@@ -10,6 +10,11 @@ public enum Hex {
         let digits = uppercase ? upper : lower
         let separatorBytes = Array(separator.utf8)
         return bytes.withUnsafeBytes { input in
+            guard !separatorBytes.isEmpty else {
+                return String(unsafeUninitializedCapacity: input.count * 2) { output in
+                    encode(input, into: UnsafeMutableRawBufferPointer(output), uppercase: uppercase)
+                }
+            }
             var output: [UInt8] = []
             output.reserveCapacity(input.count * (2 + separatorBytes.count))
             for (index, byte) in input.enumerated() {
@@ -19,6 +24,29 @@ public enum Hex {
             }
             return String(decoding: output, as: UTF8.self)
         }
+    }
+
+    /// The hex of a secret (a key to print), in memory that is wiped on release, never in a `String`.
+    public static func encodeSecret(_ bytes: some ContiguousBytes, uppercase: Bool = false) -> SecureBytes {
+        bytes.withUnsafeBytes { input in
+            SecureBytes(count: input.count * 2) { (output: UnsafeMutableRawBufferPointer) in
+                _ = encode(input, into: output, uppercase: uppercase)
+            }
+        }
+    }
+
+    /// Writes the hex of `input` into `output` (twice its size); returns the bytes written.
+    private static func encode(
+        _ input: UnsafeRawBufferPointer,
+        into output: UnsafeMutableRawBufferPointer,
+        uppercase: Bool
+    ) -> Int {
+        let digits = uppercase ? upper : lower
+        for (index, byte) in input.enumerated() {
+            output[2 * index] = digits[Int(byte >> 4)]
+            output[2 * index + 1] = digits[Int(byte & 0x0f)]
+        }
+        return input.count * 2
     }
 
     /// Decodes hex in either case. Accepted and ignored: a leading `0x`, white space, and `:`

@@ -135,7 +135,7 @@ private struct JSONParser {
             index += 1
             let value = try parseValue()
             guard members.updateValue(value, forKey: name) == nil else {
-                throw JSONError(reason: "member \"\(name)\" appears twice", offset: nameOffset)
+                throw JSONError(reason: "a member name appears twice", offset: nameOffset)
             }
             skipWhiteSpace()
             switch current {

@@ -27,7 +27,10 @@ public struct JSONWebKey: Sendable, Equatable, CustomStringConvertible {
     init(object: [String: JSONValue]) throws(CryptoError) {
         guard let kty = object["kty"]?.string else { throw .malformedInput("JWK has no \"kty\"") }
         guard kty == "oct" else {
-            throw .unsupported("JWK key type \"\(kty)\" is not supported: only symmetric (\"oct\") keys are")
+            // The value is not quoted: it comes from a key file.
+            throw .unsupported(
+                "JWK key type (\"kty\", \(kty.utf8.count) bytes) is not \"oct\": only symmetric keys are supported"
+            )
         }
         guard let k = object["k"]?.string else { throw .malformedInput("JWK has no \"k\"") }
         guard let bytes = try? Base64.decodeCanonical(k, alphabet: .url, padded: false) else {
@@ -40,13 +43,35 @@ public struct JSONWebKey: Sendable, Equatable, CustomStringConvertible {
 
     /// The JWK as compact JSON, key included: treat the text as the secret it is.
     public func exportedJSON() -> String {
-        var writer = JSONWriter()
-        writer.object { jwk in
-            jwk.member("kty", .string("oct"))
-            jwk.member("k", .string(key.withUnsafeBytes { Base64.encode($0, alphabet: .url, padding: false) }))
-            if let keyID { jwk.member("kid", .string(keyID)) }
+        exportedJSONBytes().withUnsafeBytes { String(decoding: $0, as: UTF8.self) }
+    }
+
+    /// `exportedJSON()` in memory that is wiped on release, for writing the key out without leaving
+    /// copies of it in `String`s.
+    public func exportedJSONBytes() -> SecureBytes {
+        // {"kty":"oct","k":"<base64url>"[,"kid":<JSON string>]}, assembled in one wiped buffer;
+        // only the kid, which is not secret, goes through the JSON writer.
+        let head = Array(#"{"kty":"oct","k":""#.utf8)
+        var tail = Array(#"""#.utf8)
+        if let keyID {
+            var writer = JSONWriter()
+            writer.string(keyID)
+            tail += Array(#","kid":"#.utf8) + writer.bytes
         }
-        return String(decoding: writer.bytes, as: UTF8.self)
+        tail.append(UInt8(ascii: "}"))
+        let k = Base64.encodeSecret(key, alphabet: .url, padding: false)
+        return SecureBytes(count: head.count + k.count + tail.count) { (output: UnsafeMutableRawBufferPointer) in
+            var written = 0
+            func append(_ bytes: UnsafeRawBufferPointer) {
+                UnsafeMutableRawBufferPointer(rebasing: output[written..<(written + bytes.count)]).copyMemory(
+                    from: bytes
+                )
+                written += bytes.count
+            }
+            head.withUnsafeBytes(append)
+            k.withUnsafeBytes(append)
+            tail.withUnsafeBytes(append)
+        }
     }
 
     /// Never shows the key.

@@ -80,7 +80,10 @@ extension SecCLI {
                 unsafeUncheckedIterations: iter,
                 outputByteCount: length
             )
-            print(key.withUnsafeBytes { Hex.encode($0) })
+            // As keygen: the hex lives in wiped memory and goes out through write(2).
+            let output = DescriptorOutput.standardOutput()
+            try Hex.encodeSecret(key).withUnsafeBytes { try output.write($0) }
+            try output.write(data: [UInt8(ascii: "\n")])
             let minimum = KDF.PBKDF2.minimumIterations(for: prf.algorithm)
             if iter < minimum {
                 Diagnostics.warning("\(iter) iterations is below the \(minimum) recommended for new secrets")

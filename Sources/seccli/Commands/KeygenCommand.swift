@@ -45,11 +45,13 @@ extension SecCLI {
 
         func run() throws {
             let key = SymmetricKey(size: SymmetricKeySize(bitCount: bits))
+            // The text of the key lives in wiped memory and goes out through write(2), so no copy
+            // of it stays in a String or a stdio buffer.
             let text =
                 switch format {
-                case .fernet: key.withUnsafeBytes { Base64.encode($0, alphabet: .url) }
-                case .jweOct: JSONWebKey(key: key, keyID: kid).exportedJSON()
-                case .hex: key.withUnsafeBytes { Hex.encode($0) }
+                case .fernet: Base64.encodeSecret(key, alphabet: .url)
+                case .jweOct: JSONWebKey(key: key, keyID: kid).exportedJSONBytes()
+                case .hex: Hex.encodeSecret(key)
                 }
             let output: ByteSink =
                 if let outputPath {
@@ -57,7 +59,8 @@ extension SecCLI {
                 } else {
                     DescriptorOutput.standardOutput()
                 }
-            try output.write(data: Array((text + "\n").utf8))
+            try text.withUnsafeBytes { try output.write($0) }
+            try output.write(data: [UInt8(ascii: "\n")])
             try output.finish()
         }
     }

@@ -20,5 +20,9 @@
 #include <openssl/x509_vfy.h>
 #include <openssl/ssl.h>
 #include <openssl/pkcs12.h>
+#include <openssl/kdf.h>
+#include <openssl/dh.h>
+#include <openssl/bn.h>
+#include <openssl/param_build.h>
 
 #endif

@@ -119,9 +119,16 @@ struct IndCpaTestGroup: WycheproofTestGroup {
                         Hex.encode(try AES.CBC.decrypt(ciphertext, using: key, iv: iv)) == Hex.encode(message),
                         "tcId \(test.tcId)"
                     )
+                    #expect(
+                        Hex.encode(try AES.CBC.decryptSecret(ciphertext, using: key, iv: iv)) == Hex.encode(message),
+                        "tcId \(test.tcId)"
+                    )
                 case .invalid:
                     #expect(throws: CryptoError.decryptionFailed, "tcId \(test.tcId)") {
                         try AES.CBC.decrypt(ciphertext, using: key, iv: iv)
+                    }
+                    #expect(throws: CryptoError.decryptionFailed, "tcId \(test.tcId)") {
+                        try AES.CBC.decryptSecret(ciphertext, using: key, iv: iv)
                     }
                 }
                 results[test.result, default: 0] += 1

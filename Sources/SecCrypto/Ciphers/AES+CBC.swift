@@ -44,6 +44,32 @@ public enum AES {
                 input: ciphertext
             )
         }
+
+        /// Decrypts a secret (PKCS#7 padding) into memory that is wiped on release, never into
+        /// `Data`: for secrets a peer sends encrypted, such as the Secret Service's. Failures are
+        /// `decryptionFailed`, and leave nothing behind.
+        public static func decryptSecret(
+            _ ciphertext: some ContiguousBytes,
+            using key: SymmetricKey,
+            iv: some ContiguousBytes
+        ) throws(CryptoError) -> SecureBytes {
+            let algorithm = try AES.algorithm(gcm: false, for: key)
+            let context = try key.withBytes { (key) throws(CryptoError) in
+                try iv.withBytes { (iv) throws(CryptoError) in
+                    try CipherContext(algorithm, encrypting: false, key: key, iv: iv, padding: true)
+                }
+            }
+            var length = 0
+            let padded = try ciphertext.withBytes { (ciphertext) throws(CryptoError) in
+                try SecureBytes(count: ciphertext.count + algorithm.blockByteCount) { (output) throws(CryptoError) in
+                    length = context.update(ciphertext, into: output)
+                    length += try context.finish(into: UnsafeMutableRawBufferPointer(rebasing: output[length...]))
+                }
+            }
+            return padded.withUnsafeBytes { padded in
+                SecureBytes(count: length) { $0.copyMemory(from: UnsafeRawBufferPointer(rebasing: padded[..<length])) }
+            }
+        }
     }
 
     /// The AES algorithm (CBC or GCM) for a key of this length: 16, 24 or 32 bytes.

@@ -129,22 +129,22 @@ enum ItemAttributes {
         return names.map { base.merging([$0: accountName]) { _, new in new } }
     }
 
-    /// The query that finds `identity`'s items (a superset; filter with `==` on the identity).
-    static func query(for identity: CredentialIdentity, includeSecrets: Bool) -> CredentialQuery {
-        var query = CredentialQuery(
-            account: identity.account,
-            accessGroup: identity.accessGroup,
-            includeSecrets: includeSecrets
-        )
-        switch identity.kind {
-        case .genericPassword(let serviceName):
-            query.itemClass = .genericPassword
-            query.service = serviceName
-        case .internetPassword(let location):
-            query.itemClass = .internetPassword
-            query.server = location.server
+    /// The search that finds `identity`'s items whoever wrote them: the identity's pairs except the
+    /// account, which writers name differently (SecKit `account` and `username` or `user`,
+    /// `secret-tool` users `account`, Python keyring `username`, git's helper `user`). It finds the
+    /// identity's items and the other accounts' items of the same service or location (filter with
+    /// `identity(from:)`).
+    static func commonSearch(for identity: CredentialIdentity) -> [String: String] {
+        pairs(for: identity, CredentialAttributes()).filter {
+            ![account, username, user, fingerprint].contains($0.key)
         }
-        return query
+    }
+
+    /// The searches that find `identity`'s items by account, one per name writers give it: narrower
+    /// than `commonSearch`, for when the service or location has many accounts.
+    static func accountSearches(for identity: CredentialIdentity) -> [[String: String]] {
+        let names = identity.service == nil ? [account, user] : [account, username]
+        return names.map { commonSearch(for: identity).merging([$0: identity.account]) { _, new in new } }
     }
 
     /// Refuses identities and attributes a store cannot represent.

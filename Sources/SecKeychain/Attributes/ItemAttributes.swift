@@ -25,17 +25,23 @@ enum ItemAttributes {
     static let comment = "comment"
     /// A digest of the identity, so that one `SearchItems` call finds exactly an identity's items.
     static let fingerprint = "seckit-id"
+    /// The libsecret schema an item was created with. Searches never match on it: other tools'
+    /// items have none.
+    static let schema = "xdg:schema"
 
-    /// Every name SecKit writes (the libsecret schemas declare them).
-    static let genericNames = [service, account, username, accessGroup, expires, comment, fingerprint]
-    static let internetNames = [
-        server, user, account, `protocol`, port, path, authenticationType, accessGroup, expires, comment, fingerprint,
-    ]
+    /// The schema of new items: libsecret's generic or network password.
+    static func schemaName(_ isInternetPassword: Bool) -> String {
+        isInternetPassword ? "org.gnome.keyring.NetworkPassword" : "org.freedesktop.Secret.Generic"
+    }
 
     /// The pairs of a stored item after an update to `new`: SecKit's names take their new values
-    /// (or go, when unset); other tools' attributes (Python keyring's `application`) stay.
+    /// (or go, when unset); other tools' attributes (Python keyring's `application`) and the item's
+    /// `xdg:schema` stay.
     static func updating(_ stored: [String: String], to new: [String: String]) -> [String: String] {
-        let managed = Set(genericNames + internetNames)
+        let managed: Set = [
+            service, account, username, user, server, `protocol`, port, path, authenticationType, accessGroup, expires,
+            comment, fingerprint,
+        ]
         return stored.filter { !managed.contains($0.key) }.merging(new) { _, new in new }
     }
 

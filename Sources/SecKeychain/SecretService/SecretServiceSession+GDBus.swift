@@ -74,7 +74,7 @@ struct SecretServiceSession {
     private static let itemInterface = "org.freedesktop.Secret.Item"
     /// The default collection (where new items go), at the alias path the Secret Service
     /// specification gives it.
-    private static let defaultCollectionPath = "/org/freedesktop/secrets/aliases/default"
+    static let defaultCollectionPath = "/org/freedesktop/secrets/aliases/default"
     /// The session bus connection and its `plain` session, kept for the process as libsecret keeps
     /// its own: GIO's bus connection lives only while someone holds it.
     private final class SharedConnection: Sendable {
@@ -196,6 +196,40 @@ struct SecretServiceSession {
         return PropertyValue(locked).boolean == true
     }
 
+    /// Replaces the secret of the item at `path` with `encodedSecret` (a `(oayays)` secret that
+    /// libsecret encoded in its session; a floating reference this call consumes), then its
+    /// attributes and label when given, one call after the other on `connection`, the one libsecret
+    /// opened its session on: `SetSecret`, then `Properties.Set`. A failure stops the update there,
+    /// as libsecret's item calls would.
+    func update(
+        _ path: String,
+        encodedSecret: OpaquePointer,
+        pairs: [String: String]?,
+        label: String?,
+        on connection: OpaquePointer
+    ) throws(KeychainError) {
+        var calls = [
+            DBusMethodCall(
+                path: path,
+                interface: Self.itemInterface,
+                method: "SetSecret",
+                arguments: GVariantValue.tuple([encodedSecret]),
+                replyType: "()"
+            )
+        ]
+        if let pairs { calls.append(Self.setCall(path, property: "Attributes", GVariantValue.stringDictionary(pairs))) }
+        if let label { calls.append(Self.setCall(path, property: "Label", g_variant_new_string(label))) }
+        for call in calls {
+            _ = try DBusCallBatch.callAll(
+                [call],
+                destination: Self.busName,
+                on: connection,
+                cancellable: cancellable,
+                deadline: deadline
+            )[0].get()
+        }
+    }
+
     /// The error of a lookup that found nothing: `locked` when the default collection is locked (a
     /// search cannot see into it, so the item may be there), `notFound` otherwise.
     func missing() throws(KeychainError) -> KeychainError {
@@ -221,6 +255,20 @@ struct SecretServiceSession {
             method: "Get",
             arguments: PropertyValue.getArguments(interface, property),
             replyType: "(v)"
+        )
+    }
+
+    /// `Set` of the item property `property` of the item at `path` to `value` (a floating reference
+    /// the call consumes).
+    private static func setCall(_ path: String, property: String, _ value: OpaquePointer) -> DBusMethodCall {
+        DBusMethodCall(
+            path: path,
+            interface: "org.freedesktop.DBus.Properties",
+            method: "Set",
+            arguments: GVariantValue.tuple([
+                g_variant_new_string(itemInterface), g_variant_new_string(property), g_variant_new_variant(value),
+            ]),
+            replyType: "()"
         )
     }
 

@@ -23,7 +23,7 @@ public struct SecretServiceStore: CredentialStore {
         let session = try SecretServiceSession(deadline: OperationDeadline(timeout))
         let pairs = ItemAttributes.pairs(for: identity, attributes)
         let label = attributes.label ?? ItemAttributes.defaultLabel(for: identity)
-        let writer = try SecretServiceWriter(session)
+        let writer = try SecretServiceWriter(session, writingSecrets: true)
         try FileLock(path: SessionBus.writerLockPath).withExclusiveLock(until: session.deadline) {
             () throws(KeychainError) in
             var existing = try IdentityLookup(identity, in: session).items(reading: .label, loadingSecrets: false)
@@ -91,7 +91,7 @@ public struct SecretServiceStore: CredentialStore {
             () throws(KeychainError) in
             let found = try IdentityLookup(identity, in: session).items(reading: [], loadingSecrets: false)
             guard !found.isEmpty else { throw try session.missing() }
-            let writer = try SecretServiceWriter(session)
+            let writer = try SecretServiceWriter(session, writingSecrets: false)
             for item in found { try writer.delete(item) }
         }
     }

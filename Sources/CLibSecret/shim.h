@@ -17,14 +17,9 @@
 // where libsecret is not installed.
 #define SECKIT_LIBSECRET_FUNCTIONS(X) \
     X(service_get_sync) \
+    X(service_create_item_dbus_path_sync) \
+    X(service_encode_dbus_secret) \
     X(service_delete_item_dbus_path_sync) \
-    X(collection_for_alias_sync) \
-    X(item_create_sync) \
-    X(item_new_for_dbus_path_sync) \
-    X(item_set_secret_sync) \
-    X(item_set_attributes_sync) \
-    X(item_set_label_sync) \
-    X(schema_newv) \
     X(value_new) \
     X(value_unref)
 

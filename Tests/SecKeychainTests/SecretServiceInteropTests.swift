@@ -196,7 +196,8 @@ struct SecretServiceInteropTests {
         )
         let generic = try KeychainFixture.secretToolSearch(["service", service])
         for line in [
-            "label = Password for 'dave' on '\(service)'", "attribute.service = \(service)", "attribute.account = dave",
+            "label = Password for 'dave' on '\(service)'", "schema = org.freedesktop.Secret.Generic",
+            "attribute.service = \(service)", "attribute.account = dave",
             "attribute.username = dave", "attribute.access-group = tools", "attribute.expires = 2030-03-17T17:46:40Z",
             "attribute.comment = note",
             "attribute.seckit-id = \(Self.seckitID(["generic", service, "dave", "", "", "", "", "tools"]))",
@@ -205,7 +206,8 @@ struct SecretServiceInteropTests {
         }
         let internet = try KeychainFixture.secretToolSearch(["server", "git.\(service)"])
         for line in [
-            "attribute.server = git.\(service)", "attribute.user = erin", "attribute.account = erin",
+            "schema = org.gnome.keyring.NetworkPassword", "attribute.server = git.\(service)", "attribute.user = erin",
+            "attribute.account = erin",
             "attribute.protocol = https",
             "attribute.port = 8443", "attribute.object = /api", "attribute.authtype = basic",
             "attribute.seckit-id = \(Self.seckitID(["internet", "git.\(service)", "erin", "https", "8443", "/api", "basic", ""]))",

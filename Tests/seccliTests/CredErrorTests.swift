@@ -59,24 +59,12 @@ struct CredErrorTests {
         }
     }
 
-    /// Runs `script` (bash) in a nested private session of tools/with-secret-service, with $SECCLI
-    /// set: locking or stopping that session's keyring never disturbs the tests running beside it.
-    private func inNestedSession(_ script: String) throws -> ProcessResult {
-        let seccli = try #require(Tools.seccliPath)
-        return try ProcessRunner.run(
-            "\(Keychain.toolsDirectory)/with-secret-service",
-            ["bash", "-c", "set -euo pipefail\nerr=$(mktemp)\ntrap 'rm -f \"$err\"' EXIT\n" + script],
-            environment: ["SECCLI": seccli, "SECCLI_BACKEND": "secret-service"],
-            timeout: .seconds(60)
-        )
-    }
-
     @Test(
         "a locked keyring: get and list exit 12, not 10 (not found)",
         .enabled(if: SecretServiceSupport.hasPrivateSecretService, SecretServiceSupport.privateSessionOnly)
     )
     func lockedKeyring() throws {
-        let result = try inNestedSession(
+        let result = try Keychain.inNestedSession(
             """
             printf s3cret | "$SECCLI" cred set --service locked-test --account alice
             dbus-send --session --print-reply --dest=org.freedesktop.secrets /org/freedesktop/secrets \
@@ -104,7 +92,7 @@ struct CredErrorTests {
     func unresponsiveService() throws {
         // The daemon of the nested session only, found by its bus name, is stopped (SIGSTOP) and
         // continued afterwards so the session can end.
-        let result = try inNestedSession(
+        let result = try Keychain.inNestedSession(
             """
             printf s3cret | "$SECCLI" cred set --service stopped-test --account alice
             pid=$(dbus-send --session --print-reply --dest=org.freedesktop.DBus /org/freedesktop/DBus \

@@ -25,17 +25,23 @@ enum ItemAttributes {
     static let comment = "comment"
     /// A digest of the identity, so that one `SearchItems` call finds exactly an identity's items.
     static let fingerprint = "seckit-id"
+    /// The libsecret schema an item was created with. Searches never match on it: other tools'
+    /// items have none.
+    static let schema = "xdg:schema"
 
-    /// Every name SecKit writes (the libsecret schemas declare them).
-    static let genericNames = [service, account, username, accessGroup, expires, comment, fingerprint]
-    static let internetNames = [
-        server, user, account, `protocol`, port, path, authenticationType, accessGroup, expires, comment, fingerprint,
-    ]
+    /// The schema of new items: libsecret's generic or network password.
+    static func schemaName(_ isInternetPassword: Bool) -> String {
+        isInternetPassword ? "org.gnome.keyring.NetworkPassword" : "org.freedesktop.Secret.Generic"
+    }
 
     /// The pairs of a stored item after an update to `new`: SecKit's names take their new values
-    /// (or go, when unset); other tools' attributes (Python keyring's `application`) stay.
+    /// (or go, when unset); other tools' attributes (Python keyring's `application`) and the item's
+    /// `xdg:schema` stay.
     static func updating(_ stored: [String: String], to new: [String: String]) -> [String: String] {
-        let managed = Set(genericNames + internetNames)
+        let managed: Set = [
+            service, account, username, user, server, `protocol`, port, path, authenticationType, accessGroup, expires,
+            comment, fingerprint,
+        ]
         return stored.filter { !managed.contains($0.key) }.merging(new) { _, new in new }
     }
 
@@ -129,22 +135,22 @@ enum ItemAttributes {
         return names.map { base.merging([$0: accountName]) { _, new in new } }
     }
 
-    /// The query that finds `identity`'s items (a superset; filter with `==` on the identity).
-    static func query(for identity: CredentialIdentity, includeSecrets: Bool) -> CredentialQuery {
-        var query = CredentialQuery(
-            account: identity.account,
-            accessGroup: identity.accessGroup,
-            includeSecrets: includeSecrets
-        )
-        switch identity.kind {
-        case .genericPassword(let serviceName):
-            query.itemClass = .genericPassword
-            query.service = serviceName
-        case .internetPassword(let location):
-            query.itemClass = .internetPassword
-            query.server = location.server
+    /// The search that finds `identity`'s items whoever wrote them: the identity's pairs except the
+    /// account, which writers name differently (SecKit `account` and `username` or `user`,
+    /// `secret-tool` users `account`, Python keyring `username`, git's helper `user`). It finds the
+    /// identity's items and the other accounts' items of the same service or location (filter with
+    /// `identity(from:)`).
+    static func commonSearch(for identity: CredentialIdentity) -> [String: String] {
+        pairs(for: identity, CredentialAttributes()).filter {
+            ![account, username, user, fingerprint].contains($0.key)
         }
-        return query
+    }
+
+    /// The searches that find `identity`'s items by account, one per name writers give it: narrower
+    /// than `commonSearch`, for when the service or location has many accounts.
+    static func accountSearches(for identity: CredentialIdentity) -> [[String: String]] {
+        let names = identity.service == nil ? [account, user] : [account, username]
+        return names.map { commonSearch(for: identity).merging([$0: identity.account]) { _, new in new } }
     }
 
     /// Refuses identities and attributes a store cannot represent.

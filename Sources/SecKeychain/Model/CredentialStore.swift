@@ -37,6 +37,10 @@ public protocol CredentialStore: Sendable {
     /// found with as few round trips as the backend allows).
     func secret(for identity: CredentialIdentity, timeout: Duration) throws(KeychainError) -> SecureBytes
 
+    /// The secret stored under exactly this identity with its expiry: what `item(for:includeSecret:
+    /// true…)` holds of it, without reading the label and times when the backend can skip them.
+    func expiringSecret(for identity: CredentialIdentity, timeout: Duration) throws(KeychainError) -> ExpiringSecret
+
     /// Deletes every item with exactly this identity. Throws `notFound` when there is none.
     func delete(_ identity: CredentialIdentity, timeout: Duration) throws(KeychainError)
 
@@ -82,10 +86,17 @@ extension CredentialStore {
 
     /// The secret of `item(for: identity, includeSecret: true, timeout:)`.
     public func secret(for identity: CredentialIdentity, timeout: Duration) throws(KeychainError) -> SecureBytes {
-        guard let secret = try item(for: identity, includeSecret: true, timeout: timeout).secret else {
-            throw .backendFailure("the item's secret could not be loaded")
-        }
-        return secret
+        try expiringSecret(for: identity, timeout: timeout).secret
+    }
+
+    /// The secret and expiry of `item(for: identity, includeSecret: true, timeout:)`.
+    public func expiringSecret(
+        for identity: CredentialIdentity,
+        timeout: Duration
+    ) throws(KeychainError) -> ExpiringSecret {
+        let item = try item(for: identity, includeSecret: true, timeout: timeout)
+        guard let secret = item.secret else { throw .backendFailure("the item's secret could not be loaded") }
+        return ExpiringSecret(secret: secret, expiresAt: item.expiresAt)
     }
 
     /// The secret stored under exactly this identity, within `defaultTimeout`.

@@ -53,49 +53,48 @@ enum GVariantValue {
     }
 }
 
-/// The `a{sv}` reply of `org.freedesktop.DBus.Properties.GetAll`, read with GLib's GVariant calls.
-struct PropertyDictionary: ~Copyable {
-    /// The `a{sv}` dictionary (a reference this value owns).
-    private let dictionary: OpaquePointer
+/// The value in the `(v)` reply of `org.freedesktop.DBus.Properties.Get`, read with GLib's GVariant
+/// calls. A value of another type than asked for reads as nil (or empty pairs).
+struct PropertyValue: ~Copyable {
+    /// The unboxed value (a reference this value owns).
+    private let value: OpaquePointer
 
-    /// The dictionary of a `(a{sv})` reply.
     init(_ reply: DBusReply) {
-        dictionary = reply.child(0)
+        let boxed = reply.child(0)
+        defer { g_variant_unref(boxed) }
+        value = g_variant_get_variant(boxed)
     }
 
-    deinit { g_variant_unref(dictionary) }
+    deinit { g_variant_unref(value) }
 
-    /// The `(s)` arguments of `GetAll` for `interface` (a floating reference the call consumes).
-    static func getAllArguments(_ interface: String) -> OpaquePointer {
-        GVariantValue.tuple([g_variant_new_string(interface)])
+    /// The `(ss)` arguments of `Get` for `property` of `interface` (a floating reference the call consumes).
+    static func getArguments(_ interface: String, _ property: String) -> OpaquePointer {
+        GVariantValue.tuple([g_variant_new_string(interface), g_variant_new_string(property)])
     }
 
-    /// The property `name` when it holds a value of the given GVariant type string.
-    private func value<R>(_ name: String, type: String, _ read: (OpaquePointer) -> R) -> R? {
-        guard let value = g_variant_lookup_value(dictionary, name, nil) else { return nil }
-        defer { g_variant_unref(value) }
+    private func read<R>(type: String, _ read: (OpaquePointer) -> R) -> R? {
         guard String(cString: g_variant_get_type_string(value)) == type else { return nil }
         return read(value)
     }
 
-    func string(_ name: String) -> String? {
-        value(name, type: "s") { String(cString: g_variant_get_string($0, nil)) }
+    var string: String? {
+        read(type: "s") { String(cString: g_variant_get_string($0, nil)) }
     }
 
-    func boolean(_ name: String) -> Bool? {
-        value(name, type: "b") { g_variant_get_boolean($0) != 0 }
+    var boolean: Bool? {
+        read(type: "b") { g_variant_get_boolean($0) != 0 }
     }
 
-    /// A `t` property of seconds since 1970; 0 (unknown) is nil.
-    func date(_ name: String) -> Date? {
-        value(name, type: "t") { g_variant_get_uint64($0) }.flatMap {
+    /// A `t` value of seconds since 1970; 0 (unknown) is nil.
+    var date: Date? {
+        read(type: "t") { g_variant_get_uint64($0) }.flatMap {
             $0 == 0 ? nil : Date(timeIntervalSince1970: TimeInterval($0))
         }
     }
 
-    /// An `a{ss}` property; empty when absent.
-    func stringPairs(_ name: String) -> [String: String] {
-        value(name, type: "a{ss}") { array in
+    /// An `a{ss}` value; empty when it is not one.
+    var stringPairs: [String: String] {
+        read(type: "a{ss}") { array in
             var pairs: [String: String] = [:]
             for index in 0..<g_variant_n_children(array) {
                 guard let entry = g_variant_get_child_value(array, index) else { continue }

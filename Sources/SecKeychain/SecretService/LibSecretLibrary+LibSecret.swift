@@ -6,15 +6,11 @@ import Glibc
 #endif
 
 /// libsecret, loaded by the process's first write (dlopen; CLibSecret's shim.h says why it is not
-/// linked), with the schemas SecKit creates items in. It stays loaded until the process ends.
+/// linked). It stays loaded until the process ends.
 final class LibSecretLibrary: @unchecked Sendable {
     // Set once in init, then only read.
     /// libsecret's functions that writes call.
     let functions: SecKitLibSecret
-    /// `org.freedesktop.Secret.Generic` and `org.gnome.keyring.NetworkPassword`, with the
-    /// attribute names SecKit writes.
-    let genericSchema: UnsafeMutablePointer<SecretSchema>
-    let internetSchema: UnsafeMutablePointer<SecretSchema>
 
     private static let loaded = Mutex<LibSecretLibrary?>(nil)
 
@@ -43,36 +39,7 @@ final class LibSecretLibrary: @unchecked Sendable {
             )
         }
         self.functions = functions
-        genericSchema = try Self.schema(
-            "org.freedesktop.Secret.Generic",
-            attributes: ItemAttributes.genericNames,
-            functions
-        )
-        internetSchema = try Self.schema(
-            "org.gnome.keyring.NetworkPassword",
-            attributes: ItemAttributes.internetNames,
-            functions
-        )
     }
 
     private static var loaderMessage: String { dlerror().map { String(cString: $0) } ?? "unknown reason" }
-
-    /// A schema flagged `SECRET_SCHEMA_DONT_MATCH_NAME`: searches never filter on `xdg:schema`, so
-    /// items that other tools stored without it are found.
-    private static func schema(
-        _ name: String,
-        attributes: [String],
-        _ functions: SecKitLibSecret
-    ) throws(KeychainError) -> UnsafeMutablePointer<SecretSchema> {
-        let table = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, nil)!
-        defer { g_hash_table_unref(table) }
-        for attribute in attributes {
-            // SECRET_SCHEMA_ATTRIBUTE_STRING is 0, that is a NULL value.
-            g_hash_table_insert(table, g_strdup(attribute), nil)
-        }
-        guard let schema = functions.schema_newv(name, SECRET_SCHEMA_DONT_MATCH_NAME, table) else {
-            throw .backendFailure("libsecret made no schema \(name)")
-        }
-        return schema
-    }
 }

@@ -2,15 +2,41 @@ internal import CLibSecret
 import SecCrypto
 import Synchronization
 
-/// An item as the Secret Service describes it (its D-Bus properties), and its secret when loaded.
+/// An item as the Secret Service describes it: the properties read so far (`ItemProperties`), and
+/// its secret when loaded.
 struct ServiceItem {
     let path: String
-    let pairs: [String: String]
-    let label: String?
-    let created: Date?
-    let modified: Date?
-    let isLocked: Bool
-    let secret: SecureBytes?
+    var pairs: [String: String] = [:]
+    var label: String?
+    var created: Date?
+    var modified: Date?
+    var secret: SecureBytes?
+}
+
+/// Properties of an item (`org.freedesktop.Secret.Item`) that a read asks for, each with a `Get` of
+/// its own. gnome-keyring looks the item up among all its items again for every property it
+/// answers, so the `GetAll` of an item costs it three to five `Get`s (docs/performance.md), where a
+/// lookup needs one property and a listing four.
+struct ItemProperties: OptionSet {
+    let rawValue: Int
+
+    static let attributes = ItemProperties(rawValue: 1 << 0)
+    static let label = ItemProperties(rawValue: 1 << 1)
+    static let created = ItemProperties(rawValue: 1 << 2)
+    static let modified = ItemProperties(rawValue: 1 << 3)
+    /// What a `CredentialItem` holds.
+    static let all: ItemProperties = [.attributes, .label, .created, .modified]
+
+    /// Stores a property's value in an item.
+    fileprivate typealias Keep = @Sendable (inout ServiceItem, borrowing PropertyValue) -> Void
+
+    /// Each property's D-Bus name and where its value goes, in a fixed order.
+    fileprivate static let readers: [(property: ItemProperties, name: String, keep: Keep)] = [
+        (.attributes, "Attributes", { $0.pairs = $1.stringPairs }),
+        (.label, "Label", { $0.label = $1.string }),
+        (.created, "Created", { $0.created = $1.date }),
+        (.modified, "Modified", { $0.modified = $1.date }),
+    ]
 }
 
 /// The object paths a `SearchItems` call found: the unlocked items', and the locked ones'.
@@ -22,8 +48,18 @@ struct ItemPaths {
     var onlyUnlocked: String? { locked.isEmpty && unlocked.count == 1 ? unlocked[0] : nil }
 }
 
+extension [ItemPaths] {
+    /// The unlocked items the searches found, each once, yet to be read; `locked` when any search
+    /// found a locked item (the answer is then unknown).
+    func unlockedItems() throws(KeychainError) -> [ServiceItem] {
+        guard allSatisfy(\.locked.isEmpty) else { throw .locked }
+        var seen: Set<String> = []
+        return flatMap(\.unlocked).filter { seen.insert($0).inserted }.map { ServiceItem(path: $0) }
+    }
+}
+
 /// One operation's reads from the Secret Service, over GIO's D-Bus connection directly
-/// (`SearchItems`, `GetSecrets`, the `GetAll` of an item's properties): every call shares the
+/// (`SearchItems`, `GetSecrets`, `Get` of an item's properties): every call shares the
 /// operation's deadline (a `GCancellable` that `DeadlineWatchdog` cancels). Secrets travel in a `plain`
 /// session, opened once per connection (see docs/SecKeychain.md for why that protects as much as
 /// libsecret's encrypted one). Writes go through libsecret: `SecretServiceWriter`.
@@ -35,6 +71,10 @@ struct SecretServiceSession {
     private static let busName = "org.freedesktop.secrets"
     private static let servicePath = "/org/freedesktop/secrets"
     private static let serviceInterface = "org.freedesktop.Secret.Service"
+    private static let itemInterface = "org.freedesktop.Secret.Item"
+    /// The default collection (where new items go), at the alias path the Secret Service
+    /// specification gives it.
+    static let defaultCollectionPath = "/org/freedesktop/secrets/aliases/default"
     /// The session bus connection and its `plain` session, kept for the process as libsecret keeps
     /// its own: GIO's bus connection lives only while someone holds it.
     private final class SharedConnection: Sendable {
@@ -98,27 +138,30 @@ struct SecretServiceSession {
         }
     }
 
-    /// The items at `paths` (unlocked ones), described by their properties, with their secrets when
-    /// `loadSecrets`: one `GetAll` per item and one `GetSecrets` for all, sent at once.
-    func items(at paths: [String], loadSecrets: Bool) throws(KeychainError) -> [ServiceItem] {
-        guard !paths.isEmpty else { return [] }
-        let session = loadSecrets ? try plainSession() : nil
-        var calls = paths.map { Self.getAllCall($0, interface: "org.freedesktop.Secret.Item") }
-        if let session { calls.append(Self.getSecretsCall(paths, session: session)) }
-        var replies = callAll(calls)
-        let secrets = loadSecrets ? Self.secrets(in: try replies.removeLast().get()) : [:]
-        return try zip(paths, replies).map { path, reply throws(KeychainError) in
-            let properties = PropertyDictionary(try reply.get())
-            return ServiceItem(
-                path: path,
-                pairs: properties.stringPairs("Attributes"),
-                label: properties.string("Label"),
-                created: properties.date("Created"),
-                modified: properties.date("Modified"),
-                isLocked: properties.boolean("Locked") == true,
-                secret: secrets[path]
-            )
+    /// `items` with `properties` read (one `Get` per item and property) and, when `loadingSecrets`,
+    /// their secrets (one `GetSecrets` for all), sent at once. Nothing is sent when there is nothing to read.
+    func read(
+        _ properties: ItemProperties,
+        of items: [ServiceItem],
+        loadingSecrets: Bool
+    ) throws(KeychainError) -> [ServiceItem] {
+        let readers = ItemProperties.readers.filter { properties.contains($0.property) }
+        guard !items.isEmpty, !readers.isEmpty || loadingSecrets else { return items }
+        let session = loadingSecrets ? try plainSession() : nil
+        var calls = items.flatMap { item in
+            readers.map { Self.getCall(item.path, interface: Self.itemInterface, property: $0.name) }
         }
+        if let session { calls.append(Self.getSecretsCall(items.map(\.path), session: session)) }
+        var replies = callAll(calls)
+        let secrets = loadingSecrets ? Self.secrets(in: try replies.removeLast().get()) : [:]
+        var read = items
+        for (index, reply) in replies.enumerated() {
+            readers[index % readers.count].keep(&read[index / readers.count], PropertyValue(try reply.get()))
+        }
+        if loadingSecrets {
+            for index in read.indices { read[index].secret = secrets[read[index].path] }
+        }
+        return read
     }
 
     /// The secret of the item at `path` (one `GetSecrets` call), or nil when the service gave none.
@@ -143,24 +186,54 @@ struct SecretServiceSession {
         return secrets
     }
 
-    /// Whether the default collection (where new items go) is locked, read fresh from the service
-    /// (`ReadAlias` and the collection's properties).
+    /// Whether the default collection (where new items go) is locked, read fresh from the service:
+    /// its `Locked` property alone, at the alias path the specification gives it. (The collection's
+    /// `GetAll` would list every item's path too.)
     func defaultCollectionIsLocked() throws(KeychainError) -> Bool {
-        let reply = try call(
-            DBusMethodCall(
-                path: Self.servicePath,
-                interface: Self.serviceInterface,
-                method: "ReadAlias",
-                arguments: GVariantValue.tuple([g_variant_new_string("default")]),
-                replyType: "(o)"
-            )
+        let locked = try call(
+            Self.getCall(Self.defaultCollectionPath, interface: "org.freedesktop.Secret.Collection", property: "Locked")
         )
-        let pathValue = reply.child(0)
-        defer { g_variant_unref(pathValue) }
-        let path = String(cString: g_variant_get_string(pathValue, nil))
-        guard path != "/" else { throw .backendFailure("the Secret Service has no default collection") }
-        return PropertyDictionary(try call(Self.getAllCall(path, interface: "org.freedesktop.Secret.Collection")))
-            .boolean("Locked") == true
+        return PropertyValue(locked).boolean == true
+    }
+
+    /// Replaces the secret of the item at `path` with `encodedSecret` (a `(oayays)` secret that
+    /// libsecret encoded in its session; a floating reference this call consumes), then its
+    /// attributes and label when given, one call after the other on `connection`, the one libsecret
+    /// opened its session on: `SetSecret`, then `Properties.Set`. A failure stops the update there,
+    /// as libsecret's item calls would.
+    func update(
+        _ path: String,
+        encodedSecret: OpaquePointer,
+        pairs: [String: String]?,
+        label: String?,
+        on connection: OpaquePointer
+    ) throws(KeychainError) {
+        var calls = [
+            DBusMethodCall(
+                path: path,
+                interface: Self.itemInterface,
+                method: "SetSecret",
+                arguments: GVariantValue.tuple([encodedSecret]),
+                replyType: "()"
+            )
+        ]
+        if let pairs { calls.append(Self.setCall(path, property: "Attributes", GVariantValue.stringDictionary(pairs))) }
+        if let label { calls.append(Self.setCall(path, property: "Label", g_variant_new_string(label))) }
+        for call in calls {
+            _ = try DBusCallBatch.callAll(
+                [call],
+                destination: Self.busName,
+                on: connection,
+                cancellable: cancellable,
+                deadline: deadline
+            )[0].get()
+        }
+    }
+
+    /// The error of a lookup that found nothing: `locked` when the default collection is locked (a
+    /// search cannot see into it, so the item may be there), `notFound` otherwise.
+    func missing() throws(KeychainError) -> KeychainError {
+        try defaultCollectionIsLocked() ? .locked : .notFound
     }
 
     /// `GetSecrets` of the items at `paths` in the session at `session`.
@@ -174,14 +247,28 @@ struct SecretServiceSession {
         )
     }
 
-    /// `GetAll` of the properties of `interface` of the object at `path`.
-    private static func getAllCall(_ path: String, interface: String) -> DBusMethodCall {
+    /// `Get` of the property `property` of `interface` of the object at `path`.
+    private static func getCall(_ path: String, interface: String, property: String) -> DBusMethodCall {
         DBusMethodCall(
             path: path,
             interface: "org.freedesktop.DBus.Properties",
-            method: "GetAll",
-            arguments: PropertyDictionary.getAllArguments(interface),
-            replyType: "(a{sv})"
+            method: "Get",
+            arguments: PropertyValue.getArguments(interface, property),
+            replyType: "(v)"
+        )
+    }
+
+    /// `Set` of the item property `property` of the item at `path` to `value` (a floating reference
+    /// the call consumes).
+    private static func setCall(_ path: String, property: String, _ value: OpaquePointer) -> DBusMethodCall {
+        DBusMethodCall(
+            path: path,
+            interface: "org.freedesktop.DBus.Properties",
+            method: "Set",
+            arguments: GVariantValue.tuple([
+                g_variant_new_string(itemInterface), g_variant_new_string(property), g_variant_new_variant(value),
+            ]),
+            replyType: "()"
         )
     }
 

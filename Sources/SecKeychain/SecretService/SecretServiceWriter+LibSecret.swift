@@ -1,22 +1,27 @@
 internal import CLibSecret
 import SecCrypto
 
-/// One operation's writes to the Secret Service through libsecret, which encrypts each secret in
-/// its session (`dh-ietf1024-sha256-aes128-cbc-pkcs7`) and makes the item proxies an update needs.
-/// Reads, and the searches a write starts with, go through `SecretServiceSession`.
+/// One operation's writes to the Secret Service. libsecret encrypts each secret in its session
+/// (`dh-ietf1024-sha256-aes128-cbc-pkcs7`), creates items and deletes them (running a prompt when
+/// the service asks for one); updates go to the item's path directly (`SecretServiceSession.update`).
+/// No item or collection proxy is made: setting one up reads all its properties (`GetAll`), and
+/// the default collection's include the path of every item it holds. Reads, and the searches a
+/// write starts with, go through `SecretServiceSession`.
 struct SecretServiceWriter {
     private let session: SecretServiceSession
     private let libsecret: LibSecretLibrary
     private let service: GObjectReference
 
-    /// libsecret's service proxy with its session open (libsecret keeps one per process), within
-    /// `session`'s deadline; loads libsecret first when this is the process's first write.
-    init(_ session: SecretServiceSession) throws(KeychainError) {
+    /// libsecret's service proxy (libsecret keeps one per process) within `session`'s deadline, with
+    /// its session open when `writingSecrets`; loads libsecret first when this is the process's
+    /// first write.
+    init(_ session: SecretServiceSession, writingSecrets: Bool) throws(KeychainError) {
         self.session = session
         let libsecret = try LibSecretLibrary.load()
         self.libsecret = libsecret
+        let flags = writingSecrets ? SECRET_SERVICE_OPEN_SESSION : SECRET_SERVICE_NONE
         let service = try withGError(session.deadline) {
-            libsecret.functions.service_get_sync(SECRET_SERVICE_OPEN_SESSION, session.cancellable.pointer, $0)
+            libsecret.functions.service_get_sync(flags, session.cancellable.pointer, $0)
         }
         guard let service else { throw .noSecretService("libsecret found no Secret Service") }
         self.service = GObjectReference(adopting: UnsafeMutableRawPointer(service))
@@ -24,10 +29,10 @@ struct SecretServiceWriter {
 
     private var servicePointer: UnsafeMutablePointer<SecretService> { service.cast(to: SecretService.self) }
 
-    /// Creates an item in the default collection. Never with `SECRET_ITEM_CREATE_REPLACE`:
-    /// gnome-keyring would replace any item whose attributes include the new ones (an item in an
-    /// access group, or with a port, when storing one without), not just the same identity.
-    /// Items with a `service` get the generic-password schema, the others the network-password one.
+    /// Creates an item in the default collection, with the `xdg:schema` libsecret would give it
+    /// (generic or network password). Never with `SECRET_ITEM_CREATE_REPLACE`: gnome-keyring would
+    /// replace any item whose attributes include the new ones (an item in an access group, or with a
+    /// port, when storing one without), not just the same identity.
     func create(
         _ pairs: [String: String],
         label: String,
@@ -35,36 +40,31 @@ struct SecretServiceWriter {
         isInternetPassword: Bool
     ) throws(KeychainError) {
         guard try !session.defaultCollectionIsLocked() else { throw .locked }
-        let collection = try withGError(session.deadline) {
-            libsecret.functions.collection_for_alias_sync(
+        let value = try value(secret)
+        defer { libsecret.functions.value_unref(UnsafeMutableRawPointer(value)) }
+        var attributes = pairs
+        attributes[ItemAttributes.schema] = ItemAttributes.schemaName(isInternetPassword)
+        let properties = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, { g_variant_unref(OpaquePointer($0)) })!
+        defer { g_hash_table_unref(properties) }
+        for (name, property) in [
+            ("org.freedesktop.Secret.Item.Label", g_variant_new_string(label)),
+            ("org.freedesktop.Secret.Item.Attributes", GVariantValue.stringDictionary(attributes)),
+        ] {
+            g_hash_table_insert(properties, g_strdup(name), UnsafeMutableRawPointer(g_variant_ref_sink(property)))
+        }
+        let path = try withGError(session.deadline) {
+            libsecret.functions.service_create_item_dbus_path_sync(
                 servicePointer,
-                SECRET_COLLECTION_DEFAULT,
-                SECRET_COLLECTION_NONE,
+                SecretServiceSession.defaultCollectionPath,
+                properties,
+                value,
+                SECRET_ITEM_CREATE_NONE,
                 session.cancellable.pointer,
                 $0
             )
         }
-        guard let collection else { throw .backendFailure("the Secret Service has no default collection") }
-        defer { g_object_unref(collection) }
-        let value = try value(secret)
-        defer { libsecret.functions.value_unref(UnsafeMutableRawPointer(value)) }
-        let schema = isInternetPassword ? libsecret.internetSchema : libsecret.genericSchema
-        let item = try AttributeTable.with(pairs) { (table) throws(KeychainError) in
-            try withGError(session.deadline) {
-                libsecret.functions.item_create_sync(
-                    collection,
-                    schema,
-                    table,
-                    label,
-                    value,
-                    SECRET_ITEM_CREATE_NONE,
-                    session.cancellable.pointer,
-                    $0
-                )
-            }
-        }
-        guard let item else { throw .backendFailure("the Secret Service created no item") }
-        g_object_unref(item)
+        guard let path else { throw .backendFailure("the Secret Service created no item") }
+        g_free(path)
     }
 
     /// Replaces the secret of an existing item, then its attributes and label when they differ.
@@ -74,34 +74,18 @@ struct SecretServiceWriter {
         label: String,
         secret: UnsafeRawBufferPointer
     ) throws(KeychainError) {
-        let proxy = try withGError(session.deadline) {
-            libsecret.functions.item_new_for_dbus_path_sync(
-                servicePointer,
-                item.path,
-                SECRET_ITEM_NONE,
-                session.cancellable.pointer,
-                $0
-            )
-        }
-        guard let proxy else { throw .notFound }
-        defer { g_object_unref(proxy) }
         let value = try value(secret)
         defer { libsecret.functions.value_unref(UnsafeMutableRawPointer(value)) }
-        _ = try withGError(session.deadline) {
-            libsecret.functions.item_set_secret_sync(proxy, value, session.cancellable.pointer, $0)
+        guard let encoded = libsecret.functions.service_encode_dbus_secret(servicePointer, value) else {
+            throw .backendFailure("libsecret has no session to encode the secret in")
         }
-        if pairs != item.pairs {
-            _ = try AttributeTable.with(pairs) { (table) throws(KeychainError) in
-                try withGError(session.deadline) {
-                    libsecret.functions.item_set_attributes_sync(proxy, nil, table, session.cancellable.pointer, $0)
-                }
-            }
-        }
-        if label != item.label {
-            _ = try withGError(session.deadline) {
-                libsecret.functions.item_set_label_sync(proxy, label, session.cancellable.pointer, $0)
-            }
-        }
+        try session.update(
+            item.path,
+            encodedSecret: encoded,
+            pairs: pairs == item.pairs ? nil : pairs,
+            label: label == item.label ? nil : label,
+            on: g_dbus_proxy_get_connection(service.cast(to: GDBusProxy.self))
+        )
     }
 
     func delete(_ item: ServiceItem) throws(KeychainError) {

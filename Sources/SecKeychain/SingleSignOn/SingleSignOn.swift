@@ -76,15 +76,14 @@ public struct SingleSignOn: Sendable {
 
     /// The state of the group's token at `now`.
     public func tokenState(now: Date = Date()) throws(KeychainError) -> TokenState {
-        let item: CredentialItem
+        let token: ExpiringSecret
         do {
-            item = try store.item(for: tokenIdentity, includeSecret: true, timeout: timeout)
+            token = try store.expiringSecret(for: tokenIdentity, timeout: timeout)
         } catch .notFound {
             return .absent
         }
-        if let expiresAt = item.expiresAt, item.isExpired(at: now) { return .expired(expiresAt) }
-        guard let secret = item.secret else { throw .backendFailure("the token's secret could not be loaded") }
-        return .valid(secret, expiresAt: item.expiresAt)
+        if let expiresAt = token.expiresAt, token.isExpired(at: now) { return .expired(expiresAt) }
+        return .valid(token.secret, expiresAt: token.expiresAt)
     }
 
     /// The token, while there is one that has not expired at `now`; nil otherwise.

@@ -59,6 +59,19 @@ enum Keychain {
         return result.stdoutLines.filter { $0.hasPrefix("[/") }.count
     }
 
+    /// Runs `script` (bash, `set -euo pipefail`, a temporary file in `$err`) in a nested private
+    /// session of tools/with-secret-service, with `$SECCLI` set: locking or stopping that session's
+    /// keyring, or watching its bus, never disturbs the tests running beside it.
+    static func inNestedSession(_ script: String) throws -> ProcessResult {
+        let seccli = try #require(Tools.seccliPath)
+        return try ProcessRunner.run(
+            "\(toolsDirectory)/with-secret-service",
+            ["bash", "-c", "set -euo pipefail\nerr=$(mktemp)\ntrap 'rm -f \"$err\"' EXIT\n" + script],
+            environment: ["SECCLI": seccli, "SECCLI_BACKEND": "secret-service"],
+            timeout: .seconds(60)
+        )
+    }
+
     /// Environment for the encrypted-file backend: a file in `scratch`, the password in a variable.
     static func fileBackend(_ scratch: Scratch, password: String = "correct horse battery staple") -> [String: String] {
         [

@@ -20,7 +20,11 @@ SETTINGS = {
     "speed_seconds": ("SECKIT_BENCH_SPEED_SECONDS", 3),
     "keychain_rounds": ("SECKIT_BENCH_KEYCHAIN_ROUNDS", 5),
     "keychain_processes": ("SECKIT_BENCH_KEYCHAIN_PROCESSES", 40),
+    "keychain_scale_runs": ("SECKIT_BENCH_KEYCHAIN_SCALE_RUNS", 40),
 }
+
+# The keyring sizes of the keychain part's scale step; SECKIT_BENCH_KEYCHAIN_SCALE adds a larger one.
+KEYCHAIN_SCALE_SIZES = [100, 1000]
 
 
 def say(message):
@@ -86,6 +90,12 @@ class Context:
             setattr(self, name, positive_setting(variable, default))
         # Read, like the other settings, before anything is built, so a bad value fails at once.
         self.tls_seconds = positive_setting("SECKIT_BENCH_TLS_SECONDS", 3) if "tls" in parts else 3
+        self.keychain_sizes = list(KEYCHAIN_SCALE_SIZES)
+        if os.environ.get("SECKIT_BENCH_KEYCHAIN_SCALE"):
+            extra = positive_setting("SECKIT_BENCH_KEYCHAIN_SCALE", 0)
+            if extra <= KEYCHAIN_SCALE_SIZES[-1]:
+                fail(f"SECKIT_BENCH_KEYCHAIN_SCALE must be more than {KEYCHAIN_SCALE_SIZES[-1]}", 2)
+            self.keychain_sizes.append(extra)
         self.root = Path(__file__).resolve().parents[3]
         self.load_at_start = load_averages()
         self.load_samples = []

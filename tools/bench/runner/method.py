@@ -60,6 +60,8 @@ def text(ctx, measured, nproc):
         nproc=nproc,
         keychain_rounds=ctx.keychain_rounds,
         keychain_processes=ctx.keychain_processes,
+        keychain_scale_runs=ctx.keychain_scale_runs,
+        keychain_sizes=" and ".join(f"{size:,}" for size in ctx.keychain_sizes),
     )
 
 
@@ -173,5 +175,24 @@ METHOD = Template(
   Reported figure: the median over the rounds of the time per process. In-process: `seckit-bench
   keychain-lookup-1000` stores 1,000 generic passwords in the access group `seckit-bench` through
   `SecretServiceStore.upsert`, then times 300 single lookups (`secret(for:)` of the next account, the
-  secret checked; one `ContinuousClock` measurement each; the set-up search has already opened the session). Reported figure: the median."""
+  secret checked; one `ContinuousClock` measurement each; the set-up search has already opened the session). Reported figure: the median.
+- **Keychain at scale**: `tools/bench/keychain-scale`, in a private session of its own. gnome-keyring answers every
+  call by going through all its items, so both tools' costs grow with the keyring. The bench items go in first:
+  `seccli cred set` stores service `seckit-scale-get` account `alice`, `seckit-scale-set` account `alice` and five
+  accounts of `seckit-scale-list`; `secret-tool store` stores `seckit-scale-store` account `alice`. Then, for a keyring
+  of ${keychain_sizes} items in turn, Python `secretstorage` adds items up to that size (a third each in the attribute
+  shapes SecKit, `secret-tool` and Python keyring write, each under a service of its own: gnome-keyring rewrites its
+  file at every addition, so filling slows as the keyring grows), and each case runs ${keychain_scale_runs} times for
+  each tool, interleaved (one `seccli`, one `secret-tool`, which goes first alternating), after 3 untimed runs of each:
+  `cred get --service seckit-scale-get --account alice` vs `secret-tool lookup service seckit-scale-get account
+  alice`; the same for service `seckit-scale-absent` (no item of the service) and for account `nobody` (another
+  account's item of the service is there); `cred list --service seckit-scale-list` vs `secret-tool search --all
+  service seckit-scale-list` (five items; secret-tool also loads and prints the secrets); `cred set` of
+  `seckit-scale-set`/`alice` vs `secret-tool store` of `seckit-scale-store`/`alice`, each replacing its own item
+  (both save the keyring file). Each process is started by `posix_spawn` from the Python driver and timed by the wall
+  clock around it (`time.perf_counter`); its CPU time comes from `wait4`, and gnome-keyring-daemon's from the time its
+  threads spent on a CPU before and after it (`/proc/PID/task/*/schedstat`, nanoseconds; `/proc/PID/stat` counts
+  10 ms ticks). Every output is checked (the secret, exit 10 and 1 for absent items, the five listed items), and each
+  set service holds one item at the end. Reported figures: medians of the runs. The targets apply from 1,000 items;
+  `SECKIT_BENCH_KEYCHAIN_SCALE=5000` adds a step at 5,000 items (about ten minutes of filling)."""
 )

@@ -25,22 +25,15 @@ extension SecCLI.CredCommand {
         }
 
         func run() throws {
-            let item = try store.open().item(
-                for: try credential.identity(),
-                includeSecret: true,
-                timeout: store.timeLimit
-            )
-            if let expiresAt = item.expiresAt, item.isExpired(), !ignoreExpiry {
+            let stored = try store.open().expiringSecret(for: try credential.identity(), timeout: store.timeLimit)
+            if let expiresAt = stored.expiresAt, stored.isExpired(), !ignoreExpiry {
                 throw Failure(
                     message:
                         "the item expired at \(expiresAt.formatted(.iso8601)): store a new secret with 'seccli cred set' (or use --ignore-expiry)",
                     exitCode: .expired
                 )
             }
-            guard let secret = item.secret else {
-                throw KeychainError.backendFailure("the item's secret could not be loaded")
-            }
-            try SecretOutput.write(secret)
+            try SecretOutput.write(stored.secret)
         }
     }
 }

@@ -42,14 +42,21 @@ enum GVariantValue {
         g_variant_get_child_value(container, gsize(index))
     }
 
-    /// The bytes of an `ay` value copied into wiped-on-release memory; the value's own bytes are
-    /// then overwritten with zeros (they stay valid while the caller holds `array`).
-    static func takeBytes(of array: OpaquePointer) -> SecureBytes {
+    /// An `ay` value holding `bytes` (a floating reference).
+    static func byteArray(_ bytes: [UInt8]) -> OpaquePointer {
+        let type = g_variant_type_new("y")
+        defer { g_variant_type_free(type) }
+        return bytes.withUnsafeBytes { g_variant_new_fixed_array(type, $0.baseAddress, gsize($0.count), 1) }
+    }
+
+    /// Calls `body` with the bytes of an `ay` value, in place (valid while the caller holds `array`).
+    static func withBytes<R, E: Error>(
+        of array: OpaquePointer,
+        _ body: (UnsafeRawBufferPointer) throws(E) -> R
+    ) throws(E) -> R {
         var count: gsize = 0
-        guard let bytes = g_variant_get_fixed_array(array, &count, 1), count > 0 else { return SecureBytes([UInt8]()) }
-        let source = UnsafeRawBufferPointer(start: bytes, count: Int(count))
-        defer { secureZero(UnsafeMutableRawBufferPointer(mutating: source)) }
-        return SecureBytes(source)
+        let bytes = g_variant_get_fixed_array(array, &count, 1)
+        return try body(UnsafeRawBufferPointer(start: count > 0 ? bytes : nil, count: Int(count)))
     }
 }
 

@@ -58,11 +58,21 @@ extension [ItemPaths] {
     }
 }
 
+/// A Secret Service session that carries secrets encrypted: its object path and its AES-128 key.
+struct EncryptedSession: Sendable {
+    /// The algorithm, as the Secret Service specification names it (and libsecret opens by default).
+    static let algorithm = "dh-ietf1024-sha256-aes128-cbc-pkcs7"
+
+    let path: String
+    let key: SymmetricKey
+}
+
 /// One operation's reads from the Secret Service, over GIO's D-Bus connection directly
 /// (`SearchItems`, `GetSecrets`, `Get` of an item's properties): every call shares the
-/// operation's deadline (a `GCancellable` that `DeadlineWatchdog` cancels). Secrets travel in a `plain`
-/// session, opened once per connection (see docs/SecKeychain.md for why that protects as much as
-/// libsecret's encrypted one). Writes go through libsecret: `SecretServiceWriter`.
+/// operation's deadline (a `GCancellable` that `DeadlineWatchdog` cancels). Secrets travel encrypted,
+/// in a `dh-ietf1024-sha256-aes128-cbc-pkcs7` session opened once per connection (as libsecret's), so
+/// GLib's D-Bus buffers never hold them in clear; they are decrypted into `SecureBytes`. Writes encode
+/// their secrets in libsecret's session: `SecretServiceWriter`.
 struct SecretServiceSession {
     let deadline: OperationDeadline
     let cancellable: DeadlineCancellable
@@ -75,11 +85,11 @@ struct SecretServiceSession {
     /// The default collection (where new items go), at the alias path the Secret Service
     /// specification gives it.
     static let defaultCollectionPath = "/org/freedesktop/secrets/aliases/default"
-    /// The session bus connection and its `plain` session, kept for the process as libsecret keeps
+    /// The session bus connection and its encrypted session, kept for the process as libsecret keeps
     /// its own: GIO's bus connection lives only while someone holds it.
     private final class SharedConnection: Sendable {
         let reference: GObjectReference
-        let plainSession = Mutex<String?>(nil)
+        let secretsSession = Mutex<EncryptedSession?>(nil)
 
         init(_ reference: GObjectReference) { self.reference = reference }
     }
@@ -110,7 +120,7 @@ struct SecretServiceSession {
 
     /// The object paths of the items whose attributes include all of the pairs of each of
     /// `searches` (one `SearchItems` each), in the order of `searches`. All are sent at once, with
-    /// the `OpenSession` of the `plain` session when `preparingSecrets` and there is none yet.
+    /// the `OpenSession` of the encrypted session when `preparingSecrets` and there is none yet.
     func searchPaths(_ searches: [[String: String]], preparingSecrets: Bool) throws(KeychainError) -> [ItemPaths] {
         var calls = searches.map { pairs in
             DBusMethodCall(
@@ -121,11 +131,13 @@ struct SecretServiceSession {
                 replyType: "(aoao)"
             )
         }
-        let opensSession = preparingSecrets && connection.plainSession.withLock({ $0 }) == nil
-        if opensSession { calls.append(Self.openSessionCall) }
+        let exchange =
+            preparingSecrets && connection.secretsSession.withLock({ $0 }) == nil
+            ? try? FiniteFieldDH(group: .ietf1024) : nil
+        if let exchange { calls.append(Self.openSessionCall(exchange)) }
         var replies = callAll(calls)
         // A session that failed to open is opened again by the first `GetSecrets`, which reports the failure.
-        if opensSession, case .success(let reply) = replies.removeLast() { keepPlainSession(reply) }
+        if let exchange, case .success(let reply) = replies.removeLast() { _ = try? keepSession(reply, exchange) }
         return try replies.map { result throws(KeychainError) in
             let reply = try result.get()
             let unlocked = reply.child(0)
@@ -147,13 +159,16 @@ struct SecretServiceSession {
     ) throws(KeychainError) -> [ServiceItem] {
         let readers = ItemProperties.readers.filter { properties.contains($0.property) }
         guard !items.isEmpty, !readers.isEmpty || loadingSecrets else { return items }
-        let session = loadingSecrets ? try plainSession() : nil
+        let session = loadingSecrets ? try encryptedSession() : nil
         var calls = items.flatMap { item in
             readers.map { Self.getCall(item.path, interface: Self.itemInterface, property: $0.name) }
         }
-        if let session { calls.append(Self.getSecretsCall(items.map(\.path), session: session)) }
+        if let session { calls.append(Self.getSecretsCall(items.map(\.path), session: session.path)) }
         var replies = callAll(calls)
-        let secrets = loadingSecrets ? Self.secrets(in: try replies.removeLast().get()) : [:]
+        let secrets =
+            try session.map { (session) throws(KeychainError) in
+                try Self.secrets(in: try replies.removeLast().get(), session: session)
+            } ?? [:]
         var read = items
         for (index, reply) in replies.enumerated() {
             readers[index % readers.count].keep(&read[index / readers.count], PropertyValue(try reply.get()))
@@ -166,12 +181,19 @@ struct SecretServiceSession {
 
     /// The secret of the item at `path` (one `GetSecrets` call), or nil when the service gave none.
     func secret(at path: String) throws(KeychainError) -> SecureBytes? {
-        Self.secrets(in: try call(Self.getSecretsCall([path], session: try plainSession())))[path]
+        let session = try encryptedSession()
+        return try Self.secrets(in: try call(Self.getSecretsCall([path], session: session.path)), session: session)[
+            path
+        ]
     }
 
-    /// The secrets in a `GetSecrets` reply, by path, each copied into wiped-on-release memory and
-    /// wiped in the reply.
-    private static func secrets(in reply: DBusReply) -> [String: SecureBytes] {
+    /// The secrets in a `GetSecrets` reply, by path, each decrypted (AES-128-CBC, the IV in the
+    /// secret's parameters) into wiped-on-release memory. One that does not decrypt is an error:
+    /// the service and this process disagree about the session.
+    private static func secrets(
+        in reply: DBusReply,
+        session: EncryptedSession
+    ) throws(KeychainError) -> [String: SecureBytes] {
         let dictionary = reply.child(0)
         defer { g_variant_unref(dictionary) }
         var secrets: [String: SecureBytes] = [:]
@@ -179,9 +201,19 @@ struct SecretServiceSession {
             let entry = GVariantValue.child(dictionary, index)
             let path = GVariantValue.child(entry, 0)
             let secret = GVariantValue.child(entry, 1)
+            let parameters = GVariantValue.child(secret, 1)
             let value = GVariantValue.child(secret, 2)
-            defer { for variant in [value, secret, path, entry] { g_variant_unref(variant) } }
-            secrets[String(cString: g_variant_get_string(path, nil))] = GVariantValue.takeBytes(of: value)
+            defer { for variant in [value, parameters, secret, path, entry] { g_variant_unref(variant) } }
+            let plaintext = try GVariantValue.withBytes(of: parameters) { (iv) throws(KeychainError) in
+                try GVariantValue.withBytes(of: value) { (ciphertext) throws(KeychainError) in
+                    do {
+                        return try AES.CBC.decryptSecret(ciphertext, using: session.key, iv: iv)
+                    } catch {
+                        throw .backendFailure("a secret from the Secret Service does not decrypt in this session")
+                    }
+                }
+            }
+            secrets[String(cString: g_variant_get_string(path, nil))] = plaintext
         }
         return secrets
     }
@@ -272,34 +304,58 @@ struct SecretServiceSession {
         )
     }
 
-    /// `OpenSession` of a `plain` session.
-    private static var openSessionCall: DBusMethodCall {
+    /// `OpenSession` of a `dh-ietf1024-sha256-aes128-cbc-pkcs7` session, offering `exchange`'s public key.
+    private static func openSessionCall(_ exchange: FiniteFieldDH) -> DBusMethodCall {
         DBusMethodCall(
             path: servicePath,
             interface: serviceInterface,
             method: "OpenSession",
             arguments: GVariantValue.tuple([
-                g_variant_new_string("plain"), g_variant_new_variant(g_variant_new_string("")),
+                g_variant_new_string(EncryptedSession.algorithm),
+                g_variant_new_variant(GVariantValue.byteArray(exchange.publicKey)),
             ]),
             replyType: "(vo)"
         )
     }
 
-    /// This connection's `plain` session: opened by the first read of a secret (`OpenSession`),
+    /// This connection's encrypted session: opened by the first read of a secret (`OpenSession`),
     /// then reused, as libsecret reuses its session.
-    private func plainSession() throws(KeychainError) -> String {
-        if let path = connection.plainSession.withLock({ $0 }) { return path }
-        return keepPlainSession(try call(Self.openSessionCall))
+    private func encryptedSession() throws(KeychainError) -> EncryptedSession {
+        if let session = connection.secretsSession.withLock({ $0 }) { return session }
+        let exchange: FiniteFieldDH
+        do {
+            exchange = try FiniteFieldDH(group: .ietf1024)
+        } catch {
+            throw .backendFailure("cannot make a Diffie-Hellman key for the Secret Service session: \(error)")
+        }
+        return try keepSession(try call(Self.openSessionCall(exchange)), exchange)
     }
 
-    /// Keeps the session an `OpenSession` reply names for this connection, and returns its path.
-    @discardableResult
-    private func keepPlainSession(_ reply: DBusReply) -> String {
+    /// Keeps the session an `OpenSession` reply opens for this connection: the service's public key
+    /// (the reply's output) and `exchange` give the AES key, HKDF-SHA-256 of the shared secret with
+    /// no salt and no info.
+    private func keepSession(_ reply: DBusReply, _ exchange: FiniteFieldDH) throws(KeychainError) -> EncryptedSession {
+        let output = reply.child(0)
+        let serviceKey = g_variant_get_variant(output)!
         let pathValue = reply.child(1)
-        defer { g_variant_unref(pathValue) }
-        let path = String(cString: g_variant_get_string(pathValue, nil))
-        connection.plainSession.withLock { $0 = path }
-        return path
+        defer { for variant in [pathValue, serviceKey, output] { g_variant_unref(variant) } }
+        let key: SymmetricKey
+        do {
+            let shared = try GVariantValue.withBytes(of: serviceKey) { (bytes) throws(CryptoError) in
+                try exchange.sharedSecret(with: bytes)
+            }
+            key = try KDF.HKDF.deriveKey(
+                inputKeyMaterial: shared,
+                salt: [UInt8](),
+                info: [UInt8](),
+                outputByteCount: 16
+            )
+        } catch {
+            throw .backendFailure("the Secret Service's session key is not valid: \(error)")
+        }
+        let session = EncryptedSession(path: String(cString: g_variant_get_string(pathValue, nil)), key: key)
+        connection.secretsSession.withLock { $0 = session }
+        return session
     }
 
     /// Sends `calls` to the Secret Service at once and waits for all replies (`DBusCallBatch`), under

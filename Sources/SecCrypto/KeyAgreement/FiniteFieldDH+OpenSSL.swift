@@ -35,20 +35,23 @@ package final class FiniteFieldDH {
     private let prime: OpaquePointer
     private let privateExponent: OpaquePointer
 
-    /// Makes a new key pair in `group`: a private exponent 1 ≤ x < p − 1 from OpenSSL's CSPRNG and
-    /// the public key g^x mod p.
+    /// The private exponent's length in bits: at least twice the group's security strength (about 80
+    /// bits for ietf1024), the rule OpenSSL follows for its named safe-prime groups (225 bits for the
+    /// 2048-bit ones). A full-length exponent would make each exponentiation four times as slow and
+    /// add no security.
+    static let exponentBitCount: Int32 = 256
+
+    /// Makes a new key pair in `group`: a private exponent x of `exponentBitCount` bits from OpenSSL's
+    /// CSPRNG (2^255 ≤ x < 2^256, far below p − 1) and the public key g^x mod p.
     package init(group: Group) throws(CryptoError) {
         self.group = group
         prime = group.prime.withUnsafeBufferPointer { BN_bin2bn($0.baseAddress, Int32($0.count), nil) }
         guard let exponent = BN_secure_new() else { fatalError("BN_secure_new: out of memory") }
         privateExponent = exponent
         BN_set_flags(exponent, BN_FLG_CONSTTIME)
-        let range = BN_dup(prime)
-        defer { BN_free(range) }
-        guard BN_sub_word(range, 1) == 1, BN_priv_rand_range(exponent, range) == 1 else {
+        guard BN_priv_rand(exponent, Self.exponentBitCount, BN_RAND_TOP_ONE, BN_RAND_BOTTOM_ANY) == 1 else {
             throw .openSSL("DH private exponent")
         }
-        if BN_is_zero(exponent) == 1 { BN_set_word(exponent, 1) }
         let generator = BN_new()
         defer { BN_free(generator) }
         BN_set_word(generator, UInt(group.generator))

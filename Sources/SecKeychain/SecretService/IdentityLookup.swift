@@ -60,7 +60,7 @@ struct IdentityLookup {
         reading properties: ItemProperties,
         loadingSecrets: Bool
     ) throws(KeychainError) -> (items: [ServiceItem], complete: Bool) {
-        let candidates = try candidates(preparingSecrets: loadingSecrets)
+        let candidates = try candidates()
         let complete = candidates.count == 1
         let read = try session.read(
             complete ? properties.union(.attributes) : .attributes,
@@ -83,15 +83,12 @@ struct IdentityLookup {
     /// The items that may be the identity's: what the first search found, or, when that is more
     /// than `attributeReadLimit` items or a locked one is among them, what the searches by account
     /// found (sent together). A locked item among those is `locked`: it may be the identity's.
-    private func candidates(preparingSecrets: Bool) throws(KeychainError) -> [ServiceItem] {
-        let common = try session.searchPaths(
-            [ItemAttributes.commonSearch(for: identity)],
-            preparingSecrets: preparingSecrets
-        )[0]
+    private func candidates() throws(KeychainError) -> [ServiceItem] {
+        let common = try session.searchPaths([ItemAttributes.commonSearch(for: identity)])[0]
         if common.locked.isEmpty && common.unlocked.count <= Self.attributeReadLimit {
             return common.unlocked.map { ServiceItem(path: $0) }
         }
-        return try session.searchPaths(ItemAttributes.accountSearches(for: identity), preparingSecrets: false)
+        return try session.searchPaths(ItemAttributes.accountSearches(for: identity))
             .unlockedItems()
     }
 

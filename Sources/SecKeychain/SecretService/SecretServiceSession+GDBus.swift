@@ -119,10 +119,11 @@ struct SecretServiceSession {
     private var connectionPointer: OpaquePointer { OpaquePointer(connection.reference.pointer) }
 
     /// The object paths of the items whose attributes include all of the pairs of each of
-    /// `searches` (one `SearchItems` each), in the order of `searches`. All are sent at once, with
-    /// the `OpenSession` of the encrypted session when `preparingSecrets` and there is none yet.
-    func searchPaths(_ searches: [[String: String]], preparingSecrets: Bool) throws(KeychainError) -> [ItemPaths] {
-        var calls = searches.map { pairs in
+    /// `searches` (one `SearchItems` each), in the order of `searches`, all sent at once. The
+    /// encrypted session is not opened here but by the first read of a secret: its Diffie-Hellman
+    /// exchange costs both sides about as much as a search, and a lookup that finds nothing needs none.
+    func searchPaths(_ searches: [[String: String]]) throws(KeychainError) -> [ItemPaths] {
+        let calls = searches.map { pairs in
             DBusMethodCall(
                 path: Self.servicePath,
                 interface: Self.serviceInterface,
@@ -131,13 +132,7 @@ struct SecretServiceSession {
                 replyType: "(aoao)"
             )
         }
-        let exchange =
-            preparingSecrets && connection.secretsSession.withLock({ $0 }) == nil
-            ? try? FiniteFieldDH(group: .ietf1024) : nil
-        if let exchange { calls.append(Self.openSessionCall(exchange)) }
-        var replies = callAll(calls)
-        // A session that failed to open is opened again by the first `GetSecrets`, which reports the failure.
-        if let exchange, case .success(let reply) = replies.removeLast() { _ = try? keepSession(reply, exchange) }
+        let replies = callAll(calls)
         return try replies.map { result throws(KeychainError) in
             let reply = try result.get()
             let unlocked = reply.child(0)

@@ -77,7 +77,7 @@ public struct SecretServiceStore: CredentialStore {
         try ItemAttributes.validate(identity)
         let session = try SecretServiceSession(deadline: OperationDeadline(timeout))
         let fingerprint = [ItemAttributes.fingerprint: ItemAttributes.fingerprint(of: identity)]
-        let found = try session.searchPaths([fingerprint], preparingSecrets: true)[0]
+        let found = try session.searchPaths([fingerprint])[0]
         if let path = found.onlyUnlocked, let secret = try session.secret(at: path) {
             return secret
         }
@@ -96,13 +96,12 @@ public struct SecretServiceStore: CredentialStore {
         }
     }
 
-    /// The query's searches (one, or one per name of the account when it names one), sent together
-    /// with the `OpenSession` of the process's first read when secrets are asked for; then the
-    /// properties of every item found and their secrets, at once. A locked item among the results
+    /// The query's searches (one, or one per name of the account when it names one), sent together;
+    /// then the properties of every item found and their secrets, at once. A locked item among the results
     /// means the answer is unknown: `locked`.
     public func search(_ query: CredentialQuery, timeout: Duration) throws(KeychainError) -> [CredentialItem] {
         let session = try SecretServiceSession(deadline: OperationDeadline(timeout))
-        let found = try session.searchPaths(ItemAttributes.searches(for: query), preparingSecrets: query.includeSecrets)
+        let found = try session.searchPaths(ItemAttributes.searches(for: query))
         let items = try session.read(.all, of: try found.unlockedItems(), loadingSecrets: query.includeSecrets)
         let matching = items.compactMap { item -> CredentialItem? in
             guard let identity = ItemAttributes.identity(from: item.pairs), query.matches(identity) else { return nil }

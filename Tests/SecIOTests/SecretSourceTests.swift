@@ -81,7 +81,14 @@ import Musl
     ])
     func fileGivesTheFirstLineWithoutItsNewline(_ contents: String, _ expected: String) throws {
         try withTemporaryFile(containing: Array(contents.utf8)) { path throws in
-            #expect(Self.string(try SecretSource(parsing: "file:\(path)").read()) == expected)
+            let source = try SecretSource(parsing: "file:\(path)")
+            #expect(Self.string(try source.read(allowingEmpty: true)) == expected)
+            // An empty secret is refused unless the caller allows it, naming the source only.
+            if expected.isEmpty {
+                #expect(throws: SecretSourceError.empty(source: "file:\(path)")) { try source.read() }
+            } else {
+                #expect(Self.string(try source.read()) == expected)
+            }
         }
     }
 

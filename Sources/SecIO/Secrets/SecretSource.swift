@@ -64,16 +64,27 @@ public enum SecretSource: Sendable, Equatable, CustomStringConvertible {
         }
     }
 
-    /// Reads the secret into wiped-on-release memory.
-    public func read() throws(SecretSourceError) -> SecureBytes {
-        try read(wholeContent: false, limit: Self.maximumLength)
+    /// Reads the secret into wiped-on-release memory. An empty secret (an empty variable, file or
+    /// line) throws `empty`, as openssl refuses an empty password, unless `allowingEmpty` says that
+    /// empty means something (a PKCS#12 file written with `-passout pass:`).
+    public func read(allowingEmpty: Bool = false) throws(SecretSourceError) -> SecureBytes {
+        try checked(try read(wholeContent: false, limit: Self.maximumLength), allowingEmpty: allowingEmpty)
     }
 
     /// Reads everything the source holds, not just the first line: for secrets written on several
     /// lines, such as a pretty-printed JWK Set, a PEM key or a binary token (newlines and NUL bytes
-    /// are kept). `env:` gives the same as `read()`. More than `limit` bytes throws `tooLong`, never a cut.
-    public func readAll(limit: Int = maximumLength) throws(SecretSourceError) -> SecureBytes {
-        try read(wholeContent: true, limit: limit)
+    /// are kept). `env:` gives the same as `read()`. More than `limit` bytes throws `tooLong`, never a
+    /// cut; nothing throws `empty` unless `allowingEmpty`.
+    public func readAll(
+        limit: Int = maximumLength,
+        allowingEmpty: Bool = false
+    ) throws(SecretSourceError) -> SecureBytes {
+        try checked(try read(wholeContent: true, limit: limit), allowingEmpty: allowingEmpty)
+    }
+
+    private func checked(_ secret: SecureBytes, allowingEmpty: Bool) throws(SecretSourceError) -> SecureBytes {
+        guard allowingEmpty || secret.count > 0 else { throw .empty(source: description) }
+        return secret
     }
 
     private func read(wholeContent: Bool, limit: Int) throws(SecretSourceError) -> SecureBytes {
@@ -153,6 +164,8 @@ public enum SecretSourceError: Error, Equatable, Sendable, CustomStringConvertib
     case environmentVariableNotSet(String)
     case unreadable(source: String, reason: String)
     case tooLong(source: String, limit: Int)
+    /// The source holds nothing: an empty key or password would be a key anyone can guess.
+    case empty(source: String)
 
     public var description: String {
         switch self {
@@ -163,6 +176,7 @@ public enum SecretSourceError: Error, Equatable, Sendable, CustomStringConvertib
         case .environmentVariableNotSet(let name): "environment variable \(name) is not set"
         case .unreadable(let source, let reason): "cannot read secret from \(source): \(reason)"
         case .tooLong(let source, let limit): "secret from \(source) is longer than \(limit) bytes"
+        case .empty(let source): "the secret from \(source) is empty"
         }
     }
 }

@@ -54,7 +54,10 @@ struct ClientIdentityOptions: ParsableArguments {
             let bytes = try SmallFile.read(p12)
             return try ClientIdentity(
                 pkcs12: bytes,
-                passphrase: try p12Password.map { try secretSource($0, option: "--p12-password").read() }
+                passphrase: try p12Password.map {
+                    // Empty is a passphrase here (openssl pkcs12 -passout pass:), distinct from none.
+                    try secretSource($0, option: "--p12-password").read(allowingEmpty: true)
+                }
             )
         }
         guard let cert else { return nil }

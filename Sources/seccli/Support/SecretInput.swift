@@ -90,7 +90,7 @@ enum TerminalPrompt {
                 exitCode: .dataError
             )
         }
-        let line = try SecretSource.standardInput.read()
+        let line = try SecretSource.standardInput.read(allowingEmpty: true)  // the caller says what empty means
         guard line.count <= limit else {
             throw Failure(
                 message: "the line entered is longer than \(limit) bytes; nothing stored",

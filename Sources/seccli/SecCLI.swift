@@ -26,6 +26,7 @@ struct SecCLI: ParsableCommand {
             try CoreDumps.disable()
             var command = try hotCommand() ?? parseAsRoot()
             try command.run()
+            try StandardOutput.finish()
         } catch {
             failure(reporting: error).report()
         }
@@ -37,7 +38,13 @@ struct SecCLI: ParsableCommand {
         if let failure = error as? Failure { return failure }
         if let status = ExitStatus(error) { return Failure(message: "\(error)", exitCode: status) }
         let code = exitCode(for: error)
-        guard code != .success, let status = ExitStatus(rawValue: code.rawValue) else { exit(withError: error) }
+        if code == .success {
+            // Help and version go to standard output like any other output, write errors included.
+            print(fullMessage(for: error))
+            do { try StandardOutput.finish() } catch { return failure(reporting: error) }
+            return Failure(message: nil, exitCode: .success)
+        }
+        guard let status = ExitStatus(rawValue: code.rawValue) else { exit(withError: error) }
         let lines = message(for: error).split(separator: "\n").map { $0.trimmingPrefix(while: \.isWhitespace) }
         return Failure(message: lines.joined(separator: " "), exitCode: status)
     }

@@ -126,7 +126,6 @@ struct CredErrorTests {
                 ["cred", "set", "--service", "s", "--account", "a", "--secret", "hunter2"],
                 "not accepted on the command line"
             ),
-            (["cred", "set", "--service", "s", "--account", "a", "--expires", "next tuesday"], "--expires"),
             (["cred", "get", "--service", "s", "--account", "a", "--timeout", "0"], "--timeout"),
             (["cred", "get", "--service", "s", "--account", "a", "--backend", "kwallet"], "--backend"),
             (["sso", "token"], "--group"),

@@ -17,17 +17,98 @@ public struct CredentialAttributes: Hashable, Sendable {
         self.expiresAt = expiresAt
     }
 
-    /// The date in an `expires` attribute or an `--expires` option: ISO 8601 with a `Z` or a
-    /// `±HH:MM` offset, with or without fractional seconds (`2026-12-31T23:59:59Z`, Python's
-    /// `isoformat()` `2026-12-31T23:59:59.123456+00:00`), or a day (`2026-12-31`, midnight UTC).
-    /// Nil for anything else.
+    /// The date in an `expires` attribute or an `--expires` option, parsed strictly: a day
+    /// (`2026-12-31`, midnight UTC), or a day and time with a zone, `Z` or `±HH:MM`, in minutes
+    /// (`2026-12-31T23:59Z`), seconds (`2026-12-31T23:59:59Z`) or fractions of a second (Python's
+    /// `isoformat()`, `2026-12-31T23:59:59.123456+00:00`). Nil for anything else, an impossible day
+    /// (`2026-02-30`) or time included: nothing is rolled over or cut off.
     public static func expiryDate(parsing text: String) -> Date? {
-        let styles = [
-            Date.ISO8601FormatStyle(),
-            Date.ISO8601FormatStyle(includingFractionalSeconds: true),
-            Date.ISO8601FormatStyle().year().month().day(),
-        ]
-        return styles.lazy.compactMap { try? Date(text, strategy: $0) }.first
+        var reader = DateReader(Array(text.utf8))
+        guard let year = reader.number(digits: 4), reader.skip("-"), let month = reader.number(digits: 2),
+            reader.skip("-"), let day = reader.number(digits: 2), (1...12).contains(month),
+            (1...DateReader.days(inMonth: month, of: year)).contains(day)
+        else { return nil }
+        var seconds = Double(DateReader.daysSinceEpoch(year: year, month: month, day: day)) * 86_400
+        guard !reader.atEnd else { return Date(timeIntervalSince1970: seconds) }
+        guard reader.skip("T"), let hour = reader.number(digits: 2), reader.skip(":"),
+            let minute = reader.number(digits: 2), hour < 24, minute < 60
+        else { return nil }
+        seconds += Double(hour * 3600 + minute * 60)
+        if reader.skip(":") {
+            guard let second = reader.number(digits: 2), second < 60 else { return nil }
+            seconds += Double(second)
+            if reader.skip(".") {
+                guard let fraction = reader.fraction() else { return nil }
+                seconds += fraction
+            }
+        }
+        if reader.skip("Z") { return reader.atEnd ? Date(timeIntervalSince1970: seconds) : nil }
+        let sign: Double = reader.skip("+") ? 1 : reader.skip("-") ? -1 : 0
+        guard sign != 0, let offsetHours = reader.number(digits: 2), reader.skip(":"),
+            let offsetMinutes = reader.number(digits: 2), offsetHours < 24, offsetMinutes < 60, reader.atEnd
+        else { return nil }
+        return Date(timeIntervalSince1970: seconds - sign * Double(offsetHours * 3600 + offsetMinutes * 60))
+    }
+}
+
+/// Reads the fixed-width fields of an ISO 8601 date, byte by byte.
+private struct DateReader {
+    private let bytes: [UInt8]
+    private var index = 0
+
+    init(_ bytes: [UInt8]) { self.bytes = bytes }
+
+    var atEnd: Bool { index == bytes.count }
+
+    /// Consumes `character` when it comes next.
+    mutating func skip(_ character: Unicode.Scalar) -> Bool {
+        guard index < bytes.count, bytes[index] == UInt8(ascii: character) else { return false }
+        index += 1
+        return true
+    }
+
+    /// Exactly `digits` decimal digits.
+    mutating func number(digits: Int) -> Int? {
+        guard index + digits <= bytes.count else { return nil }
+        var value = 0
+        for byte in bytes[index..<(index + digits)] {
+            guard (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) else { return nil }
+            value = value * 10 + Int(byte - UInt8(ascii: "0"))
+        }
+        index += digits
+        return value
+    }
+
+    /// One or more digits after the decimal point, as a fraction of a second.
+    mutating func fraction() -> Double? {
+        var value = 0.0
+        var scale = 0.1
+        let start = index
+        while index < bytes.count, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(bytes[index]) {
+            value += Double(bytes[index] - UInt8(ascii: "0")) * scale
+            scale /= 10
+            index += 1
+        }
+        return index > start ? value : nil
+    }
+
+    static func days(inMonth month: Int, of year: Int) -> Int {
+        switch month {
+        case 2: year % 4 == 0 && (year % 100 != 0 || year % 400 == 0) ? 29 : 28
+        case 4, 6, 9, 11: 30
+        default: 31
+        }
+    }
+
+    /// Days from 1970-01-01 to the given day of the proleptic Gregorian calendar (Howard Hinnant's
+    /// days_from_civil).
+    static func daysSinceEpoch(year: Int, month: Int, day: Int) -> Int {
+        let y = month <= 2 ? year - 1 : year
+        let era = (y >= 0 ? y : y - 399) / 400
+        let yearOfEra = y - era * 400
+        let dayOfYear = (153 * (month + (month > 2 ? -3 : 9)) + 2) / 5 + day - 1
+        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
+        return era * 146_097 + dayOfEra - 719_468
     }
 }
 

@@ -134,18 +134,28 @@ struct CredentialAttributeOptions: ParsableArguments {
     )
     var expires: ExpiryDate?
 
-    var attributes: CredentialAttributes {
-        CredentialAttributes(label: label, comment: comment, expiresAt: expires?.date)
+    func attributes() throws -> CredentialAttributes {
+        CredentialAttributes(label: label, comment: comment, expiresAt: try expires?.date())
     }
 }
 
-/// An ISO 8601 date and time with a zone (`2026-12-31T23:59:59Z`, `…+02:00`, fractional seconds
-/// allowed) or a calendar date (`2026-12-31`, midnight UTC).
+/// An ISO 8601 date and time with a zone (`2026-12-31T23:59:59Z`, `…+02:00`, minutes or fractional
+/// seconds allowed) or a calendar date (`2026-12-31`, midnight UTC), parsed strictly when used.
 struct ExpiryDate: ExpressibleByArgument {
-    let date: Date
+    private let text: String
 
-    init?(argument: String) {
-        guard let date = CredentialAttributes.expiryDate(parsing: argument) else { return nil }
-        self.date = date
+    init?(argument: String) { text = argument }
+
+    /// The date; anything else, an impossible day such as 2026-02-30 included, is a data error
+    /// (exit 2) that names the accepted forms.
+    func date() throws -> Date {
+        guard let date = CredentialAttributes.expiryDate(parsing: text) else {
+            throw Failure(
+                message:
+                    "--expires is not a valid date: give a day (2026-12-31, midnight UTC) or a day and time with a zone (2026-12-31T23:59Z, 2026-12-31T23:59:59Z, 2026-12-31T23:59:59+02:00)",
+                exitCode: .dataError
+            )
+        }
+        return date
     }
 }

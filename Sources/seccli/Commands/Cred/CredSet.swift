@@ -33,12 +33,13 @@ extension SecCLI.CredCommand {
         }
 
         func run() throws {
+            let attributes = try attributes.attributes()  // a bad --expires is refused before the secret is read
             let keychain = try store.open()
             let bytes = try secretInput.read(limit: store.maximumSecretByteCount)
             try keychain.upsert(
                 try credential.identity(),
                 secret: bytes,
-                attributes: attributes.attributes,
+                attributes: attributes,
                 timeout: store.timeLimit
             )
         }

@@ -38,9 +38,10 @@ extension SecCLI.SSOCommand {
         }
 
         func run() throws {
+            let expiresAt = try expires?.date()  // a bad --expires is refused before the token is read
             let singleSignOn = try sso.singleSignOn()
             let bytes = try tokenInput.read(limit: sso.store.maximumSecretByteCount)
-            try singleSignOn.login(user: user, token: bytes, expiresAt: expires?.date)
+            try singleSignOn.login(user: user, token: bytes, expiresAt: expiresAt)
         }
 
         private var tokenInput: SecretInput { SecretInput(what: "Token", option: "--token", text: token) }

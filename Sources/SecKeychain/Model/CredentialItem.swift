@@ -1,5 +1,9 @@
 import SecCrypto
 
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// The descriptive parts of an item that are not its identity: changing them updates the item in place.
 public struct CredentialAttributes: Hashable, Sendable {
     /// A human-readable name shown by keyring managers (Seahorse, KeePassXC). Nil lets the store
@@ -28,7 +32,10 @@ public struct CredentialAttributes: Hashable, Sendable {
             reader.skip("-"), let day = reader.number(digits: 2), (1...12).contains(month),
             (1...DateReader.days(inMonth: month, of: year)).contains(day)
         else { return nil }
-        var seconds = Double(DateReader.daysSinceEpoch(year: year, month: month, day: day)) * 86_400
+        // The fields are in range, so timegm (as certificates' dates are read) counts, not normalizes.
+        var midnight = tm()
+        (midnight.tm_year, midnight.tm_mon, midnight.tm_mday) = (Int32(year - 1900), Int32(month - 1), Int32(day))
+        var seconds = Double(timegm(&midnight))
         guard !reader.atEnd else { return Date(timeIntervalSince1970: seconds) }
         guard reader.skip("T"), let hour = reader.number(digits: 2), reader.skip(":"),
             let minute = reader.number(digits: 2), hour < 24, minute < 60
@@ -98,17 +105,6 @@ private struct DateReader {
         case 4, 6, 9, 11: 30
         default: 31
         }
-    }
-
-    /// Days from 1970-01-01 to the given day of the proleptic Gregorian calendar (Howard Hinnant's
-    /// days_from_civil).
-    static func daysSinceEpoch(year: Int, month: Int, day: Int) -> Int {
-        let y = month <= 2 ? year - 1 : year
-        let era = (y >= 0 ? y : y - 399) / 400
-        let yearOfEra = y - era * 400
-        let dayOfYear = (153 * (month + (month > 2 ? -3 : 9)) + 2) / 5 + day - 1
-        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
-        return era * 146_097 + dayOfEra - 719_468
     }
 }
 

@@ -115,13 +115,7 @@ func aesGCMSeal(chunkBytes: Int) -> Benchmark {
             + " (as openssl speed -aead); result = the tag",
         bytesPerOp: chunkBytes
     ) {
-        let key = SymmetricKey(data: patternBytes(32, seed: CipherBench.keySeed))
-        let nonce: AES.GCM.Nonce
-        do { nonce = try AES.GCM.Nonce(data: patternBytes(12, seed: CipherBench.ivSeed)) } catch {
-            fail("nonce: \(error)")
-        }
-        let aad = [UInt8](repeating: 0xcc, count: 13)
-        let message = patternBytes(chunkBytes, seed: CipherBench.inputSeed)
+        let (key, nonce, aad, message) = gcmSealInputs(chunkBytes: chunkBytes)
         func seal() -> AES.GCM.SealedBox {
             do { return try AES.GCM.seal(message, using: key, nonce: nonce, authenticating: aad) } catch {
                 fail("AES.GCM.seal: \(error)")
@@ -142,13 +136,7 @@ func aesGCMSealInto(chunkBytes: Int) -> Benchmark {
             + " into reused buffers per operation (as openssl speed -aead); result = the tag",
         bytesPerOp: chunkBytes
     ) {
-        let key = SymmetricKey(data: patternBytes(32, seed: CipherBench.keySeed))
-        let nonce: AES.GCM.Nonce
-        do { nonce = try AES.GCM.Nonce(data: patternBytes(12, seed: CipherBench.ivSeed)) } catch {
-            fail("nonce: \(error)")
-        }
-        let aad = [UInt8](repeating: 0xcc, count: 13)
-        let message = patternBytes(chunkBytes, seed: CipherBench.inputSeed)
+        let (key, nonce, aad, message) = gcmSealInputs(chunkBytes: chunkBytes)
         let ciphertext = UnsafeMutableRawBufferPointer.allocate(byteCount: chunkBytes, alignment: 16)
         let tag = UnsafeMutableRawBufferPointer.allocate(byteCount: AES.GCM.tagByteCount, alignment: 16)
         func seal() -> UInt8 {
@@ -173,4 +161,17 @@ func aesGCMSealInto(chunkBytes: Int) -> Benchmark {
         _ = seal()
         return Prepared(operation: seal, result: hex(Array(tag)))
     }
+}
+
+/// What both seal benchmarks seal: the pattern key, a fixed nonce (for benchmarking only), a 13-byte
+/// AAD of 0xcc (as openssl speed -aead) and a `chunkBytes` message.
+private func gcmSealInputs(chunkBytes: Int) -> (SymmetricKey, AES.GCM.Nonce, [UInt8], [UInt8]) {
+    let nonce: AES.GCM.Nonce
+    do { nonce = try AES.GCM.Nonce(data: patternBytes(12, seed: CipherBench.ivSeed)) } catch {
+        fail("nonce: \(error)")
+    }
+    return (
+        SymmetricKey(data: patternBytes(32, seed: CipherBench.keySeed)), nonce, [UInt8](repeating: 0xcc, count: 13),
+        patternBytes(chunkBytes, seed: CipherBench.inputSeed)
+    )
 }

@@ -49,6 +49,8 @@ import Testing
             "*.127.0.0.1:1", "exa*mple.com",
             "example.com\u{0}.evil.net", "*.example.com\u{0}", "exa\tmple.com", "exa\u{1B}mple.com",
             "example\u{85}.com", "exa\u{2028}mple.com",
+            // Found by tools/fuzz pins: colons made any text pass as an IPv6 address.
+            "4aaaaaaaaaaaa33:::aaaaaaaaa..", "example.com:443", "::1..", "1:2:3:4:5:6:7:8:9",
         ] {
             #expect(throws: TLSError.self, "\(text)") { try HostPattern(text) }
         }

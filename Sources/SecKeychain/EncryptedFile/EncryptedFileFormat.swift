@@ -121,8 +121,8 @@ enum EncryptedFilePayload {
                 pairs[try reader.string()] = try reader.string()
             }
             let label = try reader.string()
-            let created = Date(timeIntervalSince1970: Double(Int64(bitPattern: try reader.uint64())) / 1000)
-            let modified = Date(timeIntervalSince1970: Double(Int64(bitPattern: try reader.uint64())) / 1000)
+            let created = try reader.date()
+            let modified = try reader.date()
             let secret = try reader.secureField()
             items.append(FileItem(pairs: pairs, label: label, created: created, modified: modified, secret: secret))
         }
@@ -151,6 +151,16 @@ struct ByteReader {
     mutating func byte() throws(KeychainError) -> UInt8 { try take(1)[0] }
     mutating func uint32() throws(KeychainError) -> UInt32 { try take(4).reduce(0) { $0 << 8 | UInt32($1) } }
     mutating func uint64() throws(KeychainError) -> UInt64 { try take(8).reduce(0) { $0 << 8 | UInt64($1) } }
+
+    /// Milliseconds since 1970, within the years 0001–9999 that `encode` can write back (a value
+    /// near Int64.max would trap there).
+    mutating func date() throws(KeychainError) -> Date {
+        let milliseconds = Int64(bitPattern: try uint64())
+        guard (-62_135_596_800_000...253_402_300_799_999).contains(milliseconds) else {
+            throw .corruptStore("a date is out of range")
+        }
+        return Date(timeIntervalSince1970: Double(milliseconds) / 1000)
+    }
 
     mutating func string() throws(KeychainError) -> String {
         let field = try take(Int(try uint32()))

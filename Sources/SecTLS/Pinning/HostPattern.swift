@@ -46,15 +46,14 @@ public struct HostPattern: Hashable, Sendable, CustomStringConvertible {
             throw .invalidHostPattern("a control character, NUL or white space in a host name (character \(position))")
         }
         guard !base.contains("/") else { throw .invalidHostPattern("`/` in a host name") }
-        // An IPv6 address has colons instead of labels; a name must not have empty labels.
-        guard
-            base.contains(":")
-                || !base.split(separator: ".", omittingEmptySubsequences: false).contains(where: \.isEmpty)
-        else {
+        // An IPv6 address has colons instead of labels, and nothing else may: `a:::b.` is no host.
+        if base.contains(":") {
+            guard kind == .exact else { throw .invalidHostPattern("a wildcard in front of an IP address") }
+            guard TCPSocket.isIPAddress(String(base)) else {
+                throw .invalidHostPattern("a colon in a host name that is not an IPv6 address")
+            }
+        } else if base.split(separator: ".", omittingEmptySubsequences: false).contains(where: \.isEmpty) {
             throw .invalidHostPattern("empty label in a host name")
-        }
-        guard kind == .exact || !base.contains(":") else {
-            throw .invalidHostPattern("a wildcard in front of an IP address")
         }
         self.kind = kind
         self.base = String(base)

@@ -35,40 +35,4 @@ public struct ChecksumLine: Sendable, Equatable {
         guard name.contains("\n") else { return name }
         return "\\" + name.replacing("\\", with: "\\\\").replacing("\n", with: "\\n")
     }
-
-    /// Parses `<checksum>  <name>` or `<checksum> *<name>` (binary-mode marker), with the leading
-    /// `\` escape form. Returns nil for a line that is not in this format.
-    public init?(parsing line: Substring) {
-        var line = line
-        if line.hasSuffix("\r") { line = line.dropLast() }
-        let escaped = line.hasPrefix("\\")
-        if escaped { line = line.dropFirst() }
-        guard let space = line.firstIndex(of: " ") else { return nil }
-        let checksum = line[..<space]
-        let afterSpace = line.index(after: space)
-        guard !checksum.isEmpty, afterSpace < line.endIndex,
-            line[afterSpace] == " " || line[afterSpace] == "*"
-        else { return nil }
-        let rawName = line[line.index(after: afterSpace)...]
-        guard !rawName.isEmpty else { return nil }
-        guard escaped else {
-            self.init(checksum: String(checksum), name: String(rawName))
-            return
-        }
-        var name = ""
-        var iterator = rawName.makeIterator()
-        while let character = iterator.next() {
-            guard character == "\\" else {
-                name.append(character)
-                continue
-            }
-            switch iterator.next() {
-            case "\\": name.append("\\")
-            case "n": name.append("\n")
-            case "r": name.append("\r")
-            default: return nil
-            }
-        }
-        self.init(checksum: String(checksum), name: name)
-    }
 }

@@ -9,12 +9,12 @@ import Musl
 /// A byte source read in fixed-size chunks, so inputs of any size use constant memory:
 /// a file path, standard input, or an already open descriptor.
 public struct FileInput: Sendable {
-    private enum Source: Sendable {
+    enum Source: Sendable {
         case path(String)
         case descriptor(Int32)
     }
 
-    private let source: Source
+    let source: Source
     /// The name used in messages and output lines (`-` for standard input).
     public let name: String
 
@@ -43,30 +43,18 @@ public struct FileInput: Sendable {
 
     /// Calls `body` with consecutive chunks of the input until its end.
     public func forEachChunk(_ body: (UnsafeRawBufferPointer) throws(CryptoError) -> Void) throws(CryptoError) {
-        let descriptor: Int32
-        switch source {
-        case .descriptor(let fd):
-            descriptor = fd
-        case .path(let path):
-            descriptor = open(path, O_RDONLY | O_CLOEXEC)
-            guard descriptor >= 0 else { throw ioError() }
-        }
-        defer { if case .path = source { close(descriptor) } }
-
+        let descriptor = try InputDescriptor(self)
         let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: Self.chunkSize, alignment: 64)
         defer { buffer.deallocate() }
         while true {
-            let count = read(descriptor, buffer.baseAddress, buffer.count)
+            let count = try descriptor.read(into: buffer)
             if count == 0 { return }
-            if count < 0 {
-                if errno == EINTR { continue }
-                throw ioError()
-            }
             try body(UnsafeRawBufferPointer(rebasing: buffer[0..<count]))
         }
     }
 
-    private func ioError() -> CryptoError {
+    /// The error of the last failed call, naming this input.
+    func ioError() -> CryptoError {
         .io(path: name, reason: String(cString: strerror(errno)))
     }
 }

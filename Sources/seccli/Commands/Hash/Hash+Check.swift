@@ -5,23 +5,9 @@ extension SecCLI.Hash {
     func verify(listFile: String) throws {
         let algorithm = algorithmOption.algorithm
         let list = InputFiles.input(for: listFile)
-        var bytes: [UInt8] = []
-        try list.forEachChunk { bytes.append(contentsOf: $0) }
-        let text = String(decoding: bytes, as: UTF8.self)
+        let entries = try ChecksumListEntries(list, algorithm: algorithm)
 
-        var entries: [(input: FileInput, expected: [UInt8])] = []
-        var malformed = 0
-        for line in text.split(separator: "\n", omittingEmptySubsequences: true) where !line.hasPrefix("#") {
-            guard let entry = ChecksumLine(parsing: line),
-                let expected = try? Hex.decode(entry.checksum),
-                expected.count == algorithm.byteCount
-            else {
-                malformed += 1
-                continue
-            }
-            entries.append((InputFiles.input(for: entry.name), expected))
-        }
-
+        var checked = 0
         var mismatched = 0
         var unreadable = 0
         OrderedParallelMap.forEach(
@@ -31,6 +17,7 @@ extension SecCLI.Hash {
                 Result { () throws(CryptoError) in try DigestHasher.hash(algorithm, contentsOf: entry.input).bytes }
             },
             deliver: { entry, digest in
+                checked += 1
                 let shownName = ChecksumLine.checkDisplayName(entry.input.name)
                 switch digest {
                 case .success(let bytes) where bytes == entry.expected:
@@ -45,15 +32,16 @@ extension SecCLI.Hash {
                 }
             }
         )
+        if let failure = entries.failure { throw failure }
 
-        if entries.isEmpty {
+        if checked == 0 {
             throw Failure(
                 message: "\(list.name): no properly formatted \(algorithm) checksum lines found",
                 exitCode: .checkFailed
             )
         }
-        if malformed > 0 {
-            Diagnostics.error("WARNING: \(counted(malformed, "line is", "lines are")) improperly formatted")
+        if entries.malformed > 0 {
+            Diagnostics.error("WARNING: \(counted(entries.malformed, "line is", "lines are")) improperly formatted")
         }
         if unreadable > 0 {
             Diagnostics.error("WARNING: \(counted(unreadable, "listed file", "listed files")) could not be read")

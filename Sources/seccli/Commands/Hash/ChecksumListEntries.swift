@@ -47,8 +47,7 @@ final class ChecksumListEntries: Sequence, IteratorProtocol {
                 case .skipped:
                     continue
                 case .entry(let entry) where !(list.isDescriptor && entry.name == Array("-".utf8)):
-                    let name = String(decoding: entry.name, as: UTF8.self)
-                    return (InputFiles.input(for: name), entry.digest)
+                    return (InputFiles.input(for: entry.name), entry.digest)
                 case .entry, .malformed:
                     // `-` in a list read from standard input would read the list again.
                     malformed += 1

@@ -4,7 +4,7 @@ extension SecCLI.Hash {
     /// `--check`: verifies a `sha256sum`-style list the way `sha256sum -c` does.
     func verify(listFile: String) throws {
         let algorithm = algorithmOption.algorithm
-        let list = InputFiles.input(for: listFile)
+        let list = InputFiles.input(for: RawArguments.bytes(ofOptionValue: listFile, spelledAfter: ["--check="]))
         let entries = try ChecksumListEntries(list, algorithm: algorithm)
 
         var checked = 0
@@ -18,16 +18,18 @@ extension SecCLI.Hash {
             },
             deliver: { entry, digest in
                 checked += 1
-                let shownName = ChecksumLine.checkDisplayName(entry.input.name)
+                // The name's bytes as sha256sum -c prints them, whatever their encoding.
+                let shownName = ChecksumLine.checkDisplayName(entry.input.nameBytes)
+                func report(_ result: String) { StandardOutput.write(shownName + Array(": \(result)\n".utf8)) }
                 switch digest {
                 case .success(let bytes) where bytes == entry.expected:
-                    if !quiet { print("\(shownName): OK") }
+                    if !quiet { report("OK") }
                 case .success:
-                    print("\(shownName): FAILED")
+                    report("FAILED")
                     mismatched += 1
                 case .failure(let error):
                     Diagnostics.error(error.description)
-                    print("\(shownName): FAILED open or read")
+                    report("FAILED open or read")
                     unreadable += 1
                 }
             }

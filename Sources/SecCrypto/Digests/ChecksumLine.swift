@@ -1,74 +1,41 @@
 /// One line of a checksum list in the GNU coreutils format (`sha256sum`): `<hex>  <name>`.
 ///
-/// Names containing a backslash, newline or carriage return are escaped and the line starts with
-/// `\`, exactly as coreutils does, so `sha256sum -c` accepts the lines SecKit writes and vice versa.
+/// Names are bytes, as file names are on Linux, and are written as they are. Names containing a
+/// backslash, newline or carriage return are escaped and the line starts with `\`, exactly as
+/// coreutils does, so `sha256sum -c` accepts the lines SecKit writes (`ChecksumListParser` reads them).
 public struct ChecksumLine: Sendable, Equatable {
     /// The checksum as written (hex for `sha256sum` lists).
     public var checksum: String
     /// The file name, unescaped.
-    public var name: String
+    public var name: [UInt8]
 
-    public init(checksum: String, name: String) {
+    public init(checksum: String, name: [UInt8]) {
         self.checksum = checksum
         self.name = name
     }
 
     /// The line as `sha256sum` prints it (without the trailing newline).
-    public var formatted: String {
-        let needsEscape = name.contains { $0 == "\\" || $0 == "\n" || $0 == "\r" }
-        guard needsEscape else { return "\(checksum)  \(name)" }
-        var escaped = ""
-        for character in name {
-            switch character {
-            case "\\": escaped += "\\\\"
-            case "\n": escaped += "\\n"
-            case "\r": escaped += "\\r"
-            default: escaped.append(character)
-            }
-        }
-        return "\\\(checksum)  \(escaped)"
+    public var formatted: [UInt8] {
+        let needsEscape = name.contains { Self.escapes[$0] != nil }
+        let checksum = Array(checksum.utf8)
+        guard needsEscape else { return checksum + Array("  ".utf8) + name }
+        return [UInt8(ascii: "\\")] + checksum + Array("  ".utf8) + Self.escaped(name)
     }
 
     /// The name as `sha256sum -c` shows it in `name: OK` lines: as is, unless it contains a newline;
-    /// then with `\` and newline escaped and a leading `\` (coreutils' rule for check output).
-    public static func checkDisplayName(_ name: String) -> String {
-        guard name.contains("\n") else { return name }
-        return "\\" + name.replacing("\\", with: "\\\\").replacing("\n", with: "\\n")
+    /// then escaped with a leading `\` (coreutils 9.1's rule for check output).
+    public static func checkDisplayName(_ name: [UInt8]) -> [UInt8] {
+        guard name.contains(UInt8(ascii: "\n")) else { return name }
+        return [UInt8(ascii: "\\")] + escaped(name)
     }
 
-    /// Parses `<checksum>  <name>` or `<checksum> *<name>` (binary-mode marker), with the leading
-    /// `\` escape form. Returns nil for a line that is not in this format.
-    public init?(parsing line: Substring) {
-        var line = line
-        if line.hasSuffix("\r") { line = line.dropLast() }
-        let escaped = line.hasPrefix("\\")
-        if escaped { line = line.dropFirst() }
-        guard let space = line.firstIndex(of: " ") else { return nil }
-        let checksum = line[..<space]
-        let afterSpace = line.index(after: space)
-        guard !checksum.isEmpty, afterSpace < line.endIndex,
-            line[afterSpace] == " " || line[afterSpace] == "*"
-        else { return nil }
-        let rawName = line[line.index(after: afterSpace)...]
-        guard !rawName.isEmpty else { return nil }
-        guard escaped else {
-            self.init(checksum: String(checksum), name: String(rawName))
-            return
-        }
-        var name = ""
-        var iterator = rawName.makeIterator()
-        while let character = iterator.next() {
-            guard character == "\\" else {
-                name.append(character)
-                continue
-            }
-            switch iterator.next() {
-            case "\\": name.append("\\")
-            case "n": name.append("\n")
-            case "r": name.append("\r")
-            default: return nil
-            }
-        }
-        self.init(checksum: String(checksum), name: name)
+    /// What coreutils writes for each byte it escapes.
+    private static let escapes: [UInt8: [UInt8]] = [
+        UInt8(ascii: "\\"): Array("\\\\".utf8), UInt8(ascii: "\n"): Array("\\n".utf8),
+        UInt8(ascii: "\r"): Array("\\r".utf8),
+    ]
+
+    private static func escaped(_ name: [UInt8]) -> [UInt8] {
+        name.flatMap { escapes[$0] ?? [$0] }
     }
 }

@@ -8,14 +8,19 @@ import Musl
 
 /// A byte source read in fixed-size chunks, so inputs of any size use constant memory:
 /// a file path, standard input, or an already open descriptor.
+///
+/// A path is bytes, as Linux file names are: `path(bytes:)` opens names that are not valid UTF-8.
 public struct FileInput: Sendable {
-    private enum Source: Sendable {
-        case path(String)
+    enum Source: Sendable {
+        /// The path's bytes, NUL-terminated for `open`.
+        case path([CChar])
         case descriptor(Int32)
     }
 
-    private let source: Source
-    /// The name used in messages and output lines (`-` for standard input).
+    let source: Source
+    /// The name's exact bytes, for output that must name the file as it is (`-` for standard input).
+    public let nameBytes: [UInt8]
+    /// The name for messages: `nameBytes` as UTF-8, with U+FFFD for bytes that are not.
     public let name: String
 
     /// Size of the reusable read buffer.
@@ -23,12 +28,24 @@ public struct FileInput: Sendable {
 
     /// A file to open for reading.
     public static func path(_ path: String) -> FileInput {
-        FileInput(source: .path(path), name: path)
+        .path(bytes: Array(path.utf8))
+    }
+
+    /// A file to open for reading, named by the bytes of its path (no NUL among them).
+    public static func path(bytes: [UInt8]) -> FileInput {
+        let terminated = bytes.map { CChar(bitPattern: $0) } + [0]
+        return FileInput(source: .path(terminated), nameBytes: bytes)
     }
 
     /// An open descriptor, read to its end and not closed.
     public static func fileDescriptor(_ descriptor: Int32, name: String) -> FileInput {
-        FileInput(source: .descriptor(descriptor), name: name)
+        FileInput(source: .descriptor(descriptor), nameBytes: Array(name.utf8))
+    }
+
+    private init(source: Source, nameBytes: [UInt8]) {
+        self.source = source
+        self.nameBytes = nameBytes
+        name = String(decoding: nameBytes, as: UTF8.self)
     }
 
     /// Standard input, named `-` as `sha256sum` does.
@@ -43,30 +60,18 @@ public struct FileInput: Sendable {
 
     /// Calls `body` with consecutive chunks of the input until its end.
     public func forEachChunk(_ body: (UnsafeRawBufferPointer) throws(CryptoError) -> Void) throws(CryptoError) {
-        let descriptor: Int32
-        switch source {
-        case .descriptor(let fd):
-            descriptor = fd
-        case .path(let path):
-            descriptor = open(path, O_RDONLY | O_CLOEXEC)
-            guard descriptor >= 0 else { throw ioError() }
-        }
-        defer { if case .path = source { close(descriptor) } }
-
+        let descriptor = try InputDescriptor(self)
         let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: Self.chunkSize, alignment: 64)
         defer { buffer.deallocate() }
         while true {
-            let count = read(descriptor, buffer.baseAddress, buffer.count)
+            let count = try descriptor.read(into: buffer)
             if count == 0 { return }
-            if count < 0 {
-                if errno == EINTR { continue }
-                throw ioError()
-            }
             try body(UnsafeRawBufferPointer(rebasing: buffer[0..<count]))
         }
     }
 
-    private func ioError() -> CryptoError {
+    /// The error of the last failed call, naming this input.
+    func ioError() -> CryptoError {
         .io(path: name, reason: String(cString: strerror(errno)))
     }
 }

@@ -6,18 +6,20 @@ struct InputFiles: ParsableArguments {
     @Argument(help: "Files to read; none or '-' reads standard input.")
     var files: [String] = []
 
-    /// The arguments, `-` when there are none.
-    var arguments: [String] { files.isEmpty ? ["-"] : files }
+    /// The arguments as the bytes given (file names need not be UTF-8), `-` when there are none.
+    var arguments: [[UInt8]] { files.isEmpty ? [Self.standardInputName] : RawArguments.bytes(ofOrdered: files) }
 
     var inputs: [FileInput] { arguments.map(Self.input(for:)) }
 
     /// `inputs` in the form `DigestListing` takes, where a failure can also stand in an input's place.
     var listing: [Result<FileInput, CryptoError>] { inputs.map { .success($0) } }
 
-    var readsStandardInput: Bool { arguments.contains("-") }
+    var readsStandardInput: Bool { files.isEmpty || files.contains("-") }
 
-    /// What an argument reads: `-` is standard input, anything else a path.
-    static func input(for argument: String) -> FileInput {
-        argument == "-" ? .standardInput : .path(argument)
+    private static let standardInputName = Array("-".utf8)
+
+    /// What an argument (or a name in a checksum list) reads: `-` is standard input, anything else a path.
+    static func input(for argument: [UInt8]) -> FileInput {
+        argument == standardInputName ? .standardInput : .path(bytes: argument)
     }
 }

@@ -3,10 +3,21 @@ import SecKit
 /// What `hash` and `hmac` print: a `sha256sum`-style line per input, or a JSON array.
 enum DigestListing {
     private struct Entry: Encodable {
+        /// The name as text; bytes that are not UTF-8 are U+FFFD here, and the name is exact in `nameBase64`.
         var name: String
+        /// The name's bytes in base64, only when they are not valid UTF-8.
+        var nameBase64: String?
         var algorithm: String
         var hex: String
         var base64: String
+
+        init(name: [UInt8], algorithm: String, digest: [UInt8]) {
+            self.name = String(decoding: name, as: UTF8.self)
+            nameBase64 = String(validating: name, as: UTF8.self) == nil ? Base64.encode(name) : nil
+            self.algorithm = algorithm
+            hex = Hex.encode(digest)
+            base64 = Base64.encode(digest)
+        }
     }
 
     /// Computes `compute` for each input, several files at once (`OrderedParallelMap`), and prints
@@ -30,7 +41,7 @@ enum DigestListing {
                 return file.isDescriptor
             },
             transform: { input in
-                input.flatMap { file in Result { () throws(CryptoError) in (file.name, try compute(file)) } }
+                input.flatMap { file in Result { () throws(CryptoError) in (file.nameBytes, try compute(file)) } }
             },
             deliver: { _, result in
                 switch result {
@@ -39,12 +50,10 @@ enum DigestListing {
                     failures += 1
                 case .success(let (name, bytes)):
                     if json != nil {
-                        try json?.print(
-                            Entry(name: name, algorithm: label, hex: Hex.encode(bytes), base64: Base64.encode(bytes))
-                        )
+                        try json?.print(Entry(name: name, algorithm: label, digest: bytes))
                     } else {
                         let checksum = format.base64 ? Base64.encode(bytes) : Hex.encode(bytes)
-                        print(ChecksumLine(checksum: checksum, name: name).formatted)
+                        StandardOutput.write(ChecksumLine(checksum: checksum, name: name).formatted + [0x0a])
                     }
                 }
             }

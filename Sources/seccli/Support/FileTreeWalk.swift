@@ -17,17 +17,17 @@ import Glibc
 /// `followsSymlinks`: then a link to a file is read (named by the link's path), a link to a
 /// directory is walked, and a dangling link is a file that cannot be read. A directory met again
 /// below itself is reported, not walked again. FIFOs, sockets and devices inside a directory are
-/// skipped. A directory that cannot be listed, and a name that is not valid UTF-8, are failures in
-/// their place.
+/// skipped. A directory that cannot be listed is a failure in its place. Paths are bytes throughout:
+/// names need not be UTF-8.
 struct FileTreeWalk: Sequence, IteratorProtocol {
-    private var arguments: IndexingIterator<[String]>
+    private var arguments: IndexingIterator<[[UInt8]]>
     private let followsSymlinks: Bool
     /// The directories being walked, the innermost last.
     private var listings: [Listing] = []
 
     private struct Listing {
         /// The directory's path, as the paths below it start.
-        let path: String
+        let path: [UInt8]
         /// Device and inode: the directory's identity, whatever path leads to it.
         let identity: (dev_t, ino_t)
         /// The entries to walk, in order, and how many were walked.
@@ -49,7 +49,7 @@ struct FileTreeWalk: Sequence, IteratorProtocol {
         }
     }
 
-    init(arguments: [String], followsSymlinks: Bool) {
+    init(arguments: [[UInt8]], followsSymlinks: Bool) {
         self.arguments = arguments.makeIterator()
         self.followsSymlinks = followsSymlinks
     }
@@ -58,7 +58,7 @@ struct FileTreeWalk: Sequence, IteratorProtocol {
         while true {
             guard let innermost = listings.indices.last else {
                 guard let argument = arguments.next() else { return nil }
-                guard argument != "-", Self.isDirectory(argument) else {
+                guard argument != Array("-".utf8), Self.isDirectory(argument) else {
                     return .success(InputFiles.input(for: argument))
                 }
                 if let failure = enter(argument) { return .failure(failure) }
@@ -71,33 +71,38 @@ struct FileTreeWalk: Sequence, IteratorProtocol {
             }
             let entry = listing.entries[listing.walked]
             listings[innermost].walked += 1
-            let separator = listing.path.hasSuffix("/") ? "" : "/"
-            guard let name = String(validating: entry.name, as: UTF8.self) else {
-                let shownName = String(decoding: entry.name, as: UTF8.self)
-                return .failure(.io(path: listing.path + separator + shownName, reason: "name is not valid UTF-8"))
-            }
-            let path = listing.path + separator + name
-            guard entry.isDirectory else { return .success(.path(path)) }
+            let separator: [UInt8] = listing.path.last == UInt8(ascii: "/") ? [] : [UInt8(ascii: "/")]
+            let path = listing.path + separator + entry.name
+            guard entry.isDirectory else { return .success(.path(bytes: path)) }
             if let failure = enter(path) { return .failure(failure) }
         }
     }
 
-    private static func isDirectory(_ path: String) -> Bool {
+    private static func isDirectory(_ path: [UInt8]) -> Bool {
         var status = stat()
-        return stat(path, &status) == 0 && status.st_mode & S_IFMT == S_IFDIR
+        return withCString(path) { stat($0, &status) } == 0 && status.st_mode & S_IFMT == S_IFDIR
+    }
+
+    /// Calls `body` with `path` as a C string.
+    private static func withCString<R>(_ path: [UInt8], _ body: (UnsafePointer<CChar>) -> R) -> R {
+        (path.map { CChar(bitPattern: $0) } + [0]).withUnsafeBufferPointer { body($0.baseAddress!) }
     }
 
     /// Lists the directory at `path` and makes it the innermost one walked; the failure, when it
     /// cannot be listed or is already being walked.
-    private mutating func enter(_ path: String) -> CryptoError? {
-        guard let directory = opendir(path) else { return Self.ioError(path) }
+    private mutating func enter(_ path: [UInt8]) -> CryptoError? {
+        guard let directory = Self.withCString(path, opendir) else { return Self.ioError(path) }
         defer { closedir(directory) }
         let descriptor = dirfd(directory)
         var status = stat()
         guard fstat(descriptor, &status) == 0 else { return Self.ioError(path) }
         let identity = (status.st_dev, status.st_ino)
         if let outer = listings.first(where: { $0.identity == identity }) {
-            return .io(path: path, reason: "file system loop: the same directory as \(outer.path), not walked again")
+            return .io(
+                path: String(decoding: path, as: UTF8.self),
+                reason:
+                    "file system loop: the same directory as \(String(decoding: outer.path, as: UTF8.self)), not walked again"
+            )
         }
         var entries: [Entry] = []
         while true {
@@ -138,7 +143,7 @@ struct FileTreeWalk: Sequence, IteratorProtocol {
         }
     }
 
-    private static func ioError(_ path: String) -> CryptoError {
-        .io(path: path, reason: String(cString: strerror(errno)))
+    private static func ioError(_ path: [UInt8]) -> CryptoError {
+        .io(path: String(decoding: path, as: UTF8.self), reason: String(cString: strerror(errno)))
     }
 }

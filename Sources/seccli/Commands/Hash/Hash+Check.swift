@@ -4,24 +4,10 @@ extension SecCLI.Hash {
     /// `--check`: verifies a `sha256sum`-style list the way `sha256sum -c` does.
     func verify(listFile: String) throws {
         let algorithm = algorithmOption.algorithm
-        let list = InputFiles.input(for: listFile)
-        var bytes: [UInt8] = []
-        try list.forEachChunk { bytes.append(contentsOf: $0) }
-        let text = String(decoding: bytes, as: UTF8.self)
+        let list = InputFiles.input(for: RawArguments.bytes(ofOptionValue: listFile, spelledAfter: ["--check="]))
+        let entries = try ChecksumListEntries(list, algorithm: algorithm)
 
-        var entries: [(input: FileInput, expected: [UInt8])] = []
-        var malformed = 0
-        for line in text.split(separator: "\n", omittingEmptySubsequences: true) where !line.hasPrefix("#") {
-            guard let entry = ChecksumLine(parsing: line),
-                let expected = try? Hex.decode(entry.checksum),
-                expected.count == algorithm.byteCount
-            else {
-                malformed += 1
-                continue
-            }
-            entries.append((InputFiles.input(for: entry.name), expected))
-        }
-
+        var checked = 0
         var mismatched = 0
         var unreadable = 0
         OrderedParallelMap.forEach(
@@ -31,29 +17,33 @@ extension SecCLI.Hash {
                 Result { () throws(CryptoError) in try DigestHasher.hash(algorithm, contentsOf: entry.input).bytes }
             },
             deliver: { entry, digest in
-                let shownName = ChecksumLine.checkDisplayName(entry.input.name)
+                checked += 1
+                // The name's bytes as sha256sum -c prints them, whatever their encoding.
+                let shownName = ChecksumLine.checkDisplayName(entry.input.nameBytes)
+                func report(_ result: String) { StandardOutput.write(shownName + Array(": \(result)\n".utf8)) }
                 switch digest {
                 case .success(let bytes) where bytes == entry.expected:
-                    if !quiet { print("\(shownName): OK") }
+                    if !quiet { report("OK") }
                 case .success:
-                    print("\(shownName): FAILED")
+                    report("FAILED")
                     mismatched += 1
                 case .failure(let error):
                     Diagnostics.error(error.description)
-                    print("\(shownName): FAILED open or read")
+                    report("FAILED open or read")
                     unreadable += 1
                 }
             }
         )
+        if let failure = entries.failure { throw failure }
 
-        if entries.isEmpty {
+        if checked == 0 {
             throw Failure(
                 message: "\(list.name): no properly formatted \(algorithm) checksum lines found",
                 exitCode: .checkFailed
             )
         }
-        if malformed > 0 {
-            Diagnostics.error("WARNING: \(counted(malformed, "line is", "lines are")) improperly formatted")
+        if entries.malformed > 0 {
+            Diagnostics.error("WARNING: \(counted(entries.malformed, "line is", "lines are")) improperly formatted")
         }
         if unreadable > 0 {
             Diagnostics.error("WARNING: \(counted(unreadable, "listed file", "listed files")) could not be read")

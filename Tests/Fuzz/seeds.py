@@ -200,7 +200,27 @@ def attributes():
         yield text.encode()
 
 
+def checksum_list():
+    with tempfile.TemporaryDirectory() as directory:
+        names = ["plain.txt", "with space", "back\\slash", "new\nline", "cr\rname", "*star", " lead", "caf\u00e9"]
+        paths = []
+        for name in names:
+            path = os.path.join(directory, name)
+            with open(path, "wb") as file:
+                file.write(name.encode())
+            paths.append(name)
+        paths.append(os.fsdecode(b"latin1-\xe9"))
+        with open(os.path.join(directory, paths[-1]), "wb") as file:
+            file.write(b"x")
+        for algorithm, selector in [("sha256sum", b"\x00"), ("sha512sum", b"\x01")]:
+            for flags in [[], ["--tag"], ["--binary"]]:
+                listing = subprocess.run([algorithm, *flags, "--", *paths], cwd=directory, capture_output=True, check=True)
+                yield selector + listing.stdout
+            yield selector + listing.stdout.replace(b"\n", b"\r\n") + b"# comment\n\n"
+
+
 TARGETS = {
+    "checksum-list": checksum_list,
     "encodings": encodings,
     "jose": jose,
     "fernet": fernet,

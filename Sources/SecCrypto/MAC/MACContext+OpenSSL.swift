@@ -12,12 +12,17 @@ extension HashAlgorithm {
         guard let mac = EVP_MAC_fetch(nil, "HMAC", nil) else { return nil }
         defer { EVP_MAC_free(mac) }  // a context keeps its own reference
         guard let context = EVP_MAC_CTX_new(mac) else { return nil }
-        let ok = algorithm.openSSLName.withCString { name in
-            var params = [
-                OSSL_PARAM_construct_utf8_string(OSSL_MAC_PARAM_DIGEST, UnsafeMutablePointer(mutating: name), 0),
-                OSSL_PARAM_construct_end(),
-            ]
-            return EVP_MAC_CTX_set_params(context, &params) == 1
+        // The parameter keeps pointers to its key and value: both must outlive the set_params call
+        // (passing the imported macro `OSSL_MAC_PARAM_DIGEST` directly would make a temporary C
+        // string, freed before OpenSSL reads it: AddressSanitizer caught that).
+        let ok = OSSL_MAC_PARAM_DIGEST.withCString { key in
+            algorithm.openSSLName.withCString { name in
+                var params = [
+                    OSSL_PARAM_construct_utf8_string(key, UnsafeMutablePointer(mutating: name), 0),
+                    OSSL_PARAM_construct_end(),
+                ]
+                return EVP_MAC_CTX_set_params(context, &params) == 1
+            }
         }
         guard ok else {
             EVP_MAC_CTX_free(context)

@@ -8,17 +8,20 @@ import Musl
 
 /// Writes to a file atomically: the bytes go to a temporary file in the same folder, which
 /// replaces the file only when `finish()` succeeds (after `fsync` of the file and of its folder).
-/// Until then, and if the writer is released without finishing (an error), an existing file is
-/// untouched and the temporary file is removed. A symbolic link at `path` is followed, as
-/// `open(2)` follows it: the link stays and the file it names is replaced (or created, for a
-/// dangling link). A new file follows the umask and a replaced file keeps its mode (and, where
-/// the caller may give it, its owner), unless `permissions` are given (0o600 for secrets).
+/// Until then, and if the writer is released without finishing (an error) or SIGINT, SIGTERM,
+/// SIGHUP or SIGPIPE (at their default disposition) stops the process, an existing file is
+/// untouched and the temporary file is removed. A symbolic link at `path` is followed, as `open(2)`
+/// follows it: the link stays and the file it names is replaced (or created, for a dangling link).
+/// A new file follows the umask and a replaced file keeps its mode (and, where the caller may give
+/// it, its owner), unless `permissions` are given (0o600 for secrets).
 public final class AtomicFileOutput: ByteSink {
     private let path: String
     private let target: String
     private let temporaryPath: String
     private var descriptor: Int32
     private var committed = false
+    /// Removes the temporary file if a signal stops the process before it is renamed.
+    private var cleanup: SignalCleanup.Registration?
 
     /// Creates the temporary file next to the file `path` names, which must be a regular file or
     /// not exist yet; `FileDestination.open` also takes devices and descriptors.
@@ -34,11 +37,16 @@ public final class AtomicFileOutput: ByteSink {
         self.path = path
         self.target = target
         var template = Array("\(target).seckit-XXXXXX".utf8CString)
-        let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
-        guard fd >= 0 else { throw .io(path: path, reason: String(cString: strerror(errno))) }
+        let (fd, temporaryPath, cleanup) = try SignalCleanup.withSignalsBlocked { () throws(CryptoError) in
+            let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
+            guard fd >= 0 else { throw .io(path: path, reason: String(cString: strerror(errno))) }
+            let name = String(decoding: template.dropLast().map { UInt8(bitPattern: $0) }, as: UTF8.self)
+            return (fd, name, SignalCleanup.register(name))
+        }
         _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
         descriptor = fd
-        temporaryPath = String(decoding: template.dropLast().map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        self.temporaryPath = temporaryPath
+        self.cleanup = cleanup
         var existing = stat()
         if let permissions {
             fchmod(fd, permissions)
@@ -58,6 +66,7 @@ public final class AtomicFileOutput: ByteSink {
         if !committed {
             close(descriptor)
             unlink(temporaryPath)
+            settle()
         }
     }
 
@@ -74,14 +83,21 @@ public final class AtomicFileOutput: ByteSink {
         guard rename(temporaryPath, target) == 0 else {
             let reason = String(cString: strerror(errno))
             unlink(temporaryPath)
-            committed = true  // nothing left to clean up
+            settle()
             throw .io(path: path, reason: reason)
         }
-        committed = true
+        settle()
         let folder = open(PathNames.folder(containing: target), O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         guard folder >= 0 else { return }
         defer { close(folder) }
         _ = fsync(folder)
+    }
+
+    /// The temporary file is gone (renamed or removed): nothing left to clean up.
+    private func settle() {
+        committed = true
+        if let cleanup { SignalCleanup.unregister(cleanup) }
+        cleanup = nil
     }
 }
 
@@ -160,10 +176,13 @@ public final class SpooledOutput: ByteSink {
         self.next = next
         let directory = getenv("TMPDIR").map { String(cString: $0) } ?? "/tmp"
         var template = Array("\(directory)/seckit-spool-XXXXXX".utf8CString)
-        let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
-        guard fd >= 0 else { throw .io(path: directory, reason: String(cString: strerror(errno))) }
-        template.withUnsafeBufferPointer { _ = unlink($0.baseAddress!) }
-        descriptor = fd
+        // Signals wait until the name is gone again, so none can leave the file behind.
+        descriptor = try SignalCleanup.withSignalsBlocked { () throws(CryptoError) in
+            let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
+            guard fd >= 0 else { throw .io(path: directory, reason: String(cString: strerror(errno))) }
+            template.withUnsafeBufferPointer { _ = unlink($0.baseAddress!) }
+            return fd
+        }
     }
 
     deinit { close(descriptor) }

@@ -7,41 +7,53 @@ import Musl
 #endif
 
 /// Writes to a file atomically: the bytes go to a temporary file in the same folder, which
-/// replaces `path` only when `finish()` succeeds (after `fsync`). Until then, and if the writer is
-/// released without finishing (an error), an existing file at `path` is untouched and the
-/// temporary file is removed. A new file follows the umask and a replaced file keeps its mode,
-/// unless `permissions` are given (0o600 for secrets).
+/// replaces the file only when `finish()` succeeds (after `fsync` of the file and of its folder).
+/// Until then, and if the writer is released without finishing (an error) or SIGINT, SIGTERM,
+/// SIGHUP or SIGPIPE (at their default disposition) stops the process, an existing file is
+/// untouched and the temporary file is removed. A symbolic link at `path` is followed, as `open(2)`
+/// follows it: the link stays and the file it names is replaced (or created, for a dangling link).
+/// A new file follows the umask and a replaced file keeps its mode (and, where the caller may give
+/// it, its owner), unless `permissions` are given (0o600 for secrets).
 public final class AtomicFileOutput: ByteSink {
     private let path: String
+    private let target: String
     private let temporaryPath: String
     private var descriptor: Int32
     private var committed = false
+    /// Removes the temporary file if a signal stops the process before it is renamed.
+    private var cleanup: SignalCleanup.Registration?
 
-    /// True when `path` does not exist or is a regular file: what this type can replace. Devices,
-    /// FIFOs and sockets (`/dev/null`, `/dev/stdout`) must be written in place instead.
-    public static func canReplace(_ path: String) -> Bool {
-        var info = stat()
-        guard stat(path, &info) == 0 else { return errno == ENOENT }
-        return info.st_mode & S_IFMT == S_IFREG
-    }
-
-    /// Creates the temporary file next to `path`, which must be a regular file or not exist yet.
-    public init(path: String, permissions: mode_t? = nil) throws(CryptoError) {
-        guard Self.canReplace(path) else {
+    /// Creates the temporary file next to the file `path` names, which must be a regular file or
+    /// not exist yet; `FileDestination.open` also takes devices and descriptors.
+    public convenience init(path: String, permissions: mode_t? = nil) throws(CryptoError) {
+        guard case .file(let target) = try OutputTarget.resolve(path) else {
             throw .io(path: path, reason: "not a regular file; it cannot be replaced atomically")
         }
+        try self.init(path: path, replacing: target, permissions: permissions)
+    }
+
+    /// `target` is `path` with its links followed; errors name `path`, as the user gave it.
+    init(path: String, replacing target: String, permissions: mode_t?) throws(CryptoError) {
         self.path = path
-        var template = Array("\(path).seckit-XXXXXX".utf8CString)
-        let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
-        guard fd >= 0 else { throw .io(path: path, reason: String(cString: strerror(errno))) }
+        self.target = target
+        var template = Array("\(target).seckit-XXXXXX".utf8CString)
+        let (fd, temporaryPath, cleanup) = try SignalCleanup.withSignalsBlocked { () throws(CryptoError) in
+            let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
+            guard fd >= 0 else { throw .io(path: path, reason: String(cString: strerror(errno))) }
+            let name = String(decoding: template.dropLast().map { UInt8(bitPattern: $0) }, as: UTF8.self)
+            return (fd, name, SignalCleanup.register(name))
+        }
         _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
         descriptor = fd
-        temporaryPath = String(decoding: template.dropLast().map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        self.temporaryPath = temporaryPath
+        self.cleanup = cleanup
         var existing = stat()
         if let permissions {
             fchmod(fd, permissions)
-        } else if stat(path, &existing) == 0 {
-            // Keep the mode of a file being replaced; new files follow the umask like any other output.
+        } else if stat(target, &existing) == 0 {
+            // Keep the owner (root replacing another user's file) and mode of the file being
+            // replaced; chown before chmod, which it would clear set-id bits after.
+            _ = fchown(fd, existing.st_uid, existing.st_gid)
             fchmod(fd, existing.st_mode & 0o7777)
         } else {
             let mask = umask(0)
@@ -54,6 +66,7 @@ public final class AtomicFileOutput: ByteSink {
         if !committed {
             close(descriptor)
             unlink(temporaryPath)
+            settle()
         }
     }
 
@@ -61,18 +74,30 @@ public final class AtomicFileOutput: ByteSink {
         try writeAll(descriptor, bytes, name: path)
     }
 
-    /// Flushes to disk and renames the temporary file over `path`.
+    /// Flushes to disk, renames the temporary file over the target and flushes the target's folder,
+    /// so the new name survives a crash too.
     public func finish() throws(CryptoError) {
         guard fsync(descriptor) == 0 else { throw .io(path: path, reason: String(cString: strerror(errno))) }
         guard close(descriptor) == 0 else { throw .io(path: path, reason: String(cString: strerror(errno))) }
         descriptor = -1
-        guard rename(temporaryPath, path) == 0 else {
+        guard rename(temporaryPath, target) == 0 else {
             let reason = String(cString: strerror(errno))
             unlink(temporaryPath)
-            committed = true  // nothing left to clean up
+            settle()
             throw .io(path: path, reason: reason)
         }
+        settle()
+        let folder = open(PathNames.folder(containing: target), O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard folder >= 0 else { return }
+        defer { close(folder) }
+        _ = fsync(folder)
+    }
+
+    /// The temporary file is gone (renamed or removed): nothing left to clean up.
+    private func settle() {
         committed = true
+        if let cleanup { SignalCleanup.unregister(cleanup) }
+        cleanup = nil
     }
 }
 
@@ -82,22 +107,27 @@ public final class DescriptorOutput: ByteSink {
     private let descriptor: Int32
     private let name: String
     private let ownsDescriptor: Bool
+    private let cutsAtFinish: Bool
 
     /// Writes to an already open descriptor, which stays open.
     public init(descriptor: Int32, name: String) {
         self.descriptor = descriptor
         self.name = name
         ownsDescriptor = false
+        cutsAtFinish = false
     }
 
-    /// Opens an existing file, device or FIFO for writing in place (no creation, no truncation of
-    /// devices); for regular files use `AtomicFileOutput`.
+    /// Opens an existing file, device or FIFO for writing in place (no creation). A regular file
+    /// (reached through `/dev/fd/N`) is overwritten from its start and cut to the output's length
+    /// by `finish()`, as `openssl -out` leaves it, without truncating it before anything was written.
     public init(openingForWriting path: String) throws(CryptoError) {
         let fd = open(path, O_WRONLY | O_CLOEXEC)
         guard fd >= 0 else { throw .io(path: path, reason: String(cString: strerror(errno))) }
+        var info = stat()
         descriptor = fd
         name = path
         ownsDescriptor = true
+        cutsAtFinish = fstat(fd, &info) == 0 && info.st_mode & S_IFMT == S_IFREG
     }
 
     deinit {
@@ -113,7 +143,13 @@ public final class DescriptorOutput: ByteSink {
         try writeAll(descriptor, bytes, name: name)
     }
 
-    public func finish() throws(CryptoError) {}
+    public func finish() throws(CryptoError) {
+        guard cutsAtFinish else { return }
+        let end = lseek(descriptor, 0, SEEK_CUR)
+        guard end >= 0, ftruncate(descriptor, end) == 0 else {
+            throw .io(path: name, reason: String(cString: strerror(errno)))
+        }
+    }
 }
 
 private func writeAll(_ descriptor: Int32, _ bytes: UnsafeRawBufferPointer, name: String) throws(CryptoError) {
@@ -140,10 +176,13 @@ public final class SpooledOutput: ByteSink {
         self.next = next
         let directory = getenv("TMPDIR").map { String(cString: $0) } ?? "/tmp"
         var template = Array("\(directory)/seckit-spool-XXXXXX".utf8CString)
-        let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
-        guard fd >= 0 else { throw .io(path: directory, reason: String(cString: strerror(errno))) }
-        template.withUnsafeBufferPointer { _ = unlink($0.baseAddress!) }
-        descriptor = fd
+        // Signals wait until the name is gone again, so none can leave the file behind.
+        descriptor = try SignalCleanup.withSignalsBlocked { () throws(CryptoError) in
+            let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
+            guard fd >= 0 else { throw .io(path: directory, reason: String(cString: strerror(errno))) }
+            template.withUnsafeBufferPointer { _ = unlink($0.baseAddress!) }
+            return fd
+        }
     }
 
     deinit { close(descriptor) }

@@ -28,7 +28,8 @@ enum StoreFile {
         }
     }
 
-    /// Replaces the file with `bytes` (mode 0600): temporary file, `fsync`, `rename`, `fsync` of the folder.
+    /// Replaces the file with `bytes` (mode 0600): temporary file, `fsync`, `rename`, `fsync` of the
+    /// folder. A link at `path` is followed: the file it names is replaced.
     static func replace(_ path: String, with bytes: [UInt8]) throws(KeychainError) {
         do {
             let output = try AtomicFileOutput(path: path, permissions: 0o600)
@@ -40,9 +41,5 @@ enum StoreFile {
             if case .io(let path, let reason) = error { throw .io(path: path, reason: reason) }
             throw .backendFailure("\(error)")
         }
-        let descriptor = open(PrivateDirectory.folder(containing: path), O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-        guard descriptor >= 0 else { return }
-        defer { close(descriptor) }
-        _ = fsync(descriptor)
     }
 }

@@ -1,3 +1,5 @@
+import SecIO
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -15,7 +17,7 @@ struct FileLock: Sendable {
         until deadline: OperationDeadline,
         _ body: () throws(KeychainError) -> R
     ) throws(KeychainError) -> R {
-        try PrivateDirectory.create(PrivateDirectory.folder(containing: path))
+        try PrivateDirectory.create(PathNames.folder(containing: path))
         let descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o600)
         guard descriptor >= 0 else { throw .io(path: path, reason: String(cString: strerror(errno))) }
         defer { close(descriptor) }  // closing releases the lock

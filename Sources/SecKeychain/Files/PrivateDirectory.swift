@@ -1,3 +1,5 @@
+import SecIO
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -8,12 +10,6 @@ import Musl
 /// fallback folder), made on first use the way the XDG base-directory spec asks: every missing
 /// folder of the path is created with mode 0700.
 enum PrivateDirectory {
-    /// The folder holding `path` (`.` for a bare name, `/` for a file at the root).
-    static func folder(containing path: String) -> String {
-        guard let slash = path.lastIndex(of: "/") else { return "." }
-        return slash == path.startIndex ? "/" : String(path[..<slash])
-    }
-
     /// Creates `path` and its missing parents with mode 0700; folders that exist are left as they are.
     static func create(_ path: String) throws(KeychainError) {
         var info = stat()
@@ -22,7 +18,7 @@ enum PrivateDirectory {
             return
         }
         guard errno == ENOENT else { throw .io(path: path, reason: String(cString: strerror(errno))) }
-        let parent = folder(containing: path)
+        let parent = PathNames.folder(containing: path)
         if parent != path && parent != "." && parent != "/" { try create(parent) }
         guard mkdir(path, 0o700) == 0 || errno == EEXIST else {
             throw .io(path: path, reason: String(cString: strerror(errno)))

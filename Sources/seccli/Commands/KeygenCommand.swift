@@ -55,7 +55,7 @@ extension SecCLI {
                 }
             let output: ByteSink =
                 if let outputPath {
-                    try AtomicFileOutput(path: outputPath, permissions: 0o600)
+                    try FileDestination.open(outputPath, permissions: 0o600)
                 } else {
                     DescriptorOutput.standardOutput()
                 }

@@ -71,13 +71,12 @@ extension CipherCommand {
         }
     }
 
-    /// Where the output goes. A regular (or new) --out file is replaced atomically (`atomic`);
-    /// anything else (standard output, a device such as /dev/null, a FIFO) is written in place.
+    /// Where the output goes. A regular (or new) --out file, or the file a link names, is replaced
+    /// atomically (`atomic`); anything else (standard output, a device such as /dev/null, a FIFO,
+    /// /dev/fd/N) is written in place.
     func destination() throws -> (sink: ByteSink, atomic: Bool) {
-        if let outputPath = options.outputPath, AtomicFileOutput.canReplace(outputPath) {
-            return (try AtomicFileOutput(path: outputPath), true)
-        }
-        let output = try options.outputPath.map { try DescriptorOutput(openingForWriting: $0) }
-        return (output ?? DescriptorOutput.standardOutput(), false)
+        guard let outputPath = options.outputPath else { return (DescriptorOutput.standardOutput(), false) }
+        let sink = try FileDestination.open(outputPath)
+        return (sink, sink is AtomicFileOutput)
     }
 }

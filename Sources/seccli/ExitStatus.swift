@@ -27,7 +27,7 @@ enum ExitStatus: Int32, CaseIterable, Sendable {
             (
                 ["hash", "hmac", "encrypt", "decrypt", "keygen", "cred", "sso"],
                 "a check failed: checksum or MAC mismatch; input that cannot be decrypted (wrong key or password, "
-                    + "truncated, altered, not in the format, an expired Fernet token, a JWE with a refused algorithm "
+                    + "truncated, altered, not in the format, `-a` input that is not base64, an expired Fernet token, a JWE with a refused algorithm "
                     + "or an unknown `kid`, an input too large for a sealed format); or a file could not be read or "
                     + "written (`hash`/`hmac` still process the other files); for `cred`/`sso` also a store that failed "
                     + "unexpectedly"
@@ -70,7 +70,11 @@ enum ExitStatus: Int32, CaseIterable, Sendable {
         case .keyringLocked:
             (["cred", "sso"], "the keyring is locked (told apart from not found)")
         case .noSecretService:
-            (["cred", "sso"], "no D-Bus session bus, or no Secret Service provider on it")
+            (
+                ["cred", "sso"],
+                "no D-Bus session bus (none, or a malformed `DBUS_SESSION_BUS_ADDRESS`), no Secret Service provider "
+                    + "on it, or no default keyring (collection) to store a new item in"
+            )
         case .keychainTimeout:
             (["cred", "sso"], "the store did not answer within `--timeout`")
         case .ambiguous:
@@ -78,9 +82,11 @@ enum ExitStatus: Int32, CaseIterable, Sendable {
         case .usageError:
             (
                 nil,
-                "usage error: unknown option, missing argument, a literal secret, conflicting options; for `pin`: a "
+                "usage error: unknown option, missing argument, a literal secret, conflicting options, an option that "
+                    + "does not apply to the format, direction or backend chosen (`--md` with `--format fernet`, `--iter` "
+                    + "with `--key`, `--store-file` with the Secret Service); for `pin`: a "
                     + "malformed `HOST[:PORT]` or `--expect` pin, `--ca` with `--pin-only`, `--p12` with `--cert`, "
-                    + "connection options with `--file`, `--pin-only` without `--expect`"
+                    + "connection options (`--timeout` included) with `--file`, `--pin-only` without `--expect`"
             )
         }
     }
@@ -130,7 +136,7 @@ extension ExitStatus {
             switch error {
             case .notFound: self = .notFound
             case .locked: self = .keyringLocked
-            case .noSessionBus, .noSecretService: self = .noSecretService
+            case .noSessionBus, .noSecretService, .noDefaultCollection: self = .noSecretService
             case .timeout: self = .keychainTimeout
             case .ambiguous: self = .ambiguous
             case .secretTooLarge, .invalidAttribute, .wrongStorePassword, .corruptStore: self = .dataError

@@ -23,6 +23,72 @@ struct CredErrorTests {
         }
     }
 
+    @Test(
+        "a malformed or dead DBUS_SESSION_BUS_ADDRESS: exit 13 (no session bus), not 1",
+        arguments: ["garbage", "unix:path=/nonexistent-seccli-test/bus", "tcp:host=127.0.0.1,port=notaport"]
+    )
+    func malformedBusAddress(address: String) throws {
+        for arguments in [Self.lookup, ["cred", "list", "--timeout", "3"]] {
+            let result = try Keychain.seccli(
+                arguments,
+                stdin: [],
+                environment: ["DBUS_SESSION_BUS_ADDRESS": address, "SECCLI_BACKEND": "secret-service"],
+                timeout: .seconds(20)
+            )
+            expectOneLineError(result, status: 13)
+            #expect(result.stderr.contains("no D-Bus session bus"), "stderr: \(result.stderr)")
+        }
+    }
+
+    @Test(
+        "a Secret Service without a default keyring: set exits 13 and says so, get and delete 10, list an empty list"
+    )
+    func noDefaultCollection() throws {
+        let seccli = try #require(Tools.seccliPath)
+        try withScratch { scratch in
+            try FileManager.default.createDirectory(atPath: scratch.path("home"), withIntermediateDirectories: false)
+            try FileManager.default.createDirectory(
+                atPath: scratch.path("run"),
+                withIntermediateDirectories: false,
+                attributes: [.posixPermissions: 0o700]
+            )
+            // gnome-keyring started without --unlock or a login keyring: its `default` alias names none.
+            let script = """
+                set -u
+                gnome-keyring-daemon --start --components=secrets >/dev/null
+                for _ in $(seq 200); do
+                  dbus-send --session --print-reply --dest=org.freedesktop.DBus /org/freedesktop/DBus \
+                    org.freedesktop.DBus.NameHasOwner string:org.freedesktop.secrets | grep -q "boolean true" && break
+                  sleep 0.05
+                done
+                echo "alias $(dbus-send --session --print-reply --dest=org.freedesktop.secrets /org/freedesktop/secrets \
+                  org.freedesktop.Secret.Service.ReadAlias string:default | awk '/object path/ { print $3 }')"
+                item="--service no-default-test --account alice --timeout 5"
+                for command in set get delete list; do
+                  status=0; printf s3cret | "$SECCLI" cred $command $item >"$HOME/out" 2>"$HOME/err" || status=$?
+                  echo "$command $status $(wc -l <"$HOME/err") $(wc -c <"$HOME/out") $(head -1 "$HOME/err")"
+                done
+                """
+            let result = try ProcessRunner.run(
+                "dbus-run-session",
+                ["--", "bash", "-c", script],
+                environment: [
+                    "HOME": scratch.path("home"), "XDG_RUNTIME_DIR": scratch.path("run"), "SECCLI": seccli,
+                    "SECCLI_BACKEND": "secret-service",
+                ],
+                unsetting: ["DBUS_SESSION_BUS_ADDRESS", "DISPLAY", "WAYLAND_DISPLAY"],
+                timeout: .seconds(60)
+            )
+            let lines = result.stdoutLines
+            try #require(lines.count == 5, "stdout: \(result.stdoutText) stderr: \(result.stderr)")
+            try #require(lines[0] == "alias \"/\"", "the private daemon has a default keyring: \(lines[0])")
+            #expect(lines[1].hasPrefix("set 13 1 0 seccli: the Secret Service has no default keyring"), "\(lines[1])")
+            #expect(lines[2].hasPrefix("get 10 1 0 seccli: no matching item"), "\(lines[2])")
+            #expect(lines[3].hasPrefix("delete 10 1 0 seccli: no matching item"), "\(lines[3])")
+            #expect(lines[4] == "list 0 0 0 ", "\(lines[4])")
+        }
+    }
+
     @Test("a private bus without a Secret Service provider (no service directories): exit 13")
     func noProvider() throws {
         try withScratch { scratch in

@@ -561,10 +561,10 @@ struct DecryptFailureTests {
             mentions: "SECCLI_TEST_UNSET_PASSWORD is not set"
         ),
         .init(
-            label: "-a input that is not base64",
+            label: "-a input that is not base64: the input is at fault (1), not the options",
             arguments: ["decrypt", "-a", "--password", "env:P", "--in", "plain.txt"],
-            status: 2,
-            mentions: "base64"
+            status: 1,
+            mentions: "the input is not valid base64"
         ),
         // Unreadable input: 1.
         .init(

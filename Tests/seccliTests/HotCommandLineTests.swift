@@ -50,7 +50,8 @@ struct HotCommandLineTests {
             ["--service", "s", "--account", "a"],
             ["--account=a", "--service=s", "--group", "team", "--ignore-expiry"],
             ["--service", "a=b", "--account", "x y", "--group", "", "--timeout", "0.25"],
-            ["--service=-dash", "--account=ünï", "--store-password", "fd:3", "--backend", "secret-service"],
+            ["--service=-dash", "--account=ünï", "--store-password", "fd:3", "--backend", "file"],
+            ["--service", "s", "--account", "a", "--backend", "secret-service"],
             [
                 "--server", "h.example", "--account", "a", "--protocol", "https", "--port", "8443", "--path", "/api",
                 "--auth-type", "basic",
@@ -98,6 +99,7 @@ struct HotCommandLineTests {
             ["--service", "s", "--account", "a", "--backend", "keyring"],
             ["--service", "s", "--account", "a", "--timeout", "0"],
             ["--service", "s", "--account", "a", "--store-password", "plain-text"],
+            ["--service", "s", "--account", "a", "--backend", "secret-service", "--store-file", "/tmp/s"],
             ["--service", "s", "--account", "a", "--ignore-expiry=yes"],
             ["--service", "s", "--account", "a", "--group="],  // ArgumentParser: a missing value
             ["--service", "s", "--account", "a", "--ignore-expiry", "--ignore-expiry"],

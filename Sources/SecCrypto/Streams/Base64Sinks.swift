@@ -36,7 +36,9 @@ public final class Base64EncodingSink: ByteSink {
     }
 }
 
-/// Decodes base64 text (line breaks and white space anywhere) and passes the bytes on.
+/// Decodes base64 text (line breaks and white space anywhere) and passes the bytes on. Text that
+/// is not base64 is input in the wrong format: `malformedInput`, never `invalidEncoding` (which
+/// names a bad key or parameter).
 public final class Base64DecodingSink: ByteSink {
     private let next: ByteSink
     private var pending: [UInt8] = []
@@ -50,14 +52,23 @@ public final class Base64DecodingSink: ByteSink {
         // Decode whole quads, but keep the last one back: it may carry padding.
         let whole = (pending.count / 4 - 1) * 4
         guard whole > 0 else { return }
-        try next.write(data: try Base64.decode(utf8: pending[..<whole]))
+        try next.write(data: try Self.decode(pending[..<whole]))
         pending.removeFirst(whole)
     }
 
     public func finish() throws(CryptoError) {
-        try next.write(data: try Base64.decode(utf8: pending))
+        try next.write(data: try Self.decode(pending[...]))
         pending = []
         try next.finish()
+    }
+
+    private static func decode(_ text: ArraySlice<UInt8>) throws(CryptoError) -> [UInt8] {
+        do {
+            return try Base64.decode(utf8: text)
+        } catch {
+            // The decoder's positions count within the buffered text, not the input: left out.
+            throw .malformedInput("the input is not valid base64")
+        }
     }
 
     private static func isWhiteSpace(_ byte: UInt8) -> Bool {

@@ -10,6 +10,9 @@ public enum KeychainError: Error, Equatable, Sendable, CustomStringConvertible {
     /// The session bus has no Secret Service provider (gnome-keyring, KeePassXC, KWallet) and none
     /// can be started. The string is the detail.
     case noSecretService(String)
+    /// The Secret Service has no default collection (keyring) to create items in: its `default`
+    /// alias names none (gnome-keyring without a login keyring).
+    case noDefaultCollection
     /// The collection (keyring) is locked, so its items can be neither read nor written.
     case locked
     /// No item matches.
@@ -39,6 +42,9 @@ public enum KeychainError: Error, Equatable, Sendable, CustomStringConvertible {
         case .noSecretService(let detail):
             return
                 "no Secret Service on the session bus (\(detail)): start gnome-keyring-daemon, KeePassXC or KWallet, or use the encrypted-file backend"
+        case .noDefaultCollection:
+            return
+                "the Secret Service has no default keyring to store items in: create one (log in to the desktop session, or set a default keyring in your keyring manager), or use the encrypted-file backend"
         case .locked:
             return
                 "the keyring is locked: unlock it (log in to the desktop session, or unlock it in your keyring manager) and retry"

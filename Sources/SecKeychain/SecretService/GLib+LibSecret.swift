@@ -98,6 +98,11 @@ extension KeychainError {
                 self = .locked
             case "org.freedesktop.Secret.Error.NoSuchObject":
                 self = .notFound
+            // gnome-keyring answers a call on a missing object with UnknownMethod ("Object does not exist at path …").
+            case "org.freedesktop.DBus.Error.UnknownObject":
+                self = .notFound
+            case "org.freedesktop.DBus.Error.UnknownMethod" where message.hasPrefix("Object does not exist"):
+                self = .notFound
             case "org.freedesktop.DBus.Error.ServiceUnknown", "org.freedesktop.DBus.Error.NameHasNoOwner":
                 self = .noSecretService(message)
             case nil

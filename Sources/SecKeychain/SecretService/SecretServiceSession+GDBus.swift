@@ -109,7 +109,13 @@ struct SecretServiceSession {
             connection = shared
             return
         }
-        let pointer = try withGError(deadline) { g_bus_get_sync(G_BUS_TYPE_SESSION, cancellable.pointer, $0) }
+        let pointer: OpaquePointer?
+        do {
+            pointer = try withGError(deadline) { g_bus_get_sync(G_BUS_TYPE_SESSION, cancellable.pointer, $0) }
+        } catch .backendFailure(let message) {
+            // Any other failure to reach the bus (a malformed DBUS_SESSION_BUS_ADDRESS) is no bus.
+            throw .noSessionBus(message)
+        }
         guard let pointer else { throw .noSessionBus("GIO made no session bus connection") }
         let connection = SharedConnection(GObjectReference(adopting: UnsafeMutableRawPointer(pointer)))
         Self.shared.withLock { $0 = connection }
@@ -213,14 +219,30 @@ struct SecretServiceSession {
         return secrets
     }
 
-    /// Whether the default collection (where new items go) is locked, read fresh from the service:
-    /// its `Locked` property alone, at the alias path the specification gives it. (The collection's
-    /// `GetAll` would list every item's path too.)
-    func defaultCollectionIsLocked() throws(KeychainError) -> Bool {
-        let locked = try call(
-            Self.getCall(Self.defaultCollectionPath, interface: "org.freedesktop.Secret.Collection", property: "Locked")
-        )
-        return PropertyValue(locked).boolean == true
+    /// The state of the default collection (where new items go).
+    enum DefaultCollection {
+        case unlocked, locked
+        /// The `default` alias names no collection.
+        case absent
+    }
+
+    /// The default collection's state, read fresh from the service: its `Locked` property alone, at
+    /// the alias path the specification gives it. (The collection's `GetAll` would list every
+    /// item's path too.)
+    func defaultCollection() throws(KeychainError) -> DefaultCollection {
+        let locked: DBusReply
+        do {
+            locked = try call(
+                Self.getCall(
+                    Self.defaultCollectionPath,
+                    interface: "org.freedesktop.Secret.Collection",
+                    property: "Locked"
+                )
+            )
+        } catch .notFound {
+            return .absent
+        }
+        return PropertyValue(locked).boolean == true ? .locked : .unlocked
     }
 
     /// Replaces the secret of the item at `path` with `encodedSecret` (a `(oayays)` secret that
@@ -258,9 +280,10 @@ struct SecretServiceSession {
     }
 
     /// The error of a lookup that found nothing: `locked` when the default collection is locked (a
-    /// search cannot see into it, so the item may be there), `notFound` otherwise.
+    /// search cannot see into it, so the item may be there), `notFound` otherwise (also when there
+    /// is no default collection, which then hides nothing).
     func missing() throws(KeychainError) -> KeychainError {
-        try defaultCollectionIsLocked() ? .locked : .notFound
+        try defaultCollection() == .locked ? .locked : .notFound
     }
 
     /// `GetSecrets` of the items at `paths` in the session at `session`.

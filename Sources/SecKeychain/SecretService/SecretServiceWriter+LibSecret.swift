@@ -39,7 +39,11 @@ struct SecretServiceWriter {
         secret: UnsafeRawBufferPointer,
         isInternetPassword: Bool
     ) throws(KeychainError) {
-        guard try !session.defaultCollectionIsLocked() else { throw .locked }
+        switch try session.defaultCollection() {
+        case .unlocked: break
+        case .locked: throw .locked
+        case .absent: throw .noDefaultCollection
+        }
         let value = try value(secret)
         defer { libsecret.functions.value_unref(UnsafeMutableRawPointer(value)) }
         var attributes = pairs

@@ -27,14 +27,21 @@ extension SecCLI {
             if try keyOptions.source().readsStandardInput && input.readsStandardInput {
                 throw ValidationError("--key stdin cannot be used while the input is also standard input")
             }
+            try Self.applicability.validate(self)
             if verify != nil {
                 guard input.inputs.count == 1 else { throw ValidationError("--verify checks exactly one input") }
-                guard !output.base64, !output.json else {
-                    throw ValidationError("--verify cannot be combined with --base64 or --json")
-                }
                 _ = try expectedMAC()
             }
         }
+
+        /// The output options, which --verify (it prints nothing) leaves unused.
+        static let applicability = OptionApplicability<Self>(
+            rules: [
+                .init("--base64", given: { $0.output.base64 }, appliesTo: { $0.verify == nil }, "hmac printing MACs"),
+                .init("--json", given: { $0.output.json }, appliesTo: { $0.verify == nil }, "hmac printing MACs"),
+            ],
+            describe: { _ in "hmac --verify" }
+        )
 
         func run() throws {
             let algorithm = algorithmOption.algorithm

@@ -40,10 +40,8 @@ extension SecCLI {
             guard (1...Self.maximumLength).contains(length) else {
                 throw ValidationError("--length must be between 1 and \(Self.maximumLength) bytes")
             }
+            try Self.applicability.validate(self)
             if let calibrate {
-                guard password == nil, salt == nil, iter == nil else {
-                    throw ValidationError("--calibrate takes only --prf and --length")
-                }
                 _ = try Self.duration(calibrate)
                 return
             }
@@ -89,6 +87,16 @@ extension SecCLI {
                 Diagnostics.warning("\(iter) iterations is below the \(minimum) recommended for new secrets")
             }
         }
+
+        /// The options of a derivation, refused with --calibrate.
+        static let applicability = OptionApplicability<Self>(
+            rules: [
+                .init("--password", given: { $0.password != nil }, appliesTo: { $0.calibrate == nil }, "a derivation"),
+                .init("--salt", given: { $0.salt != nil }, appliesTo: { $0.calibrate == nil }, "a derivation"),
+                .init("--iter", given: { $0.iter != nil }, appliesTo: { $0.calibrate == nil }, "a derivation"),
+            ],
+            describe: { _ in "kdf --calibrate" }
+        )
 
         /// Parses `250ms`, `1s`, `1.5s`.
         static func duration(_ text: String) throws -> Duration {

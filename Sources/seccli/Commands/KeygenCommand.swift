@@ -24,7 +24,7 @@ extension SecCLI {
         var format: Format = .hex
 
         @Option(help: "Key size in bits: a multiple of 8 from 128 to 4096 (default 256; fernet keys are always 256).")
-        var bits: Int = 256
+        var bits: Int?
 
         @Option(help: ArgumentHelp("jwe-oct: the key ID (kid) to put in the JWK.", valueName: "id"))
         var kid: String?
@@ -35,16 +35,29 @@ extension SecCLI {
         )
         var outputPath: String?
 
+        /// The options that apply to some formats only.
+        static let applicability = OptionApplicability<Self>(
+            rules: [
+                .init(
+                    "--bits",
+                    given: { $0.bits != nil },
+                    appliesTo: { $0.format != .fernet },
+                    "--format hex or jwe-oct (Fernet keys are always 256 bits)"
+                ),
+                .init("--kid", given: { $0.kid != nil }, appliesTo: { $0.format == .jweOct }, "--format jwe-oct"),
+            ],
+            describe: { "keygen --format \($0.format.rawValue)" }
+        )
+
         func validate() throws {
-            guard bits % 8 == 0, (128...4096).contains(bits) else {
+            try Self.applicability.validate(self)
+            if let bits, !(bits % 8 == 0 && (128...4096).contains(bits)) {
                 throw ValidationError("--bits must be a multiple of 8 from 128 to 4096")
             }
-            if format == .fernet && bits != 256 { throw ValidationError("Fernet keys are 256 bits") }
-            if kid != nil && format != .jweOct { throw ValidationError("--kid goes with --format jwe-oct") }
         }
 
         func run() throws {
-            let key = SymmetricKey(size: SymmetricKeySize(bitCount: bits))
+            let key = SymmetricKey(size: SymmetricKeySize(bitCount: bits ?? 256))
             // The text of the key lives in wiped memory and goes out through write(2), so no copy
             // of it stays in a String or a stdio buffer.
             let text =

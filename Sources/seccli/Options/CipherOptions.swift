@@ -37,8 +37,8 @@ struct CipherOptions: ParsableArguments {
     )
     var iter: Int?
 
-    @Option(help: "PBKDF2 digest with --password, as openssl -md.")
-    var md: PBKDF2Hash = .sha256
+    @Option(help: "PBKDF2 digest of --format openssl, as openssl -md (default: sha256).")
+    var md: PBKDF2Hash?
 
     @Option(
         help: ArgumentHelp(
@@ -91,18 +91,12 @@ struct CipherOptions: ParsableArguments {
 
     var resolvedKeyFormat: KeyFormat { keyFormat ?? resolvedFormat.defaultKeyFormat }
 
-    /// The one `--key` of the formats that take one.
-    var singleKey: String? {
-        get throws {
-            guard key.count <= 1 else {
-                throw ValidationError("--key can be given once (several keys only to decrypt --format jwe or fernet)")
-            }
-            return key.first
-        }
-    }
+    /// The PBKDF2 digest of the openssl enc format.
+    var digest: HashAlgorithm { (md ?? .sha256).algorithm }
 
+    /// The keying of the streaming formats (validation allows them one `--key` only).
     func keying() throws -> Keying {
-        switch (password, try singleKey) {
+        switch (password, key.first) {
         case (let password?, nil):
             guard iv == nil else {
                 throw ValidationError("--iv goes with --key; with --password the IV is derived from it")
@@ -114,9 +108,11 @@ struct CipherOptions: ParsableArguments {
         case (nil, nil):
             throw ValidationError("give --password SOURCE (openssl enc format) or --key SOURCE with --iv HEX")
         case (_?, _?):
-            throw ValidationError("--password and --key cannot be combined")
+            throw Self.passwordAndKey
         }
     }
+
+    private static let passwordAndKey = ValidationError("--password and --key cannot be combined")
 
     func resolvedCipher(for keying: Keying) -> CipherAlgorithm {
         if let cipher { return cipher }
@@ -132,14 +128,16 @@ struct CipherOptions: ParsableArguments {
         return sources
     }
 
-    func validate() throws {
+    /// Validates the options for encrypting or decrypting: first the options that do not apply
+    /// to this use (`applicability`), then what the format needs.
+    func validate(for direction: CipherStream.Direction) throws {
+        // Which keying is meant decides what applies.
+        if password != nil && !key.isEmpty { throw Self.passwordAndKey }
+        try Self.applicability.validate(CipherUse(options: self, direction: direction))
         let format = resolvedFormat
-        if resolvedKeyFormat == .jwk && format != .jwe {
-            throw ValidationError("--key-format jwk goes with --format jwe")
-        }
         if let iter, iter < 1 { throw ValidationError("--iter must be at least 1") }
         if format.isEnvelope {
-            try validateEnvelope(format)
+            try envelope.validate(for: format, hasPassword: password != nil, keyCount: key.count)
         } else {
             try validateStream(format)
         }
@@ -153,7 +151,6 @@ struct CipherOptions: ParsableArguments {
     }
 
     private func validateStream(_ format: PayloadFormat) throws {
-        try envelope.refuseAll(for: format)
         let keying = try keying()
         switch keying {
         case .password:
@@ -168,16 +165,78 @@ struct CipherOptions: ParsableArguments {
                 throw ValidationError("--format openssl takes --password; --key with --iv writes --format raw")
             }
         }
-        if singleLine && !base64 { throw ValidationError("-A goes with -a") }
     }
 
-    private func validateEnvelope(_ format: PayloadFormat) throws {
-        let misplaced: [(Bool, String)] = [
-            (cipher != nil, "--cipher"), (iv != nil, "--iv"), (base64, "-a"), (singleLine, "-A"),
-        ]
-        if let (_, option) = misplaced.first(where: \.0) {
-            throw ValidationError("\(option) goes with --format openssl or raw, not \(format.rawValue)")
+    /// Which option applies to which format and direction: every option not listed applies to all.
+    static let applicability = OptionApplicability<CipherUse>(
+        rules: [
+            .init("--cipher", given: { $0.options.cipher != nil }, appliesTo: \.streams, "--format openssl or raw"),
+            .init("--iv", given: { $0.options.iv != nil }, appliesTo: { $0.format == .raw }, "--key in --format raw"),
+            .init("-a", given: \.options.base64, appliesTo: \.streams, "--format openssl or raw"),
+            .init("-A", given: \.options.singleLine, appliesTo: { $0.streams && $0.options.base64 }, "-a"),
+            .init("--md", given: { $0.options.md != nil }, appliesTo: { $0.format == .openssl }, "--format openssl"),
+            .init(
+                "--iter",
+                given: { $0.options.iter != nil },
+                appliesTo: {
+                    $0.format == .openssl || ($0.format == .jwe && $0.usesPassword && $0.direction == .encrypt)
+                },
+                "--format openssl, or encrypt --format jwe --password (decrypt reads p2c from the token)"
+            ),
+            .init("--key-format", given: { $0.options.keyFormat != nil }, appliesTo: { !$0.usesPassword }, "--key"),
+            .init(
+                "--key-format jwk",
+                given: { $0.options.keyFormat == .jwk },
+                appliesTo: { $0.format == .jwe },
+                "--format jwe"
+            ),
+            .init(
+                "a second --key",
+                given: { $0.options.key.count > 1 },
+                appliesTo: { $0.direction == .decrypt && ($0.format == .jwe || $0.format == .fernet) },
+                "decrypt --format jwe or fernet (several keys tried in turn)"
+            ),
+            .init("--alg", given: { $0.options.envelope.alg != nil }, appliesTo: { $0.format == .jwe }, "--format jwe"),
+            .init("--enc", given: { $0.options.envelope.enc != nil }, appliesTo: { $0.format == .jwe }, "--format jwe"),
+            .init(
+                "--kid",
+                given: { $0.options.envelope.kid != nil },
+                appliesTo: { $0.format == .jwe && $0.direction == .encrypt },
+                "encrypt --format jwe (decrypt reads it from the token)"
+            ),
+            .init(
+                "--ttl",
+                given: { $0.options.envelope.ttl != nil },
+                appliesTo: { $0.format == .fernet && $0.direction == .decrypt },
+                "decrypt --format fernet"
+            ),
+            .init(
+                "--mac-key",
+                given: { $0.options.envelope.macKey != nil },
+                appliesTo: { $0.format == .legacyJSON },
+                "--format legacy-json"
+            ),
+            .init(
+                "--mac-fields",
+                given: { $0.options.envelope.macFields != nil },
+                appliesTo: { $0.format == .legacyJSON },
+                "--format legacy-json"
+            ),
+        ],
+        describe: { use in
+            let keying = use.usesPassword ? " --password" : use.options.key.isEmpty ? "" : " --key"
+            return "\(use.direction) --format \(use.format.rawValue)\(keying)"
         }
-        try envelope.validate(for: format, hasPassword: password != nil, keyCount: key.count, iterations: iter)
-    }
+    )
+}
+
+/// What an `encrypt` or `decrypt` command line asks for: its options, used in one direction.
+struct CipherUse {
+    let options: CipherOptions
+    let direction: CipherStream.Direction
+
+    var format: PayloadFormat { options.resolvedFormat }
+    var usesPassword: Bool { options.password != nil }
+    /// openssl and raw, the formats that stream.
+    var streams: Bool { !format.isEnvelope }
 }

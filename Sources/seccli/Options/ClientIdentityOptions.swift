@@ -27,15 +27,6 @@ struct ClientIdentityOptions: ParsableArguments {
     )
     var p12Password: String?
 
-    /// Option names given.
-    var given: [String] {
-        [
-            ("--cert", cert), ("--key", key), ("--key-password", keyPassword), ("--p12", p12),
-            ("--p12-password", p12Password),
-        ]
-        .compactMap { $0.1 == nil ? nil : $0.0 }
-    }
-
     func validate() throws {
         if p12 != nil && (cert != nil || key != nil || keyPassword != nil) {
             throw ValidationError("--p12 excludes --cert, --key and --key-password")

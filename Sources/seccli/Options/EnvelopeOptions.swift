@@ -44,15 +44,9 @@ struct EnvelopeOptions: ParsableArguments {
         return .fields(macFields.split(separator: ",").map { String($0.trimmingPrefix(while: \.isWhitespace)) })
     }
 
-    /// Refuses these options with a format that has no use for them.
-    func refuseAll(for format: PayloadFormat) throws {
-        try refuse(["--alg": alg != nil, "--enc": enc != nil, "--kid": kid != nil], unless: .jwe, format: format)
-        try refuse(["--ttl": ttl != nil], unless: .fernet, format: format)
-        try refuse(["--mac-key": macKey != nil, "--mac-fields": macFields != nil], unless: .legacyJSON, format: format)
-    }
-
-    func validate(for format: PayloadFormat, hasPassword: Bool, keyCount: Int, iterations: Int?) throws {
-        try refuseAll(for: format)
+    /// Checks that `format` gets what it needs (the options it does not take are refused by
+    /// `CipherOptions.applicability`).
+    func validate(for format: PayloadFormat, hasPassword: Bool, keyCount: Int) throws {
         switch format {
         case .jwe:
             guard hasPassword != (keyCount > 0) else {
@@ -61,7 +55,6 @@ struct EnvelopeOptions: ParsableArguments {
             if let alg, alg.usesPassword != hasPassword {
                 throw ValidationError("--alg \(alg) takes \(alg.usesPassword ? "--password" : "--key")")
             }
-            if iterations != nil && !hasPassword { throw ValidationError("--iter goes with --password") }
         case .fernet:
             guard !hasPassword else {
                 throw ValidationError("--format fernet takes --key (a Fernet key), not --password")
@@ -81,15 +74,5 @@ struct EnvelopeOptions: ParsableArguments {
         case .openssl, .raw:
             break
         }
-        if iterations != nil && format != .jwe { throw ValidationError("--iter goes with --format openssl or jwe") }
-    }
-
-    private func refuse(
-        _ options: KeyValuePairs<String, Bool>,
-        unless owner: PayloadFormat,
-        format: PayloadFormat
-    ) throws {
-        guard format != owner, let given = options.first(where: \.value) else { return }
-        throw ValidationError("\(given.key) goes with --format \(owner.rawValue)")
     }
 }

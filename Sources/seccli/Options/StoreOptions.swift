@@ -40,17 +40,18 @@ struct StoreOptions: ParsableArguments {
 
     @Option(
         help: ArgumentHelp(
-            "The file backend's master password: env:VAR, file:PATH, fd:N or stdin.",
+            "The file backend's master password: env:VAR, file:PATH, fd:N or stdin (default: env:SECCLI_STORE_PASSWORD).",
             valueName: "source"
         )
     )
-    var storePassword: String = StoreOptions.defaultPasswordSource
+    var storePassword: String?
 
     @Option(help: ArgumentHelp("Give up after this many seconds (the store never hangs longer).", valueName: "seconds"))
     var timeout: Double = StoreOptions.defaultTimeout
 
     func validate() throws {
         _ = try resolvedBackend()
+        try Self.applicability.validate(self)
         _ = try passwordSource()
         guard timeout > 0, timeout <= 3600 else {
             throw ValidationError("--timeout must be more than 0 and at most 3600 seconds")
@@ -77,6 +78,18 @@ struct StoreOptions: ParsableArguments {
         }
     }
 
+    /// The file backend's options, refused with the Secret Service.
+    static let applicability = OptionApplicability<Self>(
+        rules: [
+            .init("--store-file", given: { $0.storeFile != nil }, appliesTo: \.usesFile, "--backend file"),
+            .init("--store-password", given: { $0.storePassword != nil }, appliesTo: \.usesFile, "--backend file"),
+        ],
+        describe: { _ in "the secret-service backend" }
+    )
+
+    /// Whether the file backend is used (`validate` has checked the backend's name).
+    private var usesFile: Bool { (try? resolvedBackend()) == .file }
+
     private func resolvedBackend() throws -> StoreBackend {
         if let backend { return backend }
         guard let text = environment(Self.backendVariable), !text.isEmpty else { return .secretService }
@@ -87,7 +100,7 @@ struct StoreOptions: ParsableArguments {
     }
 
     private func passwordSource() throws -> SecretSource {
-        try secretSource(storePassword, option: "--store-password")
+        try secretSource(storePassword ?? Self.defaultPasswordSource, option: "--store-password")
     }
 
     private func resolvedStoreFile() throws -> String {
@@ -110,7 +123,7 @@ extension StoreOptions: HotReadable {
         [
             .option("--backend") { $0.backend = $1 },
             .option("--store-file") { $0.storeFile = $1 },
-            .option("--store-password", default: defaultPasswordSource) { $0.storePassword = $1 },
+            .option("--store-password") { $0.storePassword = $1 },
             .option("--timeout", default: defaultTimeout) { $0.timeout = $1 },
         ]
     }

@@ -27,16 +27,13 @@ struct TLSClientOptions: ParsableArguments {
     )
     var pinOnly = false
 
-    @Option(help: ArgumentHelp("Limit for each phase (connect, handshake), in seconds.", valueName: "seconds"))
-    var timeout: Double = 10
-
-    /// Option names given that only apply when connecting.
-    var connectionOptionsGiven: [String] {
-        (caFile != nil ? ["--ca"] : []) + (pinOnly ? ["--pin-only"] : []) + (timeout != 10 ? ["--timeout"] : [])
-    }
+    @Option(
+        help: ArgumentHelp("Limit for each phase (connect, handshake), in seconds (default: 10).", valueName: "seconds")
+    )
+    var timeout: Double?
 
     func validate() throws {
-        guard timeout > 0, timeout <= 3600 else {
+        if let timeout, !(timeout > 0 && timeout <= 3600) {
             throw ValidationError("--timeout must be more than 0 and at most 3600 seconds")
         }
         if pinOnly && caFile != nil { throw ValidationError("--pin-only and --ca exclude each other") }
@@ -50,7 +47,7 @@ struct TLSClientOptions: ParsableArguments {
             pinPolicy: pins.isEmpty ? nil : try PinPolicy(host: servername ?? host, pins: pins),
             clientIdentity: identity,
             serverName: servername,
-            timeouts: .all(.milliseconds(Int64(timeout * 1000)))
+            timeouts: .all(.milliseconds(Int64((timeout ?? 10) * 1000)))
         )
     }
 

@@ -15,20 +15,22 @@ struct Failure: Error {
     }
 }
 
-/// Standard-error messages in the `seccli: …` form.
+/// Standard-error messages in the `seccli: …` form. Messages carry names and values from outside
+/// (file names, token headers, keyring attributes), so their control characters are escaped
+/// (`UntrustedText`): a message stays one line and sends the terminal no escape sequence.
 enum Diagnostics {
     static func error(_ message: String) {
         fflush(nil)  // keep stdout lines before the message when both go to one terminal
-        writeStandardError("seccli: \(message)\n")
+        writeStandardError("seccli: \(UntrustedText.escaped(message))\n")
     }
 
     static func warning(_ message: String) {
-        writeStandardError("seccli: warning: \(message)\n")
+        writeStandardError("seccli: warning: \(UntrustedText.escaped(message))\n")
     }
 
     /// Rewrites the current terminal line with `text`; nil clears it.
     static func status(_ text: String?) {
-        writeStandardError("\r\u{1B}[K" + (text.map { "seccli: \($0)" } ?? ""))
+        writeStandardError("\r\u{1B}[K" + (text.map { "seccli: \(UntrustedText.escaped($0))" } ?? ""))
     }
 
     private static func writeStandardError(_ text: String) {

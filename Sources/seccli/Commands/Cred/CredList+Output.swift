@@ -5,11 +5,12 @@ extension SecCLI.CredCommand.CredList {
     /// `service S, account A in group G: label "L", expires 2026-12-31T00:00:00Z`.
     static func line(for item: CredentialItem) -> String {
         var details: [String] = []
-        if let label = item.label { details.append("label \(quoted(label))") }
+        if let label = item.label { details.append("label \(UntrustedText.quoted(label))") }
         if let expiresAt = item.expiresAt {
             details.append("\(item.isExpired() ? "expired" : "expires") \(expiresAt.formatted(.iso8601))")
         }
-        return item.identity.description + (details.isEmpty ? "" : ": " + details.joined(separator: ", "))
+        return UntrustedText.escaped(item.identity.description)
+            + (details.isEmpty ? "" : ": " + details.joined(separator: ", "))
     }
 
     private struct Entry: Encodable {
@@ -52,9 +53,5 @@ extension SecCLI.CredCommand.CredList {
 
     static func json(_ items: [CredentialItem]) throws -> String {
         try JSONOutput.text(items.map(Entry.init))
-    }
-
-    private static func quoted(_ text: String) -> String {
-        "\"" + text.replacing("\\", with: "\\\\").replacing("\"", with: "\\\"") + "\""
     }
 }

@@ -10,7 +10,6 @@ extension CipherCommand {
     /// jwe, fernet and legacy-json: seals or opens the whole payload. Nothing is written unless it succeeded.
     func runSealed() throws {
         let direction = Self.direction
-        try validateSealed()
         let limit = direction == .encrypt ? maximumPayloadByteCount : maximumTokenByteCount
         let payload = try readWhole(options.input, limit: limit)
         let envelope = options.envelope
@@ -33,22 +32,6 @@ extension CipherCommand {
         try destination.write(data: output)
         try destination.finish()
         warnAboutIterations()
-    }
-
-    /// The options that only one direction uses.
-    private func validateSealed() throws {
-        switch Self.direction {
-        case .encrypt:
-            if options.key.count > 1 { throw ValidationError("encrypt takes one --key") }
-            if options.envelope.ttl != nil { throw ValidationError("--ttl goes with decrypt") }
-        case .decrypt:
-            if options.envelope.kid != nil {
-                throw ValidationError("--kid goes with encrypt (decrypt reads it from the token)")
-            }
-            if options.iter != nil {
-                throw ValidationError("--iter goes with encrypt (decrypt reads p2c from the token)")
-            }
-        }
     }
 
     private func sealJWE(_ payload: Data) throws -> String {

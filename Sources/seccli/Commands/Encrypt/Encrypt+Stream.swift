@@ -25,7 +25,7 @@ extension CipherCommand {
         try sink.consume(options.input)
 
         // Warn only once the work succeeded, so a failure stays a single line.
-        let minimum = KDF.PBKDF2.minimumIterations(for: options.md.algorithm)
+        let minimum = KDF.PBKDF2.minimumIterations(for: options.digest)
         if case .password = keying, Self.direction == .encrypt, iterations < minimum {
             Diagnostics.warning(
                 "\(iterations) PBKDF2 iterations is below the \(minimum) recommended for new secrets "
@@ -44,7 +44,7 @@ extension CipherCommand {
             let parameters = OpenSSLEncFormat.Parameters(
                 cipher: cipher,
                 iterations: iterations,
-                digest: options.md.algorithm
+                digest: options.digest
             )
             let password = try source.read()
             return direction == .encrypt

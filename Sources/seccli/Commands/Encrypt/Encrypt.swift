@@ -28,6 +28,8 @@ extension SecCLI {
 
         @OptionGroup var options: CipherOptions
 
+        func validate() throws { try options.validate(for: Self.direction) }
+
         func run() throws { try runCipher() }
     }
 
@@ -51,6 +53,8 @@ extension SecCLI {
         static var direction: CipherStream.Direction { .decrypt }
 
         @OptionGroup var options: CipherOptions
+
+        func validate() throws { try options.validate(for: Self.direction) }
 
         func run() throws { try runCipher() }
     }

@@ -46,13 +46,7 @@ extension SecCLI {
             case (nil, nil): throw ValidationError("give HOST[:PORT] to connect to, or --file FILE")
             case (.some, .some): throw ValidationError("give HOST[:PORT] or --file FILE, not both")
             case (.some(let server), nil): _ = try ServerAddress(parsing: server)
-            case (nil, .some):
-                let connectionOnly = connection.connectionOptionsGiven + identity.given
-                guard connectionOnly.isEmpty else {
-                    throw ValidationError(
-                        "\(connectionOnly.joined(separator: ", ")) only apply when connecting, not with --file"
-                    )
-                }
+            case (nil, .some): try Self.applicability.validate(self)
             }
             if connection.pinOnly && expected.texts.isEmpty {
                 throw ValidationError("--pin-only needs at least one --expect PIN")
@@ -66,6 +60,20 @@ extension SecCLI {
                 try connect(to: ServerAddress(parsing: server))
             }
         }
+
+        /// The options that only apply when connecting, refused with `--file`.
+        static let applicability: OptionApplicability<Self> = {
+            let connectionOnly: [(String, @Sendable (Self) -> Bool)] = [
+                ("--ca", { $0.connection.caFile != nil }), ("--pin-only", { $0.connection.pinOnly }),
+                ("--timeout", { $0.connection.timeout != nil }), ("--cert", { $0.identity.cert != nil }),
+                ("--key", { $0.identity.key != nil }), ("--key-password", { $0.identity.keyPassword != nil }),
+                ("--p12", { $0.identity.p12 != nil }), ("--p12-password", { $0.identity.p12Password != nil }),
+            ]
+            return OptionApplicability(
+                rules: connectionOnly.map { .init($0, given: $1, appliesTo: { $0.file == nil }, "HOST[:PORT]") },
+                describe: { _ in "pin --file (no connection)" }
+            )
+        }()
 
         /// `--file`: the file's certificates, checked against the expected pins for the OkHttp host.
         private func inspect(file: String) throws {

@@ -31,11 +31,15 @@ struct PinReport {
 
     // MARK: - Text
 
+    /// The report as lines. Names from the server or the file (host, subject, issuer, the OkHttp
+    /// host taken from a DNS name) go through `UntrustedText`: OpenSSL escapes a name's C0 controls
+    /// but not C1 ones or U+2028, and a DNS name is not escaped at all.
     var text: String {
+        let safe = UntrustedText.escaped
         var lines: [String] = []
         if let connection {
             lines.append(
-                "connected to \(connection.host) port \(connection.port) (\(connection.address)), server name \(connection.serverName): "
+                "connected to \(safe(connection.host, false)) port \(connection.port) (\(connection.address)), server name \(safe(connection.serverName, false)): "
                     + "\(connection.protocolVersion), \(connection.cipher), trust: \(connection.trust)"
                     + (connection.clientCertificateRequested ? ", client certificate requested" : "")
             )
@@ -44,8 +48,8 @@ struct PinReport {
         for (depth, certificate) in certificates.enumerated() {
             lines += [
                 "depth \(depth)",
-                "subject=\(certificate.subject)",
-                "issuer=\(certificate.issuer)",
+                "subject=\(safe(certificate.subject, false))",
+                "issuer=\(safe(certificate.issuer, false))",
                 "notAfter=\(Self.opensslDate(certificate.notAfter))",
                 certificate.fingerprint(.sha256).description,
                 certificate.fingerprint(.sha1).description,
@@ -56,11 +60,11 @@ struct PinReport {
         lines.append("# curl (checks the server's own key, depth 0; add a backup key's pin after a ';')")
         lines.append("--pinnedpubkey '\(curlPins)'")
         lines.append("# OkHttp CertificatePinner.Builder() (any certificate of the chain may match)")
-        lines += okHttpPins.map { ".add(\"\(host)\", \"\($0)\")" }
+        lines += okHttpPins.map { ".add(\(UntrustedText.quoted(host)), \"\($0)\")" }
         if let evaluation {
             lines.append("")
-            lines.append("pin check: \(evaluation)")
-            lines += evaluation.warnings.map { "pin warning: \($0)" }
+            lines.append("pin check: \(safe(evaluation.description, false))")
+            lines += evaluation.warnings.map { "pin warning: \(safe($0.description, false))" }
         }
         return lines.joined(separator: "\n") + "\n"
     }

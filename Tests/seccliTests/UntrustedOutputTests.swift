@@ -1,0 +1,121 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// Text from outside (a certificate's names, a keyring label, a token's header, a file name) cannot
+/// forge or break a line of seccli's output, nor reach the terminal as an escape sequence: control
+/// characters come out escaped (`\n`, `\u{1b}`…), and the OkHttp `.add(…)` lines stay valid Swift.
+@Suite("untrusted text in output: escaped, never a forged line")
+struct UntrustedOutputTests {
+    /// Bytes that must never appear raw: ESC, NEL (U+0085), LINE SEPARATOR (U+2028).
+    static let forbidden: [[UInt8]] = [[0x1B], [0xC2, 0x85], [0xE2, 0x80, 0xA8]]
+
+    static func expectNoRawControls(_ bytes: [UInt8], sourceLocation: SourceLocation = #_sourceLocation) {
+        for sequence in forbidden {
+            #expect(
+                !bytes.indices.contains { bytes[$0...].starts(with: sequence) },
+                "raw \(sequence) in \(String(decoding: bytes, as: UTF8.self).debugDescription)",
+                sourceLocation: sourceLocation
+            )
+        }
+    }
+
+    /// The DNS name openssl writes into the certificate: newlines and quotes that would forge a
+    /// second `.add(…)` line in a naive output.
+    static let evilDNS = "evil\n.add(\"x\", \"sha256/forged\")\nq"
+
+    @Test("pin --file: a subject with ESC, NEL and U+2028 and a DNS name with newlines and quotes")
+    func certificateNames() throws {
+        try withScratch { dir in
+            // openssl's config parser turns \n and \" into a newline and a quote (the SAN is an IA5String).
+            _ = try dir.write(
+                "ext.cnf",
+                "[req]\ndistinguished_name=dn\n[dn]\n[ext]\nsubjectAltName=DNS:evil\\n.add(\\\"x\\\", \\\"sha256/forged\\\")\\nq\n"
+            )
+            let subject = "/CN=evil\u{85}x\u{2028}y\u{1B}[31mred"
+            try Tools.reference(
+                "openssl",
+                [
+                    "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-nodes", "-keyout",
+                    "key.pem", "-out", "cert.pem", "-days", "2", "-utf8", "-subj", subject, "-config", "ext.cnf",
+                    "-extensions", "ext",
+                ],
+                in: dir
+            )
+            let san = try Tools.reference(
+                "openssl",
+                ["x509", "-in", "cert.pem", "-noout", "-ext", "subjectAltName"],
+                in: dir
+            )
+            try #require(san.stdoutText.contains("DNS:evil\n.add("), "openssl wrote another name: \(san.stdoutText)")
+
+            let result = try Tools.seccli(["pin", "--file", dir.path("cert.pem")])
+            #expect(result.status == 0, "\(result.stderr)")
+            Self.expectNoRawControls(result.stdout)
+            let lines = result.stdoutLines
+            #expect(lines.count == 12, "\(lines)")
+            #expect(lines.contains("subject=CN=evil\\u{85}x\\u{2028}y\\1B[31mred"), "\(lines)")
+            let adds = lines.filter { $0.hasPrefix(".add(") }
+            try #require(adds.count == 1, "\(lines)")
+            // The host is a valid string literal that reads back as the certificate's DNS name.
+            let host = try #require(adds[0].dropFirst(".add(".count).split(separator: ", \"sha256/").first)
+            let decoded = try ProcessRunner.run(
+                "python3",
+                ["-c", "import ast, sys; sys.stdout.write(ast.literal_eval(sys.argv[1]))", String(host)]
+            ).requiringSuccess(of: "python3 literal_eval")
+            #expect(decoded.stdoutText == Self.evilDNS)
+        }
+    }
+
+    @Test("cred list: a label and an account with a newline and ESC stay on their item's one line")
+    func keyringLabel() throws {
+        try withScratch { scratch in
+            let env = Keychain.fileBackend(scratch)
+            let label = "evil\nservice fake, account root: label \"x\"\u{1B}[2J\u{2028}"
+            let account = "bob\r\u{1B}]0;title\u{7}"
+            try Keychain.seccliSucceeding(
+                ["cred", "set", "--service", "svc", "--account", account, "--label", label],
+                stdin: Array("s3cret".utf8),
+                environment: env
+            )
+            let text = try Keychain.seccliSucceeding(["cred", "list"], environment: env)
+            Self.expectNoRawControls(text.stdout)
+            #expect(
+                text.stdoutText
+                    == "service svc, account bob\\r\\u{1b}]0;title\\u{7}: label "
+                    + "\"evil\\nservice fake, account root: label \\\"x\\\"\\u{1b}[2J\\u{2028}\"\n"
+            )
+            // JSON escapes them as RFC 8259 asks, and reads back exactly.
+            let json = try Keychain.seccliSucceeding(["cred", "list", "--json"], environment: env)
+            Self.expectNoRawControls(json.stdout)
+            let entries = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout)) as? [[String: Any]])
+            #expect(entries.first?["label"] as? String == label)
+            #expect(entries.first?["account"] as? String == account)
+        }
+    }
+
+    @Test("error messages: a file name and a JWE kid with a newline and ESC stay one line on stderr")
+    func errorMessages() throws {
+        let missing = try Tools.seccli(["hash", "no\nsuch\u{1B}[31m"])
+        #expect(missing.status == 1)
+        #expect(missing.stderr == "seccli: no\\nsuch\\u{1b}[31m: No such file or directory\n")
+        Self.expectNoRawControls(Array(missing.stderr.utf8))
+
+        try withScratch { dir in
+            let header = #"{"alg":"dir","enc":"A256GCM","kid":"k\nseccli: forged\u001b[2J"}"#
+            let token =
+                base64URLEncode(Array(header.utf8), padded: false) + "..AAAAAAAAAAAAAAAA.AAAA.AAAAAAAAAAAAAAAAAAAAAA\n"
+            _ = try dir.write("token.jwe", token)
+            let key = { (kid: String) in
+                #"{"kty":"oct","kid":"\#(kid)","k":"\#(base64URLEncode(randomBytes(32), padded: false))"}"#
+            }
+            let result = try Tools.seccli(
+                ["decrypt", "--format", "jwe", "--key", "env:K1", "--key", "env:K2", "--in", dir.path("token.jwe")],
+                environment: ["K1": key("a"), "K2": key("b")]
+            )
+            expectOneLineError(result, status: 1)
+            #expect(result.stderr.contains("k\\nseccli: forged\\u{1b}[2J"), "\(result.stderr)")
+            Self.expectNoRawControls(Array(result.stderr.utf8))
+        }
+    }
+}

@@ -183,7 +183,7 @@ struct CredErrorTests {
     @Test(
         "usage errors: exit 64, one line, no secret echoed",
         arguments: [
-            (["cred", "get", "--service", "s"], "--account"),
+            (["cred", "delete", "--service", "s"], "--account"),
             (["cred", "get", "--account", "a"], "--service"),
             (["cred", "get", "--service", "s", "--server", "h", "--account", "a"], "--server"),
             (["cred", "get", "--service", "s", "--account", "a", "--port", "443"], "--port goes with --server"),

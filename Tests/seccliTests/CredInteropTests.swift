@@ -39,6 +39,34 @@ struct CredInteropTests {
         )
     }
 
+    @Test("without --account, cred get finds what secret-tool lookup finds, and exits 15 when two items match")
+    func lookupWithoutAccount() throws {
+        let service = Keychain.uniqueName("interop")
+        let secret = randomBytes(40)
+        try SecretServiceSupport.secretTool(
+            ["store", "--label", "one", "service", service, "account", "a"],
+            stdin: secret
+        )
+        let found = try Keychain.seccliSucceeding(["cred", "get", "--service", service])
+        #expect(found.stdout == secret)
+        #expect(try SecretServiceSupport.secretTool(["lookup", "service", service]).stdout == found.stdout)
+
+        try SecretServiceSupport.secretTool(
+            ["store", "--label", "two", "service", service, "account", "b"],
+            stdin: [1]
+        )
+        let ambiguous = try Keychain.seccli(["cred", "get", "--service", service])
+        #expect(ambiguous.status == 15)
+        #expect(ambiguous.stdout.isEmpty)
+        #expect(
+            ambiguous.stderr
+                == "seccli: 2 different items match: name the item more precisely (account, access group, server)\n"
+        )
+        #expect(try Keychain.seccliSucceeding(["cred", "get", "--service", service, "--account", "b"]).stdout == [1])
+        let none = try Keychain.seccli(["cred", "get", "--service", Keychain.uniqueName("absent")])
+        #expect(none.status == 10)
+    }
+
     @Test("keyring.set_password, then seccli cred get; seccli cred delete removes it for keyring too")
     func pythonToSeccli() throws {
         let service = Keychain.uniqueName("interop")

@@ -48,6 +48,7 @@ struct HotCommandLineTests {
         "a line the hot reader takes gives the command ArgumentParser parses",
         arguments: [
             ["--service", "s", "--account", "a"],
+            ["--service", "s"],  // the one item of service s
             ["--account=a", "--service=s", "--group", "team", "--ignore-expiry"],
             ["--service", "a=b", "--account", "x y", "--group", "", "--timeout", "0.25"],
             ["--service=-dash", "--account=ünï", "--store-password", "fd:3", "--backend", "file"],
@@ -86,7 +87,7 @@ struct HotCommandLineTests {
         "other lines are left to ArgumentParser",
         arguments: [
             ["--help"], ["-h"], ["--version"], [],
-            ["--service", "s"],  // no --account (validation)
+            ["--account", "a"],  // no --service or --server (validation)
             ["--service", "s", "--server", "h", "--account", "a"],  // both kinds (validation)
             ["--service", "s", "--account", "a", "--port", "80"],  // --port without --server (validation)
             ["--service", "s", "--account", "a", "--account", "b"],  // repeated

@@ -9,7 +9,9 @@ extension SecCLI.CredCommand {
             discussion: """
                 A newline follows the secret only when standard output is a terminal, so \
                 'seccli cred get … > file' or '$(seccli cred get …)' gets exactly the stored bytes. \
-                An item past its --expires date exits 11 unless --ignore-expiry is given.
+                An item past its --expires date exits 11 unless --ignore-expiry is given. Without \
+                --account, as 'secret-tool lookup service S' does, the item is the one that matches \
+                the options given; when several different ones do, exits 15.
                 """
         )
 
@@ -21,11 +23,16 @@ extension SecCLI.CredCommand {
         @OptionGroup var store: StoreOptions
 
         func validate() throws {
+            if credential.account == nil, credential.service != nil || credential.server != nil { return }
             _ = try credential.identity()
         }
 
         func run() throws {
-            let stored = try store.open().expiringSecret(for: try credential.identity(), timeout: store.timeLimit)
+            let opened = try store.open()
+            let stored =
+                credential.account == nil
+                ? try onlyMatch(in: opened)
+                : try opened.expiringSecret(for: try credential.identity(), timeout: store.timeLimit)
             if let expiresAt = stored.expiresAt, stored.isExpired(), !ignoreExpiry {
                 throw Failure(
                     message:
@@ -34,6 +41,16 @@ extension SecCLI.CredCommand {
                 )
             }
             try SecretOutput.write(stored.secret)
+        }
+
+        /// The one item the options match, copies of it aside: several different items are
+        /// `ambiguous` (exit 15), where secret-tool would print whichever it found first.
+        private func onlyMatch(in opened: any CredentialStore) throws -> ExpiringSecret {
+            var query = credential.search
+            query.limit = .one
+            query.includeSecrets = true
+            let item = try opened.search(query, timeout: store.timeLimit)[0]
+            return ExpiringSecret(secret: item.secret ?? SecureBytes([UInt8]()), expiresAt: item.expiresAt)
         }
     }
 }

@@ -18,14 +18,14 @@ import Testing
     /// Nonce lengths the peer accepts (cryptography: 8 to 128 bytes), 12 most often.
     private static let nonceLengths = [12, 12, 12, 8, 16, 60, 128]
 
-    private static func messages(count: Int, using generator: inout some RandomNumberGenerator) -> [Message] {
+    private static func messages(count: Int) -> [Message] {
         (0..<count).map { index in
             let nonceLength = nonceLengths[index % nonceLengths.count]
             let size = [0, 1, 15, 16, 17, 255, 4096, 16384, 65537][index % 9]
             return Message(
-                nonce: (0..<nonceLength).map { _ in UInt8.random(in: 0...255, using: &generator) },
-                aad: (0..<(index % 5 == 0 ? 0 : index % 40)).map { _ in UInt8.random(in: 0...255, using: &generator) },
-                plaintext: (0..<size).map { _ in UInt8.random(in: 0...255, using: &generator) }
+                nonce: (0..<nonceLength).map { _ in UInt8.random(in: 0...255) },
+                aad: (0..<(index % 5 == 0 ? 0 : index % 40)).map { _ in UInt8.random(in: 0...255) },
+                plaintext: (0..<size).map { _ in UInt8.random(in: 0...255) }
             )
         }
     }
@@ -54,11 +54,10 @@ import Testing
     /// every box. Then the peer seals a sequence, and the same key object opens it.
     @Test(arguments: [16, 24, 32])
     func bothWaysWithPython(keyByteCount: Int) throws {
-        var generator = SystemRandomNumberGenerator()
-        let keyBytes = (0..<keyByteCount).map { _ in UInt8.random(in: 0...255, using: &generator) }
+        let keyBytes = (0..<keyByteCount).map { _ in UInt8.random(in: 0...255) }
         let key = SymmetricKey(data: keyBytes)
 
-        let ours = Self.messages(count: 63, using: &generator)
+        let ours = Self.messages(count: 63)
         var boxes: [AES.GCM.SealedBox] = []
         for (index, message) in ours.enumerated() {
             let box = try AES.GCM.seal(
@@ -79,7 +78,7 @@ import Testing
             }
         }
 
-        let theirs = Self.messages(count: 63, using: &generator)
+        let theirs = Self.messages(count: 63)
         let reply = try Self.peerBatch(
             key: keyBytes,
             open: zip(ours, boxes).map { message, box in

@@ -1,13 +1,20 @@
 internal import CLibSecret
 
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// Cancels `GCancellable`s when their deadlines pass: one GLib thread for the process, started by the
-/// first `watch`, that sleeps until the earliest deadline it holds (a `GCond` timed wait on GLib's
-/// monotonic clock). An operation costs a lock, and a wake-up of the thread only when its deadline
-/// comes before the one the thread sleeps until.
+/// first `watch`, that sleeps until the earliest deadline it holds (a condition variable's timed wait
+/// on the monotonic clock, the one `g_get_monotonic_time` reads). An operation costs a lock, and a
+/// wake-up of the thread only when its deadline comes before the one the thread sleeps until.
+///
+/// The lock and condition are POSIX ones rather than GLib's: `GMutex` is built on futexes that
+/// ThreadSanitizer cannot see, so with it every access below looked like a race.
 final class DeadlineWatchdog: @unchecked Sendable {
     // Everything below `condition` is only used with `mutex` held.
-    private let mutex: UnsafeMutablePointer<GMutex>
-    private let condition: UnsafeMutablePointer<GCond>
+    private let mutex: UnsafeMutablePointer<pthread_mutex_t>
+    private let condition: UnsafeMutablePointer<pthread_cond_t>
     private var entries: [UInt64: Entry] = [:]
     private var nextID: UInt64 = 0
     private var isRunning = false
@@ -30,8 +37,12 @@ final class DeadlineWatchdog: @unchecked Sendable {
     private init() {
         mutex = .allocate(capacity: 1)
         condition = .allocate(capacity: 1)
-        g_mutex_init(mutex)
-        g_cond_init(condition)
+        pthread_mutex_init(mutex, nil)
+        var attributes = pthread_condattr_t()
+        pthread_condattr_init(&attributes)
+        pthread_condattr_setclock(&attributes, CLOCK_MONOTONIC)
+        pthread_cond_init(condition, &attributes)
+        pthread_condattr_destroy(&attributes)
     }
 
     /// Cancels `cancellable` (a `GCancellable`) when `deadline` passes, unless `stopWatching` comes
@@ -40,8 +51,8 @@ final class DeadlineWatchdog: @unchecked Sendable {
         let remaining = min(max(deadline.remaining, .zero), Self.horizon).components
         let end =
             g_get_monotonic_time() + gint64(remaining.seconds * 1_000_000 + remaining.attoseconds / 1_000_000_000_000)
-        g_mutex_lock(mutex)
-        defer { g_mutex_unlock(mutex) }
+        pthread_mutex_lock(mutex)
+        defer { pthread_mutex_unlock(mutex) }
         nextID += 1
         entries[nextID] = Entry(end: end, cancellable: cancellable)
         if !isRunning {
@@ -56,39 +67,40 @@ final class DeadlineWatchdog: @unchecked Sendable {
             )
             g_thread_unref(thread)
         } else if end < wakeTime {
-            g_cond_signal(condition)
+            pthread_cond_signal(condition)
         }
         return nextID
     }
 
     /// Forgets the deadline `watch` returned `id` for; its cancellable is never cancelled by it.
     func stopWatching(_ id: UInt64) {
-        g_mutex_lock(mutex)
+        pthread_mutex_lock(mutex)
         entries[id] = nil
-        g_mutex_unlock(mutex)
+        pthread_mutex_unlock(mutex)
     }
 
     /// The thread's loop: waits for the earliest deadline, then cancels (outside the lock, since
     /// cancelling runs GIO's handlers) every cancellable whose deadline has passed. A wait can end
     /// early or for an operation that has finished since; the loop then just looks again.
     private func run() -> gpointer? {
-        g_mutex_lock(mutex)
+        pthread_mutex_lock(mutex)
         while true {
             let now = g_get_monotonic_time()
             let expired = entries.filter { $0.value.end <= now }
             if !expired.isEmpty {
                 for id in expired.keys { entries[id] = nil }
-                g_mutex_unlock(mutex)
+                pthread_mutex_unlock(mutex)
                 for entry in expired.values { g_cancellable_cancel(entry.cancellable.cast(to: GCancellable.self)) }
-                g_mutex_lock(mutex)
+                pthread_mutex_lock(mutex)
                 continue
             }
             if let earliest = entries.values.lazy.map(\.end).min() {
                 wakeTime = earliest
-                _ = g_cond_wait_until(condition, mutex, earliest)
+                var until = timespec(tv_sec: Int(earliest / 1_000_000), tv_nsec: Int(earliest % 1_000_000) * 1000)
+                _ = pthread_cond_timedwait(condition, mutex, &until)
             } else {
                 wakeTime = .max
-                g_cond_wait(condition, mutex)
+                pthread_cond_wait(condition, mutex)
             }
             wakeTime = .min
         }

@@ -145,6 +145,7 @@ public enum ProcessRunner {
         var writers: [(fd: Int32, bytes: [UInt8], offset: Int)] = []
         if let stdin, let stdinPipe { writers.append((stdinPipe.write, stdin, 0)) }
         if let extraInput, let extraPipe { writers.append((extraPipe.write, extraInput.bytes, 0)) }
+        let timeout = timeout * timeoutScale
         let pump = pumpPipes(readers: [stdoutPipe.read, stderrPipe.read], writers: writers, deadline: .now + timeout)
         if pump.timedOut { kill(pid, SIGKILL) }
 
@@ -269,6 +270,12 @@ public enum ProcessRunner {
         }
         return (output, false)
     }
+
+    /// How much longer a child may take than the caller allows: `SECKIT_TEST_TIMEOUT_SCALE` (tools/test
+    /// sets 10 for the AddressSanitizer run, whose instrumented debug builds are that much slower).
+    private static let timeoutScale =
+        ProcessInfo.processInfo.environment["SECKIT_TEST_TIMEOUT_SCALE"].flatMap(Int.init)
+        .map { max($0, 1) } ?? 1
 
     /// glibc extensions (2.34+) that the Glibc module does not import without _GNU_SOURCE.
     private enum GNU {

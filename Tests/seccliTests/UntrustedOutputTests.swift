@@ -7,8 +7,9 @@ import Testing
 /// characters come out escaped (`\n`, `\u{1b}`…), and the OkHttp `.add(…)` lines stay valid Swift.
 @Suite("untrusted text in output: escaped, never a forged line")
 struct UntrustedOutputTests {
-    /// Bytes that must never appear raw: ESC, NEL (U+0085), LINE SEPARATOR (U+2028).
-    static let forbidden: [[UInt8]] = [[0x1B], [0xC2, 0x85], [0xE2, 0x80, 0xA8]]
+    /// Bytes that must never appear raw: ESC, NEL (U+0085), LINE SEPARATOR (U+2028), RIGHT-TO-LEFT
+    /// OVERRIDE (U+202E).
+    static let forbidden: [[UInt8]] = [[0x1B], [0xC2, 0x85], [0xE2, 0x80, 0xA8], [0xE2, 0x80, 0xAE]]
 
     static func expectNoRawControls(_ bytes: [UInt8], sourceLocation: SourceLocation = #_sourceLocation) {
         for sequence in forbidden {
@@ -24,7 +25,7 @@ struct UntrustedOutputTests {
     /// second `.add(…)` line in a naive output.
     static let evilDNS = "evil\n.add(\"x\", \"sha256/forged\")\nq"
 
-    @Test("pin --file: a subject with ESC, NEL and U+2028 and a DNS name with newlines and quotes")
+    @Test("pin --file: a subject with ESC, NEL, U+2028 and U+202E and a DNS name with newlines and quotes")
     func certificateNames() throws {
         try withScratch { dir in
             // openssl's config parser turns \n and \" into a newline and a quote (the SAN is an IA5String).
@@ -32,7 +33,7 @@ struct UntrustedOutputTests {
                 "ext.cnf",
                 "[req]\ndistinguished_name=dn\n[dn]\n[ext]\nsubjectAltName=DNS:evil\\n.add(\\\"x\\\", \\\"sha256/forged\\\")\\nq\n"
             )
-            let subject = "/CN=evil\u{85}x\u{2028}y\u{1B}[31mred"
+            let subject = "/CN=evil\u{85}x\u{2028}y\u{1B}[31mred\u{202E}txt"
             try Tools.reference(
                 "openssl",
                 [
@@ -54,7 +55,7 @@ struct UntrustedOutputTests {
             Self.expectNoRawControls(result.stdout)
             let lines = result.stdoutLines
             #expect(lines.count == 12, "\(lines)")
-            #expect(lines.contains("subject=CN=evil\\u{85}x\\u{2028}y\\1B[31mred"), "\(lines)")
+            #expect(lines.contains("subject=CN=evil\\u{85}x\\u{2028}y\\1B[31mred\\u{202e}txt"), "\(lines)")
             let adds = lines.filter { $0.hasPrefix(".add(") }
             try #require(adds.count == 1, "\(lines)")
             // The host is a valid string literal that reads back as the certificate's DNS name.

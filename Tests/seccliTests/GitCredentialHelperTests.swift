@@ -27,6 +27,9 @@ struct GitCredentialHelperTests {
             let missing = try Git.credential("fill", helper: reader, other, requiringSuccess: false)
             #expect(missing.status != 0 && missing.stdout.isEmpty, "\(other): \(missing.stdoutText)")
         }
+        // Without a protocol and host nothing is looked up (any of alice's logins would match).
+        let unnamed = try Keychain.seccli(["cred", "git-helper", "get"], stdin: Array("username=alice\n".utf8))
+        #expect(unnamed.status == 0 && unnamed.stdout.isEmpty && unnamed.stderr.isEmpty)
         // Both write git's label, and SecKit's own cred get reads the same login.
         let search = try SecretServiceSupport.secretTool(["search", "server", host])
         #expect(search.stdoutText.contains("label = Git: https://\(host)/\n"), "\(search.stdoutText)")

@@ -55,8 +55,10 @@ extension SecCLI.CredCommand {
         }
 
         /// The newest item that matches, as git's username=/password= lines; nothing when none does.
+        /// Without a protocol and host, as git's libsecret helper, nothing is looked up: any login
+        /// of the user would match.
         private func get(_ credential: GitCredential) throws {
-            guard credential.hasPattern else { return }
+            guard credential.protocol != nil, credential.host != nil else { return }
             var query = credential.query
             query.includeSecrets = true
             guard let item = try store.open().search(query, timeout: store.timeLimit).first else { return }

@@ -17,7 +17,7 @@ extension SecCLI {
 
                 \(ExitStatus.help(for: "cred"))
                 """,
-            subcommands: [CredSet.self, CredGet.self, CredDelete.self, CredList.self]
+            subcommands: [CredSet.self, CredGet.self, CredDelete.self, CredList.self, CredGitHelper.self]
         )
     }
 }

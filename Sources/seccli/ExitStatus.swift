@@ -64,21 +64,28 @@ enum ExitStatus: Int32, CaseIterable, Sendable {
                     + "cipher), or a timeout"
             )
         case .notFound:
-            (["cred", "sso"], "no such item; no SSO token, or nobody logged in (`sso user`)")
+            (
+                Self.keychainCommands,
+                "no such item (for a `keyring:SERVICE/ACCOUNT` secret source too); no SSO token, or nobody "
+                    + "logged in (`sso user`)"
+            )
         case .expired:
             (["cred", "sso"], "`cred get`: the item is past its `--expires` date; `sso token`: the token has expired")
         case .keyringLocked:
-            (["cred", "sso"], "the keyring is locked (told apart from not found)")
+            (Self.keychainCommands, "the keyring is locked (told apart from not found)")
         case .noSecretService:
             (
-                ["cred", "sso"],
+                Self.keychainCommands,
                 "no D-Bus session bus (none, or a malformed `DBUS_SESSION_BUS_ADDRESS`), no Secret Service provider "
                     + "on it, or no default keyring (collection) to store a new item in"
             )
         case .keychainTimeout:
-            (["cred", "sso"], "the store did not answer within `--timeout`")
+            (
+                Self.keychainCommands,
+                "the store did not answer within `--timeout` (10 seconds for a `keyring:` secret source)"
+            )
         case .ambiguous:
-            (["cred", "sso"], "several different items match where one was asked for")
+            (Self.keychainCommands, "several different items match where one was asked for")
         case .usageError:
             (
                 nil,
@@ -90,6 +97,10 @@ enum ExitStatus: Int32, CaseIterable, Sendable {
             )
         }
     }
+
+    /// The commands that read the keychain: `cred` and `sso`, and every command that takes a secret
+    /// source, which may be `keyring:SERVICE/ACCOUNT`.
+    private static let keychainCommands = ["hmac", "encrypt", "decrypt", "kdf", "pin", "cred", "sso"]
 
     /// The `--help` text of the codes `command` exits with (every code for nil).
     static func help(for command: String? = nil) -> String {
@@ -144,6 +155,10 @@ extension ExitStatus {
             }
         case is SecretSourceError:
             self = .dataError
+        case let error as SecretKeyringError:
+            // A `keyring:` source exits as the keychain's own commands would (10 for a missing item).
+            guard let status = ExitStatus(error.error) else { return nil }
+            self = status
         default:
             return nil
         }

@@ -1,4 +1,5 @@
 import SecCrypto
+import SecIO
 
 /// A keychain: credentials kept under an identity, with the operations of `SecItemAdd/Update`
 /// (`upsert`), `SecItemCopyMatching` (`item(for:)`, `search`) and `SecItemDelete` (`delete`).
@@ -6,6 +7,7 @@ import SecCrypto
 /// Two implementations: `SecretServiceStore` (the user's desktop keyring over D-Bus) and
 /// `EncryptedFileStore` (one AES-256-GCM file for machines without a Secret Service). Both throw
 /// the same `KeychainError`s, and every call finishes or throws `timeout` within its `timeout`.
+/// Every store is a `SecretKeyring`: `SecretSource.read(keyring: store)` reads `keyring:` sources from it.
 ///
 /// ```swift
 /// let store: any CredentialStore = SecretServiceStore()
@@ -13,7 +15,7 @@ import SecCrypto
 /// try store.upsert(id, string: token)
 /// let secret = try store.secret(for: id)          // SecureBytes, wiped when released
 /// ```
-public protocol CredentialStore: Sendable {
+public protocol CredentialStore: SecretKeyring, Sendable {
     /// Stores `secret` under `identity`, replacing the secret and attributes of an existing item,
     /// and leaves exactly one item with that identity (stray copies are removed). Concurrent
     /// writers of the same store, in any process, are serialised. Secrets up to

@@ -40,7 +40,7 @@ struct StoreOptions: ParsableArguments {
 
     @Option(
         help: ArgumentHelp(
-            "The file backend's master password: env:VAR, file:PATH, fd:N or stdin (default: env:SECCLI_STORE_PASSWORD).",
+            "The file backend's master password: env:VAR, file:PATH, fd:N, stdin or keyring:SERVICE/ACCOUNT (default: env:SECCLI_STORE_PASSWORD).",
             valueName: "source"
         )
     )
@@ -74,7 +74,10 @@ struct StoreOptions: ParsableArguments {
         case .secretService:
             return SecretServiceStore()
         case .file:
-            return try EncryptedFileStore(path: resolvedStoreFile(), password: try passwordSource().read())
+            return try EncryptedFileStore(
+                path: resolvedStoreFile(),
+                password: try passwordSource().read(keyring: secretKeyring)
+            )
         }
     }
 

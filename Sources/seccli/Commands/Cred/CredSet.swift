@@ -19,7 +19,7 @@ extension SecCLI.CredCommand {
 
         @Option(
             help: ArgumentHelp(
-                "Where to read the secret: env:VAR, file:PATH, fd:N or stdin, all of it. Default: all of standard input.",
+                "Where to read the secret: env:VAR, file:PATH, fd:N, stdin or keyring:SERVICE/ACCOUNT, all of it. Default: all of standard input.",
                 valueName: "source"
             )
         )

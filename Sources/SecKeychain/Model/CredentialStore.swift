@@ -46,6 +46,12 @@ public protocol CredentialStore: SecretKeyring, Sendable {
     /// Deletes every item with exactly this identity. Throws `notFound` when there is none.
     func delete(_ identity: CredentialIdentity, timeout: Duration) throws(KeychainError)
 
+    /// Deletes every item matching `query` (as `search` finds them; `limit` and `includeSecrets` do
+    /// not apply) and returns how many were deleted, as `SecItemDelete` deletes all that a query
+    /// matches: an empty query deletes every item. Throws `notFound` when none matches, and `locked`
+    /// (deleting nothing) when a locked item could match.
+    func deleteAll(matching query: CredentialQuery, timeout: Duration) throws(KeychainError) -> Int
+
     /// The items matching `query` (most recently modified first), with secrets only when
     /// `query.includeSecrets` is set. An empty result is not an error, except for `limit: .one`,
     /// which throws `notFound` (or `ambiguous` when several identities match).
@@ -117,6 +123,11 @@ extension CredentialStore {
     /// Deletes every item with exactly this identity. Throws `notFound` when there is none.
     public func delete(_ identity: CredentialIdentity) throws(KeychainError) {
         try delete(identity, timeout: Self.defaultTimeout)
+    }
+
+    /// Deletes every item matching `query` within `defaultTimeout`; returns how many.
+    public func deleteAll(matching query: CredentialQuery) throws(KeychainError) -> Int {
+        try deleteAll(matching: query, timeout: Self.defaultTimeout)
     }
 
     /// The items matching `query`.

@@ -96,18 +96,44 @@ public struct SecretServiceStore: CredentialStore {
         }
     }
 
+    /// The query's searches, then the attributes of the items found (at once), then one `Delete` per
+    /// matching item, under the writer lock. A locked item among the results deletes nothing: `locked`.
+    public func deleteAll(matching query: CredentialQuery, timeout: Duration) throws(KeychainError) -> Int {
+        let session = try SecretServiceSession(deadline: OperationDeadline(timeout))
+        return try FileLock(path: SessionBus.writerLockPath).withExclusiveLock(until: session.deadline) {
+            () throws(KeychainError) -> Int in
+            let matching = try Self.items(matching: query, in: session, reading: .attributes, loadingSecrets: false)
+            guard !matching.isEmpty else { throw try session.missing() }
+            let writer = try SecretServiceWriter(session, writingSecrets: false)
+            for (_, item) in matching { try writer.delete(item) }
+            return matching.count
+        }
+    }
+
     /// The query's searches (one, or one per name of the account when it names one), sent together;
     /// then the properties of every item found and their secrets, at once. A locked item among the results
     /// means the answer is unknown: `locked`.
     public func search(_ query: CredentialQuery, timeout: Duration) throws(KeychainError) -> [CredentialItem] {
         let session = try SecretServiceSession(deadline: OperationDeadline(timeout))
-        let found = try session.searchPaths(ItemAttributes.searches(for: query))
-        let items = try session.read(.all, of: try found.unlockedItems(), loadingSecrets: query.includeSecrets)
-        let matching = items.compactMap { item -> CredentialItem? in
-            guard let identity = ItemAttributes.identity(from: item.pairs), query.matches(identity) else { return nil }
-            return Self.credentialItem(identity, item)
-        }
+        let matching = try Self.items(matching: query, in: session, reading: .all, loadingSecrets: query.includeSecrets)
+            .map { identity, item in Self.credentialItem(identity, item) }
         return try query.applyingLimit(to: matching) { () throws(KeychainError) in try session.missing() }
+    }
+
+    /// The items `query` matches, with their identities and `properties`: what its searches find
+    /// (`locked` when that includes a locked item), narrowed to the items whose identity it matches.
+    private static func items(
+        matching query: CredentialQuery,
+        in session: SecretServiceSession,
+        reading properties: ItemProperties,
+        loadingSecrets: Bool
+    ) throws(KeychainError) -> [(CredentialIdentity, ServiceItem)] {
+        let found = try session.searchPaths(ItemAttributes.searches(for: query))
+        let items = try session.read(properties, of: try found.unlockedItems(), loadingSecrets: loadingSecrets)
+        return items.compactMap { item in
+            guard let identity = ItemAttributes.identity(from: item.pairs), query.matches(identity) else { return nil }
+            return (identity, item)
+        }
     }
 
     private static func credentialItem(_ identity: CredentialIdentity, _ item: ServiceItem) -> CredentialItem {

@@ -77,7 +77,8 @@ enum ExitStatus: Int32, CaseIterable, Sendable {
             (
                 Self.keychainCommands,
                 "no D-Bus session bus (none, or a malformed `DBUS_SESSION_BUS_ADDRESS`), no Secret Service provider "
-                    + "on it, or no default keyring (collection) to store a new item in"
+                    + "on it, or no default keyring (collection) to store a new item in (no session collection for "
+                    + "`cred set --session`)"
             )
         case .keychainTimeout:
             (
@@ -147,7 +148,7 @@ extension ExitStatus {
             switch error {
             case .notFound: self = .notFound
             case .locked: self = .keyringLocked
-            case .noSessionBus, .noSecretService, .noDefaultCollection: self = .noSecretService
+            case .noSessionBus, .noSecretService, .noDefaultCollection, .noSessionCollection: self = .noSecretService
             case .timeout: self = .keychainTimeout
             case .ambiguous: self = .ambiguous
             case .secretTooLarge, .invalidAttribute, .wrongStorePassword, .corruptStore: self = .dataError

@@ -64,21 +64,29 @@ enum ExitStatus: Int32, CaseIterable, Sendable {
                     + "cipher), or a timeout"
             )
         case .notFound:
-            (["cred", "sso"], "no such item; no SSO token, or nobody logged in (`sso user`)")
+            (
+                Self.keychainCommands,
+                "no such item (for a `keyring:SERVICE/ACCOUNT` secret source too); no SSO token, or nobody "
+                    + "logged in (`sso user`)"
+            )
         case .expired:
             (["cred", "sso"], "`cred get`: the item is past its `--expires` date; `sso token`: the token has expired")
         case .keyringLocked:
-            (["cred", "sso"], "the keyring is locked (told apart from not found)")
+            (Self.keychainCommands, "the keyring is locked (told apart from not found)")
         case .noSecretService:
             (
-                ["cred", "sso"],
+                Self.keychainCommands,
                 "no D-Bus session bus (none, or a malformed `DBUS_SESSION_BUS_ADDRESS`), no Secret Service provider "
-                    + "on it, or no default keyring (collection) to store a new item in"
+                    + "on it, or no default keyring (collection) to store a new item in (no session collection for "
+                    + "`cred set --session`)"
             )
         case .keychainTimeout:
-            (["cred", "sso"], "the store did not answer within `--timeout`")
+            (
+                Self.keychainCommands,
+                "the store did not answer within `--timeout` (10 seconds for a `keyring:` secret source)"
+            )
         case .ambiguous:
-            (["cred", "sso"], "several different items match where one was asked for")
+            (Self.keychainCommands, "several different items match where one was asked for")
         case .usageError:
             (
                 nil,
@@ -90,6 +98,10 @@ enum ExitStatus: Int32, CaseIterable, Sendable {
             )
         }
     }
+
+    /// The commands that read the keychain: `cred` and `sso`, and every command that takes a secret
+    /// source, which may be `keyring:SERVICE/ACCOUNT`.
+    private static let keychainCommands = ["hmac", "encrypt", "decrypt", "kdf", "pin", "cred", "sso"]
 
     /// The `--help` text of the codes `command` exits with (every code for nil).
     static func help(for command: String? = nil) -> String {
@@ -136,7 +148,7 @@ extension ExitStatus {
             switch error {
             case .notFound: self = .notFound
             case .locked: self = .keyringLocked
-            case .noSessionBus, .noSecretService, .noDefaultCollection: self = .noSecretService
+            case .noSessionBus, .noSecretService, .noDefaultCollection, .noSessionCollection: self = .noSecretService
             case .timeout: self = .keychainTimeout
             case .ambiguous: self = .ambiguous
             case .secretTooLarge, .invalidAttribute, .wrongStorePassword, .corruptStore: self = .dataError
@@ -144,6 +156,10 @@ extension ExitStatus {
             }
         case is SecretSourceError:
             self = .dataError
+        case let error as SecretKeyringError:
+            // A `keyring:` source exits as the keychain's own commands would (10 for a missing item).
+            guard let status = ExitStatus(error.error) else { return nil }
+            self = status
         default:
             return nil
         }

@@ -8,7 +8,8 @@ struct SecCLI: ParsableCommand {
         abstract: "Hashing, HMAC, encryption and key derivation on the system OpenSSL.",
         discussion: """
             Secrets (keys, passwords) are never taken from the command line, where every local user \
-            can read them: give a source instead, as openssl does: env:VAR, file:PATH, fd:N or stdin.
+            can read them: give a source instead, as openssl does (env:VAR, file:PATH, fd:N or stdin), or a \
+            keychain item: keyring:SERVICE/ACCOUNT.
 
             \(ExitStatus.help())
             """,

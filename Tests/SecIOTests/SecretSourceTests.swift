@@ -23,11 +23,20 @@ import Musl
         ("fd:0", .fileDescriptor(0)),
         ("stdin", .standardInput),
         ("-", .standardInput),
+        ("keyring:api.example.com/deploy", .keyring(service: "api.example.com", account: "deploy")),
+        ("keyring:https://example.com/api/ci", .keyring(service: "https://example.com/api", account: "ci")),
     ])
     func parses(_ argument: String, _ expected: SecretSource) throws {
         let source = try SecretSource(parsing: argument)
         #expect(source == expected)
         #expect(try SecretSource(parsing: source.description) == source)
+    }
+
+    @Test func keyringSourceNeedsAKeyring() {
+        let source = SecretSource.keyring(service: "api.example.com", account: "deploy")
+        #expect(throws: SecretSourceError.keyringNotGiven(source: "keyring:api.example.com/deploy")) {
+            try source.read()
+        }
     }
 
     @Test func readsStandardInputOnlyForStdinAndDescriptorZero() {
@@ -45,6 +54,10 @@ import Musl
         ("fd:-1", "fd: needs a descriptor number, as in fd:3"),
         ("fd:three", "fd: needs a descriptor number, as in fd:3"),
         ("fd:3x", "fd: needs a descriptor number, as in fd:3"),
+        ("keyring:", "keyring: needs a service and an account, as in keyring:api.example.com/deploy"),
+        ("keyring:service", "keyring: needs a service and an account, as in keyring:api.example.com/deploy"),
+        ("keyring:/account", "keyring: needs a service and an account, as in keyring:api.example.com/deploy"),
+        ("keyring:service/", "keyring: needs a service and an account, as in keyring:api.example.com/deploy"),
     ])
     func refusesIncompleteSources(_ argument: String, _ message: String) {
         #expect(throws: SecretSourceError.invalidSource(message)) { try SecretSource(parsing: argument) }

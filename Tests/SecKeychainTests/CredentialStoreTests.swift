@@ -296,3 +296,26 @@ extension CredentialStoreTests {
         #expect(try secondTool.currentUser() == "bob")
     }
 }
+
+extension CredentialStoreTests {
+    @Test(arguments: KeychainBackend.available)
+    func deleteAllRemovesWhatTheQueryMatchesAndCountsIt(backend: KeychainBackend) throws {
+        let store = try backend.makeStore()
+        let service = KeychainFixture.uniqueService("delete-all")
+        let kept = CredentialIdentity.genericPassword(service: service + "-kept", account: "a", accessGroup: "tools")
+        let grouped = CredentialIdentity.genericPassword(service: service, account: "a", accessGroup: "tools")
+        for identity in [
+            .genericPassword(service: service, account: "a"), .genericPassword(service: service, account: "b"), grouped,
+            kept,
+        ] {
+            try store.upsert(identity, string: "secret")
+        }
+        #expect(try store.deleteAll(matching: CredentialQuery(service: service, accessGroup: "tools")) == 1)
+        #expect(throws: KeychainError.notFound) { try store.secret(for: grouped) }
+        #expect(try store.deleteAll(matching: CredentialQuery(service: service)) == 2)
+        #expect(try store.search(CredentialQuery(service: service)).isEmpty)
+        #expect(throws: KeychainError.notFound) { try store.deleteAll(matching: CredentialQuery(service: service)) }
+        #expect(try store.string(for: kept) == "secret")
+        try store.delete(kept)
+    }
+}

@@ -21,6 +21,20 @@ public enum SecretServiceSupport {
         )
     }
 
+    /// The object path and secret of each item of `service`, one `PATH SECRET` line each, as
+    /// Python's secretstorage (the library under `keyring`) finds them: the path tells the
+    /// collection (`/org/freedesktop/secrets/collection/session/…`), which `secret-tool` does not print.
+    public static func itemPaths(service: String) throws -> [String] {
+        let script = """
+            import sys, secretstorage
+            connection = secretstorage.dbus_init()
+            for item in secretstorage.search_items(connection, {"service": sys.argv[1]}):
+                print(item.item_path, item.get_secret().decode())
+            """
+        return try ProcessRunner.run("python3", ["-c", script, service])
+            .requiringSuccess(of: "python3 secretstorage search").stdoutLines
+    }
+
     /// Runs a Python snippet with `keyring` imported and forced onto its Secret Service backend;
     /// `arguments` become `sys.argv[1...]`. It must succeed.
     @discardableResult

@@ -27,7 +27,7 @@ struct CredCallCountTests {
           python3 -c 'import keyring; keyring.set_password("python", "dave", "five")'
         """#
 
-    @Test("get, list, set, delete: one SearchItems each, each found item's properties read alone")
+    @Test("get, list, set, delete, delete --all: one SearchItems each, each found item's properties read alone")
     func commonCases() throws {
         let log = try SecretServiceCallLog(
             setup: Self.setup,
@@ -44,6 +44,7 @@ struct CredCallCountTests {
                 ("set_expiry", #"printf new | "$SECCLI" cred set --service solo --account alice --expires 2099-01-01"#),
                 ("set_new", #"printf new | "$SECCLI" cred set --service fresh --account alice"#),
                 ("delete", #""$SECCLI" cred delete --service doomed --account zoe"#),
+                ("delete_all", #""$SECCLI" cred delete --service many --all"#),
             ]
         )
         let read = ["SearchItems": 1, "Get Item.Attributes": 1, "GetSecrets": 1, "OpenSession": 1]
@@ -75,7 +76,7 @@ struct CredCallCountTests {
         func written(_ step: String) -> [String: Int]? {
             log.calls[step]?.filter { !["GetAll Service", "OpenSession"].contains($0.key) }
         }
-        for step in ["set", "set_expiry", "set_new", "delete"] {
+        for step in ["set", "set_expiry", "set_new", "delete", "delete_all"] {
             #expect(log.statuses[step] == 0, "\(step)")
         }
         #expect(written("set") == ["SearchItems": 1, "Get Item.Attributes": 1, "Get Item.Label": 1, "SetSecret": 1])
@@ -88,6 +89,9 @@ struct CredCallCountTests {
         #expect(written("set_new") == ["SearchItems": 1, "Get Collection.Locked": 1, "CreateItem": 1])
         #expect(written("delete") == ["SearchItems": 1, "Get Item.Attributes": 1, "Delete": 1])
         #expect(log.calls["delete"]?["OpenSession"] == nil, "a delete carries no secret: no session")
+        // A group delete: one search, the attributes of what it found (sent together), a Delete each.
+        #expect(written("delete_all") == ["SearchItems": 1, "Get Item.Attributes": 5, "Delete": 5])
+        #expect(log.calls["delete_all"]?["OpenSession"] == nil)
     }
 
     @Test("a locked keyring: the searches by account, and the collection's Locked property alone")

@@ -7,10 +7,14 @@ import Musl
 #endif
 
 /// Where a secret (key, password, token) is read from, in the conventions of `openssl`'s
-/// passphrase options: `env:VAR`, `file:PATH`, `fd:N`, `stdin`.
+/// passphrase options: `env:VAR`, `file:PATH`, `fd:N`, `stdin`; and `keyring:SERVICE/ACCOUNT`, a
+/// generic password in a keychain.
 ///
-/// For `file:`, `fd:` and `stdin` the secret is the first line, without its line break.
+/// For `file:`, `fd:`, `stdin` and `keyring:` the secret is the first line, without its line break.
 /// A secret written literally on the command line is refused: every local user can read argv.
+///
+/// SecIO does not know keychains: a `keyring:` source is read with `read(keyring:)`, given a
+/// `SecretKeyring` (SecKeychain's credential stores are ones); `read()` refuses it.
 public enum SecretSource: Sendable, Equatable, CustomStringConvertible {
     /// `env:VAR`: the whole value of an environment variable.
     case environment(String)
@@ -20,11 +24,14 @@ public enum SecretSource: Sendable, Equatable, CustomStringConvertible {
     case fileDescriptor(Int32)
     /// `stdin`: the first line of standard input.
     case standardInput
+    /// `keyring:SERVICE/ACCOUNT`: the first line of a generic password's secret, read by a `SecretKeyring`.
+    case keyring(service: String, account: String)
 
     /// The longest secret accepted from one source.
     public static let maximumLength = 64 * 1024
 
-    /// Parses `env:VAR`, `file:PATH`, `fd:N` or `stdin`. Anything else is refused without being echoed.
+    /// Parses `env:VAR`, `file:PATH`, `fd:N`, `stdin` or `keyring:SERVICE/ACCOUNT` (split at the last
+    /// `/`, so a service may contain one). Anything else is refused without being echoed.
     public init(parsing argument: String) throws(SecretSourceError) {
         if argument == "stdin" || argument == "-" {
             self = .standardInput
@@ -41,6 +48,14 @@ public enum SecretSource: Sendable, Equatable, CustomStringConvertible {
                 throw .invalidSource("fd: needs a descriptor number, as in fd:3")
             }
             self = .fileDescriptor(fd)
+        } else if argument.hasPrefix("keyring:") {
+            let name = argument.dropFirst(8)
+            guard let slash = name.lastIndex(of: "/"), slash != name.startIndex,
+                name.index(after: slash) != name.endIndex
+            else {
+                throw .invalidSource("keyring: needs a service and an account, as in keyring:api.example.com/deploy")
+            }
+            self = .keyring(service: String(name[..<slash]), account: String(name[name.index(after: slash)...]))
         } else {
             throw .literalRefused(passPrefix: argument.hasPrefix("pass:"))
         }
@@ -52,6 +67,7 @@ public enum SecretSource: Sendable, Equatable, CustomStringConvertible {
         case .file(let path): "file:\(path)"
         case .fileDescriptor(let fd): "fd:\(fd)"
         case .standardInput: "stdin"
+        case .keyring(let service, let account): "keyring:\(service)/\(account)"
         }
     }
 
@@ -82,6 +98,49 @@ public enum SecretSource: Sendable, Equatable, CustomStringConvertible {
         try checked(try read(wholeContent: true, limit: limit), allowingEmpty: allowingEmpty)
     }
 
+    /// `read(allowingEmpty:)`, with a `keyring:` source read from `keyring`. The keyring's errors
+    /// (a missing item, a locked keyring) come as `SecretKeyringError`; the others as from `read()`.
+    public func read(allowingEmpty: Bool = false, keyring: some SecretKeyring) throws -> SecureBytes {
+        try read(wholeContent: false, limit: Self.maximumLength, allowingEmpty: allowingEmpty, keyring: keyring)
+    }
+
+    /// `readAll(limit:allowingEmpty:)`, with a `keyring:` source's whole secret read from `keyring`.
+    public func readAll(
+        limit: Int = maximumLength,
+        allowingEmpty: Bool = false,
+        keyring: some SecretKeyring
+    ) throws -> SecureBytes {
+        try read(wholeContent: true, limit: limit, allowingEmpty: allowingEmpty, keyring: keyring)
+    }
+
+    private func read(
+        wholeContent: Bool,
+        limit: Int,
+        allowingEmpty: Bool,
+        keyring: some SecretKeyring
+    ) throws -> SecureBytes {
+        guard case .keyring(let service, let account) = self else {
+            return try checked(try read(wholeContent: wholeContent, limit: limit), allowingEmpty: allowingEmpty)
+        }
+        let stored: SecureBytes
+        do {
+            stored = try keyring.genericPasswordSecret(service: service, account: account)
+        } catch {
+            throw SecretKeyringError(source: self, error: error)
+        }
+        let secret = wholeContent ? stored : Self.firstLine(of: stored)
+        guard secret.count <= limit else { throw SecretSourceError.tooLong(source: description, limit: limit) }
+        return try checked(secret, allowingEmpty: allowingEmpty)
+    }
+
+    /// The bytes before the first `\n`, as `file:` reads a file.
+    private static func firstLine(of secret: SecureBytes) -> SecureBytes {
+        secret.withUnsafeBytes { bytes in
+            let end = bytes.firstIndex(of: UInt8(ascii: "\n")) ?? bytes.count
+            return SecureBytes(UnsafeRawBufferPointer(rebasing: bytes[0..<end]))
+        }
+    }
+
     private func checked(_ secret: SecureBytes, allowingEmpty: Bool) throws(SecretSourceError) -> SecureBytes {
         guard allowingEmpty || secret.count > 0 else { throw .empty(source: description) }
         return secret
@@ -103,6 +162,8 @@ public enum SecretSource: Sendable, Equatable, CustomStringConvertible {
             return try read(from: fd, wholeContent: wholeContent, limit: limit)
         case .standardInput:
             return try read(from: STDIN_FILENO, wholeContent: wholeContent, limit: limit)
+        case .keyring:
+            throw .keyringNotGiven(source: description)
         }
     }
 
@@ -166,17 +227,43 @@ public enum SecretSourceError: Error, Equatable, Sendable, CustomStringConvertib
     case tooLong(source: String, limit: Int)
     /// The source holds nothing: an empty key or password would be a key anyone can guess.
     case empty(source: String)
+    /// A `keyring:` source read without a keyring (`read()` instead of `read(keyring:)`).
+    case keyringNotGiven(source: String)
 
     public var description: String {
         switch self {
         case .literalRefused(let passPrefix):
             (passPrefix ? "pass: secrets are not accepted" : "secrets are not accepted on the command line")
-                + ": argv is visible to every local user (ps, /proc); use env:VAR, file:PATH, fd:N or stdin"
+                + ": argv is visible to every local user (ps, /proc); use env:VAR, file:PATH, fd:N, stdin or "
+                + "keyring:SERVICE/ACCOUNT"
         case .invalidSource(let reason): reason
         case .environmentVariableNotSet(let name): "environment variable \(name) is not set"
         case .unreadable(let source, let reason): "cannot read secret from \(source): \(reason)"
         case .tooLong(let source, let limit): "secret from \(source) is longer than \(limit) bytes"
         case .empty(let source): "the secret from \(source) is empty"
+        case .keyringNotGiven(let source): "cannot read secret from \(source): no keychain to read it from"
         }
     }
+}
+
+/// Where `keyring:SERVICE/ACCOUNT` secret sources are read. SecKeychain's credential stores are
+/// keyrings, so SecIO reads the keychain without depending on it.
+public protocol SecretKeyring {
+    /// The whole secret of the generic password named by `service` and `account`; throws the
+    /// keyring's own error when there is none or it cannot be read.
+    func genericPasswordSecret(service: String, account: String) throws -> SecureBytes
+}
+
+/// A `keyring:` source that its keyring could not read: `error` is the keyring's error (for
+/// SecKeychain's stores a `KeychainError`, such as `notFound` or `locked`).
+public struct SecretKeyringError: Error, CustomStringConvertible {
+    public var source: SecretSource
+    public var error: any Error
+
+    public init(source: SecretSource, error: any Error) {
+        self.source = source
+        self.error = error
+    }
+
+    public var description: String { "cannot read secret from \(source): \(error)" }
 }

@@ -83,6 +83,17 @@ public struct EncryptedFileStore: CredentialStore {
         }
     }
 
+    public func deleteAll(matching query: CredentialQuery, timeout: Duration) throws(KeychainError) -> Int {
+        var removed = 0
+        try modify(until: OperationDeadline(timeout)) { (items) throws(KeychainError) in
+            let before = items.count
+            items.removeAll { $0.identity.map(query.matches) == true }
+            removed = before - items.count
+            guard removed > 0 else { throw .notFound }
+        }
+        return removed
+    }
+
     public func search(_ query: CredentialQuery, timeout: Duration) throws(KeychainError) -> [CredentialItem] {
         let found = try state.snapshot(of: path).items.compactMap { item -> CredentialItem? in
             guard let identity = item.identity, query.matches(identity) else { return nil }

@@ -1,4 +1,5 @@
 import SecCrypto
+import SecIO
 
 /// A keychain: credentials kept under an identity, with the operations of `SecItemAdd/Update`
 /// (`upsert`), `SecItemCopyMatching` (`item(for:)`, `search`) and `SecItemDelete` (`delete`).
@@ -6,6 +7,7 @@ import SecCrypto
 /// Two implementations: `SecretServiceStore` (the user's desktop keyring over D-Bus) and
 /// `EncryptedFileStore` (one AES-256-GCM file for machines without a Secret Service). Both throw
 /// the same `KeychainError`s, and every call finishes or throws `timeout` within its `timeout`.
+/// Every store is a `SecretKeyring`: `SecretSource.read(keyring: store)` reads `keyring:` sources from it.
 ///
 /// ```swift
 /// let store: any CredentialStore = SecretServiceStore()
@@ -13,7 +15,7 @@ import SecCrypto
 /// try store.upsert(id, string: token)
 /// let secret = try store.secret(for: id)          // SecureBytes, wiped when released
 /// ```
-public protocol CredentialStore: Sendable {
+public protocol CredentialStore: SecretKeyring, Sendable {
     /// Stores `secret` under `identity`, replacing the secret and attributes of an existing item,
     /// and leaves exactly one item with that identity (stray copies are removed). Concurrent
     /// writers of the same store, in any process, are serialised. Secrets up to
@@ -43,6 +45,12 @@ public protocol CredentialStore: Sendable {
 
     /// Deletes every item with exactly this identity. Throws `notFound` when there is none.
     func delete(_ identity: CredentialIdentity, timeout: Duration) throws(KeychainError)
+
+    /// Deletes every item matching `query` (as `search` finds them; `limit` and `includeSecrets` do
+    /// not apply) and returns how many were deleted, as `SecItemDelete` deletes all that a query
+    /// matches: an empty query deletes every item. Throws `notFound` when none matches, and `locked`
+    /// (deleting nothing) when a locked item could match.
+    func deleteAll(matching query: CredentialQuery, timeout: Duration) throws(KeychainError) -> Int
 
     /// The items matching `query` (most recently modified first), with secrets only when
     /// `query.includeSecrets` is set. An empty result is not an error, except for `limit: .one`,
@@ -115,6 +123,11 @@ extension CredentialStore {
     /// Deletes every item with exactly this identity. Throws `notFound` when there is none.
     public func delete(_ identity: CredentialIdentity) throws(KeychainError) {
         try delete(identity, timeout: Self.defaultTimeout)
+    }
+
+    /// Deletes every item matching `query` within `defaultTimeout`; returns how many.
+    public func deleteAll(matching query: CredentialQuery) throws(KeychainError) -> Int {
+        try deleteAll(matching: query, timeout: Self.defaultTimeout)
     }
 
     /// The items matching `query`.

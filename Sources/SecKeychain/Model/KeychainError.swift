@@ -13,6 +13,9 @@ public enum KeychainError: Error, Equatable, Sendable, CustomStringConvertible {
     /// The Secret Service has no default collection (keyring) to create items in: its `default`
     /// alias names none (gnome-keyring without a login keyring).
     case noDefaultCollection
+    /// The Secret Service has no session collection (its `session` alias names none) to keep a
+    /// session-only item in.
+    case noSessionCollection
     /// The collection (keyring) is locked, so its items can be neither read nor written.
     case locked
     /// No item matches.
@@ -45,6 +48,9 @@ public enum KeychainError: Error, Equatable, Sendable, CustomStringConvertible {
         case .noDefaultCollection:
             return
                 "the Secret Service has no default keyring to store items in: create one (log in to the desktop session, or set a default keyring in your keyring manager), or use the encrypted-file backend"
+        case .noSessionCollection:
+            return
+                "the Secret Service has no session collection for items that end with the session: store the item without --session (SecretServiceCollection.session), or use a service that has one (gnome-keyring)"
         case .locked:
             return
                 "the keyring is locked: unlock it (log in to the desktop session, or unlock it in your keyring manager) and retry"

@@ -84,7 +84,10 @@ struct SecretServiceSession {
     private static let itemInterface = "org.freedesktop.Secret.Item"
     /// The default collection (where new items go), at the alias path the Secret Service
     /// specification gives it.
-    static let defaultCollectionPath = "/org/freedesktop/secrets/aliases/default"
+    static let defaultCollectionPath = aliasPath("default")
+
+    /// The path at which the Secret Service specification makes the collection `alias` names reachable.
+    static func aliasPath(_ alias: String) -> String { "/org/freedesktop/secrets/aliases/\(alias)" }
     /// The session bus connection and its encrypted session, kept for the process as libsecret keeps
     /// its own: GIO's bus connection lives only while someone holds it.
     private final class SharedConnection: Sendable {
@@ -219,30 +222,48 @@ struct SecretServiceSession {
         return secrets
     }
 
-    /// The state of the default collection (where new items go).
-    enum DefaultCollection {
+    /// The state of a collection new items go to.
+    enum CollectionState {
         case unlocked, locked
-        /// The `default` alias names no collection.
+        /// The alias names no collection.
         case absent
     }
 
-    /// The default collection's state, read fresh from the service: its `Locked` property alone, at
-    /// the alias path the specification gives it. (The collection's `GetAll` would list every
-    /// item's path too.)
-    func defaultCollection() throws(KeychainError) -> DefaultCollection {
+    /// The state of the default collection (where new items go).
+    func defaultCollection() throws(KeychainError) -> CollectionState {
+        try collection(at: Self.defaultCollectionPath)
+    }
+
+    /// The state of the collection at `aliasPath`, read fresh from the service: its `Locked`
+    /// property alone. (The collection's `GetAll` would list every item's path too.)
+    func collection(at aliasPath: String) throws(KeychainError) -> CollectionState {
         let locked: DBusReply
         do {
             locked = try call(
-                Self.getCall(
-                    Self.defaultCollectionPath,
-                    interface: "org.freedesktop.Secret.Collection",
-                    property: "Locked"
-                )
+                Self.getCall(aliasPath, interface: "org.freedesktop.Secret.Collection", property: "Locked")
             )
         } catch .notFound {
             return .absent
         }
         return PropertyValue(locked).boolean == true ? .locked : .unlocked
+    }
+
+    /// The object path of the collection `alias` names (`ReadAlias`), the prefix of its items' paths;
+    /// nil when it names none.
+    func collectionPath(alias: String) throws(KeychainError) -> String? {
+        let reply = try call(
+            DBusMethodCall(
+                path: Self.servicePath,
+                interface: Self.serviceInterface,
+                method: "ReadAlias",
+                arguments: GVariantValue.tuple([g_variant_new_string(alias)]),
+                replyType: "(o)"
+            )
+        )
+        let path = reply.child(0)
+        defer { g_variant_unref(path) }
+        let text = String(cString: g_variant_get_string(path, nil))
+        return text == "/" ? nil : text
     }
 
     /// Replaces the secret of the item at `path` with `encodedSecret` (a `(oayays)` secret that

@@ -3,7 +3,8 @@ import SecCrypto
 /// The user's keychain on the freedesktop Secret Service (gnome-keyring, KeePassXC, KWallet),
 /// reached over the D-Bus session bus: reads through GIO's D-Bus calls directly, writes through libsecret.
 ///
-/// Items are found in every collection and created in the default one ("login"). Their
+/// Items are found in every collection and created in `collection`: the default one ("login"),
+/// or the session collection for items that end with the user's session. Their
 /// attributes are the ones `secret-tool` and Python `keyring` use, so each finds the others' items
 /// (see docs/SecKeychain.md). Writers in every SecKit process of the user are serialised by an
 /// advisory lock in `$XDG_RUNTIME_DIR`; an update never leaves a moment without the item.
@@ -11,7 +12,13 @@ import SecCrypto
 /// Every unlocked item is readable by every process of the same user: access groups organise
 /// items, they do not isolate them.
 public struct SecretServiceStore: CredentialStore {
-    public init() {}
+    /// Where `upsert` keeps items; every other call covers every collection.
+    public let collection: SecretServiceCollection
+
+    /// The user's Secret Service, keeping the items it writes in `collection`.
+    public init(collection: SecretServiceCollection = .default) {
+        self.collection = collection
+    }
 
     public func upsert(
         _ identity: CredentialIdentity,
@@ -29,7 +36,8 @@ public struct SecretServiceStore: CredentialStore {
             var existing = try IdentityLookup(identity, in: session).items(reading: .label, loadingSecrets: false)
             if existing.count > 1 { existing = try session.read(.created, of: existing, loadingSecrets: false) }
             // Keep the oldest copy (its creation date stays) and update it in place; remove the others.
-            let kept = existing.min { ($0.created ?? .distantFuture) < ($1.created ?? .distantFuture) }
+            let kept = try keepable(existing, in: session)
+                .min { ($0.created ?? .distantFuture) < ($1.created ?? .distantFuture) }
             try secret.withBytes { (bytes) throws(KeychainError) in
                 if let kept {
                     try writer.update(
@@ -39,13 +47,33 @@ public struct SecretServiceStore: CredentialStore {
                         secret: bytes
                     )
                 } else {
-                    try writer.create(pairs, label: label, secret: bytes, isInternetPassword: identity.service == nil)
+                    try writer.create(
+                        pairs,
+                        label: label,
+                        secret: bytes,
+                        isInternetPassword: identity.service == nil,
+                        in: collection
+                    )
                 }
             }
             for stray in existing where stray.path != kept?.path {
                 try writer.delete(stray)
             }
         }
+    }
+
+    /// The copies `upsert` may update in place: any for the default collection; for the session
+    /// collection only those in it (one `ReadAlias` tells its path), so an item stored for the
+    /// session never stays in the login keyring.
+    private func keepable(
+        _ existing: [ServiceItem],
+        in session: SecretServiceSession
+    ) throws(KeychainError)
+        -> [ServiceItem]
+    {
+        guard collection == .session, !existing.isEmpty else { return existing }
+        guard let path = try session.collectionPath(alias: collection.alias) else { return [] }
+        return existing.filter { $0.path.hasPrefix(path + "/") }
     }
 
     public func item(
@@ -96,18 +124,44 @@ public struct SecretServiceStore: CredentialStore {
         }
     }
 
+    /// The query's searches, then the attributes of the items found (at once), then one `Delete` per
+    /// matching item, under the writer lock. A locked item among the results deletes nothing: `locked`.
+    public func deleteAll(matching query: CredentialQuery, timeout: Duration) throws(KeychainError) -> Int {
+        let session = try SecretServiceSession(deadline: OperationDeadline(timeout))
+        return try FileLock(path: SessionBus.writerLockPath).withExclusiveLock(until: session.deadline) {
+            () throws(KeychainError) -> Int in
+            let matching = try Self.items(matching: query, in: session, reading: .attributes, loadingSecrets: false)
+            guard !matching.isEmpty else { throw try session.missing() }
+            let writer = try SecretServiceWriter(session, writingSecrets: false)
+            for (_, item) in matching { try writer.delete(item) }
+            return matching.count
+        }
+    }
+
     /// The query's searches (one, or one per name of the account when it names one), sent together;
     /// then the properties of every item found and their secrets, at once. A locked item among the results
     /// means the answer is unknown: `locked`.
     public func search(_ query: CredentialQuery, timeout: Duration) throws(KeychainError) -> [CredentialItem] {
         let session = try SecretServiceSession(deadline: OperationDeadline(timeout))
-        let found = try session.searchPaths(ItemAttributes.searches(for: query))
-        let items = try session.read(.all, of: try found.unlockedItems(), loadingSecrets: query.includeSecrets)
-        let matching = items.compactMap { item -> CredentialItem? in
-            guard let identity = ItemAttributes.identity(from: item.pairs), query.matches(identity) else { return nil }
-            return Self.credentialItem(identity, item)
-        }
+        let matching = try Self.items(matching: query, in: session, reading: .all, loadingSecrets: query.includeSecrets)
+            .map { identity, item in Self.credentialItem(identity, item) }
         return try query.applyingLimit(to: matching) { () throws(KeychainError) in try session.missing() }
+    }
+
+    /// The items `query` matches, with their identities and `properties`: what its searches find
+    /// (`locked` when that includes a locked item), narrowed to the items whose identity it matches.
+    private static func items(
+        matching query: CredentialQuery,
+        in session: SecretServiceSession,
+        reading properties: ItemProperties,
+        loadingSecrets: Bool
+    ) throws(KeychainError) -> [(CredentialIdentity, ServiceItem)] {
+        let found = try session.searchPaths(ItemAttributes.searches(for: query))
+        let items = try session.read(properties, of: try found.unlockedItems(), loadingSecrets: loadingSecrets)
+        return items.compactMap { item in
+            guard let identity = ItemAttributes.identity(from: item.pairs), query.matches(identity) else { return nil }
+            return (identity, item)
+        }
     }
 
     private static func credentialItem(_ identity: CredentialIdentity, _ item: ServiceItem) -> CredentialItem {

@@ -29,20 +29,22 @@ struct SecretServiceWriter {
 
     private var servicePointer: UnsafeMutablePointer<SecretService> { service.cast(to: SecretService.self) }
 
-    /// Creates an item in the default collection, with the `xdg:schema` libsecret would give it
-    /// (generic or network password). Never with `SECRET_ITEM_CREATE_REPLACE`: gnome-keyring would
-    /// replace any item whose attributes include the new ones (an item in an access group, or with a
-    /// port, when storing one without), not just the same identity.
+    /// Creates an item in `collection`, with the `xdg:schema` libsecret would give it (generic or
+    /// network password). Never with `SECRET_ITEM_CREATE_REPLACE`: gnome-keyring would replace any
+    /// item whose attributes include the new ones (an item in an access group, or with a port, when
+    /// storing one without), not just the same identity.
     func create(
         _ pairs: [String: String],
         label: String,
         secret: UnsafeRawBufferPointer,
-        isInternetPassword: Bool
+        isInternetPassword: Bool,
+        in collection: SecretServiceCollection
     ) throws(KeychainError) {
-        switch try session.defaultCollection() {
+        let collectionPath = SecretServiceSession.aliasPath(collection.alias)
+        switch try session.collection(at: collectionPath) {
         case .unlocked: break
         case .locked: throw .locked
-        case .absent: throw .noDefaultCollection
+        case .absent: throw collection == .session ? .noSessionCollection : .noDefaultCollection
         }
         let value = try value(secret)
         defer { libsecret.functions.value_unref(UnsafeMutableRawPointer(value)) }
@@ -59,7 +61,7 @@ struct SecretServiceWriter {
         let path = try withGError(session.deadline) {
             libsecret.functions.service_create_item_dbus_path_sync(
                 servicePointer,
-                SecretServiceSession.defaultCollectionPath,
+                collectionPath,
                 properties,
                 value,
                 SECRET_ITEM_CREATE_NONE,

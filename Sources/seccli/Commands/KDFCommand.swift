@@ -14,7 +14,12 @@ extension SecCLI {
                 """
         )
 
-        @Option(help: ArgumentHelp("Password source: env:VAR, file:PATH, fd:N or stdin.", valueName: "source"))
+        @Option(
+            help: ArgumentHelp(
+                "Password source: env:VAR, file:PATH, fd:N, stdin or keyring:SERVICE/ACCOUNT.",
+                valueName: "source"
+            )
+        )
         var password: String?
 
         @Option(help: ArgumentHelp("Salt in hex.", valueName: "hex"))
@@ -70,7 +75,7 @@ extension SecCLI {
             } catch {
                 throw ValidationError("--salt: \(error)")
             }
-            let secret = try secretSource(password, option: "--password").read()
+            let secret = try secretSource(password, option: "--password").read(keyring: secretKeyring)
             let key = try KDF.PBKDF2.deriveKey(
                 from: secret,
                 salt: saltBytes,

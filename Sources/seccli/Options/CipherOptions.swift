@@ -23,7 +23,7 @@ struct CipherOptions: ParsableArguments {
 
     @Option(
         help: ArgumentHelp(
-            "Password source (env:VAR, file:PATH, fd:N, stdin): the openssl enc -pbkdf2 format, or JWE PBES2.",
+            "Password source (env:VAR, file:PATH, fd:N, stdin, keyring:SERVICE/ACCOUNT): the openssl enc -pbkdf2 format, or JWE PBES2.",
             valueName: "source"
         )
     )
@@ -42,7 +42,7 @@ struct CipherOptions: ParsableArguments {
 
     @Option(
         help: ArgumentHelp(
-            "Key source (env:VAR, file:PATH, fd:N, stdin). To decrypt jwe or fernet, repeat it to try several keys (rotation).",
+            "Key source (env:VAR, file:PATH, fd:N, stdin, keyring:SERVICE/ACCOUNT). To decrypt jwe or fernet, repeat it to try several keys (rotation).",
             valueName: "source"
         )
     )

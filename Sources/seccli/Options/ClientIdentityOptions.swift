@@ -12,7 +12,10 @@ struct ClientIdentityOptions: ParsableArguments {
     var key: String?
 
     @Option(
-        help: ArgumentHelp("Passphrase of an encrypted --key: env:VAR, file:PATH, fd:N or stdin.", valueName: "source")
+        help: ArgumentHelp(
+            "Passphrase of an encrypted --key: env:VAR, file:PATH, fd:N, stdin or keyring:SERVICE/ACCOUNT.",
+            valueName: "source"
+        )
     )
     var keyPassword: String?
 
@@ -21,7 +24,7 @@ struct ClientIdentityOptions: ParsableArguments {
 
     @Option(
         help: ArgumentHelp(
-            "Passphrase of --p12: env:VAR, file:PATH, fd:N or stdin (omit for a file without one).",
+            "Passphrase of --p12: env:VAR, file:PATH, fd:N, stdin or keyring:SERVICE/ACCOUNT (omit for a file without one).",
             valueName: "source"
         )
     )
@@ -47,12 +50,14 @@ struct ClientIdentityOptions: ParsableArguments {
                 pkcs12: bytes,
                 passphrase: try p12Password.map {
                     // Empty is a passphrase here (openssl pkcs12 -passout pass:), distinct from none.
-                    try secretSource($0, option: "--p12-password").read(allowingEmpty: true)
+                    try secretSource($0, option: "--p12-password").read(allowingEmpty: true, keyring: secretKeyring)
                 }
             )
         }
         guard let cert else { return nil }
-        let passphrase = try keyPassword.map { try secretSource($0, option: "--key-password").read() }
+        let passphrase = try keyPassword.map {
+            try secretSource($0, option: "--key-password").read(keyring: secretKeyring)
+        }
         return try ClientIdentity(certificateFile: cert, keyFile: key, passphrase: passphrase)
     }
 }

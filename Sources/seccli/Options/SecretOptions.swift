@@ -3,6 +3,11 @@ import SecKit
 
 extension SecretEncoding: ExpressibleByArgument {}
 
+/// Where `keyring:SERVICE/ACCOUNT` sources are read: the user's Secret Service, also when `cred`
+/// uses the file backend (whose `--store-password` may then come from the keyring, never from the
+/// file it unlocks).
+let secretKeyring = SecretServiceStore()
+
 /// Parses a secret-source option value, refusing literals without echoing them.
 func secretSource(_ text: String, option: String) throws -> SecretSource {
     do {
@@ -14,7 +19,7 @@ func secretSource(_ text: String, option: String) throws -> SecretSource {
 
 /// Reads a key from `source` and decodes it from `format`; decoding errors name `option`.
 func readKey(_ source: SecretSource, format: SecretEncoding, option: String = "--key") throws -> SymmetricKey {
-    let secret = try source.read()
+    let secret = try source.read(keyring: secretKeyring)
     do {
         return SymmetricKey(try format.decode(secret))
     } catch {
@@ -26,7 +31,7 @@ func readKey(_ source: SecretSource, format: SecretEncoding, option: String = "-
 struct KeyOptions: ParsableArguments {
     @Option(
         help: ArgumentHelp(
-            "Where to read the key: env:VAR, file:PATH, fd:N or stdin (first line).",
+            "Where to read the key: env:VAR, file:PATH, fd:N, stdin or keyring:SERVICE/ACCOUNT (first line).",
             valueName: "source"
         )
     )

@@ -40,7 +40,7 @@ struct StoreOptions: ParsableArguments {
 
     @Option(
         help: ArgumentHelp(
-            "The file backend's master password: env:VAR, file:PATH, fd:N or stdin (default: env:SECCLI_STORE_PASSWORD).",
+            "The file backend's master password: env:VAR, file:PATH, fd:N, stdin or keyring:SERVICE/ACCOUNT (default: env:SECCLI_STORE_PASSWORD).",
             valueName: "source"
         )
     )
@@ -68,13 +68,24 @@ struct StoreOptions: ParsableArguments {
     /// The largest secret the stores accept.
     var maximumSecretByteCount: Int { SecretServiceStore.maximumSecretByteCount }
 
-    /// The store the options name; the file backend reads its master password here.
-    func open() throws -> any CredentialStore {
+    /// The store the options name, keeping new items in `collection` on the Secret Service; the file
+    /// backend reads its master password here.
+    func open(collection: SecretServiceCollection = .default) throws -> any CredentialStore {
         switch try resolvedBackend() {
         case .secretService:
-            return SecretServiceStore()
+            return SecretServiceStore(collection: collection)
         case .file:
-            return try EncryptedFileStore(path: resolvedStoreFile(), password: try passwordSource().read())
+            return try EncryptedFileStore(
+                path: resolvedStoreFile(),
+                password: try passwordSource().read(keyring: secretKeyring)
+            )
+        }
+    }
+
+    /// Refuses `option`, which only the Secret Service has a meaning for, with the file backend.
+    func requireSecretService(for option: String) throws {
+        if usesFile {
+            throw ValidationError("\(option) does not apply to the file backend: it goes with --backend secret-service")
         }
     }
 

@@ -40,9 +40,8 @@ struct SecretInput {
         }
         let input = source ?? .standardInput
         do {
-            return try input.readAll(limit: limit)
-        } catch {
-            guard case .tooLong = error else { throw error }
+            return try input.readAll(limit: limit, keyring: secretKeyring)
+        } catch SecretSourceError.tooLong {
             throw Failure(
                 message: "the \(what.lowercased()) from \(input) is larger than \(limit) bytes; nothing stored",
                 exitCode: .dataError

@@ -41,7 +41,7 @@ extension CipherCommand {
             let alg = envelope.alg ?? .pbes2HS512A256KW
             return try JWE.encrypt(
                 payload,
-                password: try secretSource(password, option: "--password").read(),
+                password: try secretSource(password, option: "--password").read(keyring: secretKeyring),
                 keyManagement: alg,
                 contentEncryption: enc,
                 iterations: options.iter,
@@ -72,7 +72,9 @@ extension CipherCommand {
         if let enc = envelope.enc { policy.contentEncryptionAlgorithms = [enc] }
         let token = try JWE.Token(compact: String(decoding: payload, as: UTF8.self), policy: policy)
         if let password = options.password {
-            return try token.decrypt(password: try secretSource(password, option: "--password").read())
+            return try token.decrypt(
+                password: try secretSource(password, option: "--password").read(keyring: secretKeyring)
+            )
         }
         let keys = try jsonWebKeys()
         // One key is used whatever the token's kid says; several are chosen by kid, or tried in turn.
@@ -87,7 +89,9 @@ extension CipherCommand {
                 return [JSONWebKey(key: try readKey(source, format: options.resolvedKeyFormat.encoding!))]
             }
             // A JWK Set is often pretty-printed: read the whole source, not the first line.
-            let json = try source.readAll().withUnsafeBytes { String(decoding: $0, as: UTF8.self) }
+            let json = try source.readAll(keyring: secretKeyring).withUnsafeBytes {
+                String(decoding: $0, as: UTF8.self)
+            }
             do {
                 return try JSONWebKeySet(json: json).keys
             } catch {

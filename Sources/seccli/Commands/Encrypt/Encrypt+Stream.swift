@@ -46,7 +46,7 @@ extension CipherCommand {
                 iterations: iterations,
                 digest: options.digest
             )
-            let password = try source.read()
+            let password = try source.read(keyring: secretKeyring)
             return direction == .encrypt
                 ? try OpenSSLEncFormat.encryptingSink(password: password, parameters: parameters, next: next)
                 : try OpenSSLEncFormat.decryptingSink(password: password, parameters: parameters, next: next)

@@ -15,7 +15,7 @@ extension SecCLI {
                 RFC 7469 pin (sha256/<base64> of the public key); then pin lines ready to paste for curl \
                 (--pinnedpubkey) and OkHttp (CertificatePinner). --file does the same offline for the \
                 certificates of a PEM or DER file. With --expect, at least one given pin must match a \
-                certificate of the chain. Passphrases come from a source (env:VAR, file:PATH, fd:N, stdin), \
+                certificate of the chain. Passphrases come from a source (env:VAR, file:PATH, fd:N, stdin, keyring:SERVICE/ACCOUNT), \
                 never from the command line.
 
                 \(ExitStatus.help(for: "pin"))

@@ -25,7 +25,7 @@ extension SecCLI.SSOCommand {
 
         @Option(
             help: ArgumentHelp(
-                "Where to read the token: env:VAR, file:PATH, fd:N or stdin, all of it. Default: all of standard input.",
+                "Where to read the token: env:VAR, file:PATH, fd:N, stdin or keyring:SERVICE/ACCOUNT, all of it. Default: all of standard input.",
                 valueName: "source"
             )
         )

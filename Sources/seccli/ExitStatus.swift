@@ -25,20 +25,21 @@ enum ExitStatus: Int32, CaseIterable, Sendable {
             (nil, "success; with `hash --check`, `hmac --verify` or `pin --expect`, everything matched")
         case .checkFailed:
             (
-                ["hash", "hmac", "encrypt", "decrypt", "keygen", "cred", "sso"],
+                ["hash", "hmac", "encrypt", "decrypt", "keygen", "cred", "sso", "identity"],
                 "a check failed: checksum or MAC mismatch; input that cannot be decrypted (wrong key or password, "
                     + "truncated, altered, not in the format, `-a` input that is not base64, an expired Fernet token, a JWE with a refused algorithm "
                     + "or an unknown `kid`, an input too large for a sealed format); or a file could not be read or "
-                    + "written (`hash`/`hmac` still process the other files); for `cred`/`sso` also a store that failed "
-                    + "unexpectedly"
+                    + "written (`hash`/`hmac` still process the other files); for `cred`/`sso`/`identity` also a store "
+                    + "that failed unexpectedly"
             )
         case .dataError:
             (
-                ["hmac", "encrypt", "decrypt", "kdf", "pin", "cred", "sso"],
+                ["hmac", "encrypt", "decrypt", "kdf", "pin", "cred", "sso", "identity"],
                 "bad data in the options: a malformed key or IV (hex/base64/JWK), a key or IV of the wrong size, an "
                     + "unreadable secret source, an unset environment variable; for `pin`: a certificate, `--ca`, client "
                     + "certificate, key or PKCS#12 file that cannot be read or parsed, an encrypted key without "
-                    + "passphrase, a wrong passphrase, a key that does not belong to the certificate; for `cred`/`sso`: "
+                    + "passphrase, a wrong passphrase, a key that does not belong to the certificate (also for `identity import`), "
+                    + "a stored identity that cannot be read; for `cred`/`sso`/`identity`: "
                     + "a secret over 1 MiB, a wrong `--store-password`, a damaged or altered store file, an invalid "
                     + "attribute (an empty name, a NUL character)"
             )
@@ -64,19 +65,26 @@ enum ExitStatus: Int32, CaseIterable, Sendable {
                     + "cipher), or a timeout"
             )
         case .notFound:
-            (["cred", "sso"], "no such item; no SSO token, or nobody logged in (`sso user`)")
+            (
+                ["cred", "sso", "identity", "pin"],
+                "no such item; no SSO token, or nobody logged in (`sso user`); no identity of that name (`identity "
+                    + "delete`, `pin --identity`)"
+            )
         case .expired:
             (["cred", "sso"], "`cred get`: the item is past its `--expires` date; `sso token`: the token has expired")
         case .keyringLocked:
-            (["cred", "sso"], "the keyring is locked (told apart from not found)")
+            (["cred", "sso", "identity", "pin"], "the keyring is locked (told apart from not found)")
         case .noSecretService:
             (
-                ["cred", "sso"],
+                ["cred", "sso", "identity", "pin"],
                 "no D-Bus session bus (none, or a malformed `DBUS_SESSION_BUS_ADDRESS`), no Secret Service provider "
                     + "on it, or no default keyring (collection) to store a new item in"
             )
         case .keychainTimeout:
-            (["cred", "sso"], "the store did not answer within `--timeout`")
+            (
+                ["cred", "sso", "identity", "pin"],
+                "the store did not answer within `--timeout` (`pin --identity`: within 10 seconds)"
+            )
         case .ambiguous:
             (["cred", "sso"], "several different items match where one was asked for")
         case .usageError:
@@ -85,7 +93,7 @@ enum ExitStatus: Int32, CaseIterable, Sendable {
                 "usage error: unknown option, missing argument, a literal secret, conflicting options, an option that "
                     + "does not apply to the format, direction or backend chosen (`--md` with `--format fernet`, `--iter` "
                     + "with `--key`, `--store-file` with the Secret Service); for `pin`: a "
-                    + "malformed `HOST[:PORT]` or `--expect` pin, `--ca` with `--pin-only`, `--p12` with `--cert`, "
+                    + "malformed `HOST[:PORT]` or `--expect` pin, `--ca` with `--pin-only`, `--p12` with `--cert`, `--identity` with either, "
                     + "connection options (`--timeout` included) with `--file`, `--pin-only` without `--expect`"
             )
         }

@@ -10,6 +10,7 @@ let package = Package(
         .library(name: "SecEnvelope", targets: ["SecEnvelope"]),
         .library(name: "SecTLS", targets: ["SecTLS"]),
         .library(name: "SecKeychain", targets: ["SecKeychain"]),
+        .library(name: "SecIdentities", targets: ["SecIdentities"]),
         .executable(name: "seccli", targets: ["seccli"]),
     ],
     dependencies: [
@@ -36,7 +37,12 @@ let package = Package(
         .target(name: "SecTLS", dependencies: ["SecCrypto", "SecIO", "COpenSSL"]),
         // Credentials on the Secret Service (GDBus reads, libsecret writes) or an encrypted file; SSO.
         .target(name: "SecKeychain", dependencies: ["SecCrypto", "SecIO", "CLibSecret"]),
-        .target(name: "SecKit", dependencies: ["SecCrypto", "SecIO", "SecEnvelope", "SecTLS", "SecKeychain"]),
+        // Client identities kept in a keychain: the one module that needs both SecTLS and SecKeychain.
+        .target(name: "SecIdentities", dependencies: ["SecCrypto", "SecTLS", "SecKeychain"]),
+        .target(
+            name: "SecKit",
+            dependencies: ["SecCrypto", "SecIO", "SecEnvelope", "SecTLS", "SecKeychain", "SecIdentities"]
+        ),
         .executableTarget(
             name: "seccli",
             dependencies: [
@@ -72,6 +78,10 @@ let package = Package(
             name: "SecKeychainTests",
             dependencies: ["SecKeychain", "TestSupport", "keychain-stress"],
             exclude: ["Helpers"]
+        ),
+        .testTarget(
+            name: "SecIdentitiesTests",
+            dependencies: ["SecIdentities", "SecKeychain", "SecTLS", "TestSupport"]
         ),
         .testTarget(
             name: "seccliTests",

@@ -2,5 +2,6 @@
 @_exported import SecCrypto
 @_exported import SecEnvelope
 @_exported import SecIO
+@_exported import SecIdentities
 @_exported import SecKeychain
 @_exported import SecTLS

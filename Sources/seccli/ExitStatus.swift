@@ -25,20 +25,21 @@ enum ExitStatus: Int32, CaseIterable, Sendable {
             (nil, "success; with `hash --check`, `hmac --verify` or `pin --expect`, everything matched")
         case .checkFailed:
             (
-                ["hash", "hmac", "encrypt", "decrypt", "keygen", "cred", "sso"],
+                ["hash", "hmac", "encrypt", "decrypt", "keygen", "cred", "sso", "identity"],
                 "a check failed: checksum or MAC mismatch; input that cannot be decrypted (wrong key or password, "
                     + "truncated, altered, not in the format, `-a` input that is not base64, an expired Fernet token, a JWE with a refused algorithm "
                     + "or an unknown `kid`, an input too large for a sealed format); or a file could not be read or "
-                    + "written (`hash`/`hmac` still process the other files); for `cred`/`sso` also a store that failed "
-                    + "unexpectedly"
+                    + "written (`hash`/`hmac` still process the other files); for `cred`/`sso`/`identity` also a store "
+                    + "that failed unexpectedly"
             )
         case .dataError:
             (
-                ["hmac", "encrypt", "decrypt", "kdf", "pin", "cred", "sso"],
+                ["hmac", "encrypt", "decrypt", "kdf", "pin", "cred", "sso", "identity"],
                 "bad data in the options: a malformed key or IV (hex/base64/JWK), a key or IV of the wrong size, an "
                     + "unreadable secret source, an unset environment variable; for `pin`: a certificate, `--ca`, client "
                     + "certificate, key or PKCS#12 file that cannot be read or parsed, an encrypted key without "
-                    + "passphrase, a wrong passphrase, a key that does not belong to the certificate; for `cred`/`sso`: "
+                    + "passphrase, a wrong passphrase, a key that does not belong to the certificate (also for `identity import`), "
+                    + "a stored identity that cannot be read; for `cred`/`sso`/`identity`: "
                     + "a secret over 1 MiB, a wrong `--store-password`, a damaged or altered store file, an invalid "
                     + "attribute (an empty name, a NUL character)"
             )
@@ -67,7 +68,7 @@ enum ExitStatus: Int32, CaseIterable, Sendable {
             (
                 Self.keychainCommands,
                 "no such item (for a `keyring:SERVICE/ACCOUNT` secret source too); no SSO token, or nobody "
-                    + "logged in (`sso user`)"
+                    + "logged in (`sso user`); no identity of that name (`identity delete`, `pin --identity`)"
             )
         case .expired:
             (["cred", "sso"], "`cred get`: the item is past its `--expires` date; `sso token`: the token has expired")
@@ -83,17 +84,18 @@ enum ExitStatus: Int32, CaseIterable, Sendable {
         case .keychainTimeout:
             (
                 Self.keychainCommands,
-                "the store did not answer within `--timeout` (10 seconds for a `keyring:` secret source)"
+                "the store did not answer within `--timeout` (10 seconds for a `keyring:` secret source and "
+                    + "`pin --identity`)"
             )
         case .ambiguous:
-            (Self.keychainCommands, "several different items match where one was asked for")
+            (["cred"], "several different items match where one was asked for (`cred get` without `--account`)")
         case .usageError:
             (
                 nil,
                 "usage error: unknown option, missing argument, a literal secret, conflicting options, an option that "
                     + "does not apply to the format, direction or backend chosen (`--md` with `--format fernet`, `--iter` "
                     + "with `--key`, `--store-file` with the Secret Service); for `pin`: a "
-                    + "malformed `HOST[:PORT]` or `--expect` pin, `--ca` with `--pin-only`, `--p12` with `--cert`, "
+                    + "malformed `HOST[:PORT]` or `--expect` pin, `--ca` with `--pin-only`, `--p12` with `--cert`, `--identity` with either, "
                     + "connection options (`--timeout` included) with `--file`, `--pin-only` without `--expect`"
             )
         }
@@ -101,7 +103,7 @@ enum ExitStatus: Int32, CaseIterable, Sendable {
 
     /// The commands that read the keychain: `cred` and `sso`, and every command that takes a secret
     /// source, which may be `keyring:SERVICE/ACCOUNT`.
-    private static let keychainCommands = ["hmac", "encrypt", "decrypt", "kdf", "pin", "cred", "sso"]
+    private static let keychainCommands = ["hmac", "encrypt", "decrypt", "kdf", "pin", "cred", "sso", "identity"]
 
     /// The `--help` text of the codes `command` exits with (every code for nil).
     static func help(for command: String? = nil) -> String {

@@ -17,7 +17,7 @@ struct SecCLI: ParsableCommand {
         subcommands: [
             Hash.self, HMACCommand.self, Encrypt.self, Decrypt.self, KDFCommand.self, KeygenCommand.self,
             PinCommand.self,
-            CredCommand.self, SSOCommand.self,
+            CredCommand.self, SSOCommand.self, IdentityCommand.self,
         ]
     )
 

@@ -95,6 +95,7 @@ struct OptionApplicabilityTests {
         .init(arguments: ["pin", "--file", "IN", "--timeout", "10"], option: "--timeout", use: "--file"),
         .init(arguments: ["pin", "--file", "IN", "--cert", "IN"], option: "--cert", use: "--file"),
         .init(arguments: ["pin", "--file", "IN", "--p12", "IN"], option: "--p12", use: "--file"),
+        .init(arguments: ["pin", "--file", "IN", "--identity", "work"], option: "--identity", use: "--file"),
         // cred and sso: the file backend's options with the Secret Service
         .init(
             arguments: [

@@ -56,6 +56,16 @@ public struct ClientIdentity: Sendable {
     public init(certificateFile: String, keyFile: String? = nil, passphrase: SecureBytes? = nil) throws(TLSError) {
         let certificatePEM = try Self.readFile(certificateFile, "certificate file")
         let keyPEM = try keyFile.map { path throws(TLSError) in try Self.readFile(path, "key file") } ?? certificatePEM
+        try self.init(certificatePEM: certificatePEM, keyPEM: keyPEM, passphrase: passphrase)
+    }
+
+    /// `init(combinedPEM:passphrase:)` of a secret held in `SecureBytes` (a keychain item's secret),
+    /// read in place.
+    public init(combinedPEM: SecureBytes, passphrase: SecureBytes? = nil) throws(TLSError) {
+        try self.init(certificatePEM: combinedPEM, keyPEM: combinedPEM, passphrase: passphrase)
+    }
+
+    private init(certificatePEM: SecureBytes, keyPEM: SecureBytes, passphrase: SecureBytes?) throws(TLSError) {
         let certificates = try certificatePEM.withBytes { (pem) throws(TLSError) in
             try Self.loadCertificates(pem: pem)
         }
@@ -63,6 +73,20 @@ public struct ClientIdentity: Sendable {
             try PrivateKeyHandle(pem: pem, passphrase: passphrase)
         }
         try self.init(certificates: certificates, key: key)
+    }
+
+    /// The identity as one PEM text that `init(combinedPEM:)` reads back: the certificate, the chain,
+    /// then the private key as unencrypted PKCS#8. For a store that protects it as a whole (the
+    /// Secret Service secret of a stored identity); never write it where others can read it.
+    public func combinedPEM() throws(TLSError) -> SecureBytes {
+        let certificates = ([certificate] + chain).map(\.pemRepresentation).joined()
+        let key = try key.unencryptedPKCS8PEM()
+        return SecureBytes(count: certificates.utf8.count + key.count) { destination in
+            destination.copyBytes(from: certificates.utf8)
+            key.withUnsafeBytes {
+                UnsafeMutableRawBufferPointer(rebasing: destination[certificates.utf8.count...]).copyMemory(from: $0)
+            }
+        }
     }
 
     /// The largest certificate or key file `init(certificateFile:keyFile:passphrase:)` reads (1 MiB).

@@ -16,7 +16,8 @@ extension SecCLI {
                 (--pinnedpubkey) and OkHttp (CertificatePinner). --file does the same offline for the \
                 certificates of a PEM or DER file. With --expect, at least one given pin must match a \
                 certificate of the chain. Passphrases come from a source (env:VAR, file:PATH, fd:N, stdin, keyring:SERVICE/ACCOUNT), \
-                never from the command line.
+                never from the command line. --identity NAME logs in with a client identity stored with \
+                'seccli identity import'.
 
                 \(ExitStatus.help(for: "pin"))
                 """
@@ -37,6 +38,7 @@ extension SecCLI {
         @OptionGroup var expected: ExpectedPinOptions
         @OptionGroup var connection: TLSClientOptions
         @OptionGroup var identity: ClientIdentityOptions
+        @OptionGroup var storedIdentity: StoredIdentityOptions
 
         @Flag(help: "Print one JSON object (shape in docs/seccli.md).")
         var json = false
@@ -47,6 +49,9 @@ extension SecCLI {
             case (.some, .some): throw ValidationError("give HOST[:PORT] or --file FILE, not both")
             case (.some(let server), nil): _ = try ServerAddress(parsing: server)
             case (nil, .some): try Self.applicability.validate(self)
+            }
+            if storedIdentity.name != nil && (identity.p12 != nil || identity.cert != nil) {
+                throw ValidationError("--identity excludes --p12 and --cert")
             }
             if connection.pinOnly && expected.texts.isEmpty {
                 throw ValidationError("--pin-only needs at least one --expect PIN")
@@ -68,6 +73,7 @@ extension SecCLI {
                 ("--timeout", { $0.connection.timeout != nil }), ("--cert", { $0.identity.cert != nil }),
                 ("--key", { $0.identity.key != nil }), ("--key-password", { $0.identity.keyPassword != nil }),
                 ("--p12", { $0.identity.p12 != nil }), ("--p12-password", { $0.identity.p12Password != nil }),
+                ("--identity", { $0.storedIdentity.name != nil }),
             ]
             return OptionApplicability(
                 rules: connectionOnly.map { .init($0, given: $1, appliesTo: { $0.file == nil }, "HOST[:PORT]") },
@@ -91,7 +97,7 @@ extension SecCLI {
             let configuration = try connection.configuration(
                 host: address.host,
                 pins: try expected.pins(),
-                identity: try identity.identity()
+                identity: try storedIdentity.identity() ?? identity.identity()
             )
             let established: TLSConnection
             do {

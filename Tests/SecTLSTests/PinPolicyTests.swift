@@ -51,6 +51,8 @@ import Testing
             "example\u{85}.com", "exa\u{2028}mple.com",
             // Found by tools/fuzz pins: colons made any text pass as an IPv6 address.
             "4aaaaaaaaaaaa33:::aaaaaaaaa..", "example.com:443", "::1..", "1:2:3:4:5:6:7:8:9",
+            // … and brackets that were no IPv6 literal's: `[[]]` became `[]`, which printed as a pattern of nothing.
+            "[[]]", "[]", "a[b].example", "[example.com",
         ] {
             #expect(throws: TLSError.self, "\(text)") { try HostPattern(text) }
         }

@@ -46,6 +46,10 @@ public struct HostPattern: Hashable, Sendable, CustomStringConvertible {
             throw .invalidHostPattern("a control character, NUL or white space in a host name (character \(position))")
         }
         guard !base.contains("/") else { throw .invalidHostPattern("`/` in a host name") }
+        // Brackets go around an IPv6 address only, and `normalize` has taken those off.
+        guard !base.contains(where: { $0 == "[" || $0 == "]" }) else {
+            throw .invalidHostPattern("a bracket in a host name")
+        }
         // An IPv6 address has colons instead of labels, and nothing else may: `a:::b.` is no host.
         if base.contains(":") {
             guard kind == .exact else { throw .invalidHostPattern("a wildcard in front of an IP address") }

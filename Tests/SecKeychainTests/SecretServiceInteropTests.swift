@@ -48,6 +48,27 @@ struct SecretServiceInteropTests {
         }
     }
 
+    /// What SecKit writes in `expires`, as secret-tool shows it, and read back to the second: whole
+    /// seconds, the proleptic Gregorian calendar before 1582 too (tools/fuzz attributes found
+    /// `1013-12-31` written as another day), and years past 9999 as the last storable second.
+    @Test(arguments: [
+        ("2026-12-31T23:59:59.75Z", "2026-12-31T23:59:59Z"),
+        ("1013-12-31", "1013-12-31T00:00:00Z"),
+        ("0001-01-01T00:00:00Z", "0001-01-01T00:00:00Z"),
+        ("9999-12-31T23:59:00-05:00", "9999-12-31T23:59:59Z"),
+    ])
+    func expiresAsWritten(_ given: String, _ written: String) throws {
+        let service = KeychainFixture.uniqueService("expires-written")
+        let identity = CredentialIdentity.genericPassword(service: service, account: "a")
+        let expiresAt = try #require(CredentialAttributes.expiryDate(parsing: given))
+        try store.upsert(identity, secret: KeychainFixture.bytes("s"), attributes: .init(expiresAt: expiresAt))
+        let shown = try SecretServiceSupport.secretTool(["search", "service", service])
+        // secret-tool prints the attributes on standard error.
+        #expect(shown.stderr.contains("attribute.expires = \(written)\n"), "\(shown.stderr)")
+        let item = try store.item(for: identity, includeSecret: false, timeout: .seconds(5))
+        #expect(item.expiresAt == CredentialAttributes.expiryDate(parsing: written))
+    }
+
     @Test func secretToolAndPythonKeyringFindWhatSecKitStored() throws {
         let service = KeychainFixture.uniqueService("to-tools")
         try store.upsert(.genericPassword(service: service, account: "alice"), string: "pä55 word")

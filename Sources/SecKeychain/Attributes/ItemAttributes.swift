@@ -1,5 +1,9 @@
 import SecCrypto
 
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// How an item's identity and attributes are written as Secret Service attributes (string pairs),
 /// and read back. The encrypted-file store keeps the same pairs, so both backends match alike.
 ///
@@ -183,7 +187,30 @@ enum ItemAttributes {
 
     // MARK: - Dates
 
+    /// The first and last second an `expires` attribute can hold: four-digit years, as
+    /// `CredentialAttributes.expiryDate(parsing:)` reads them.
+    static let storableDates =
+        Date(
+            timeIntervalSince1970: -62_167_219_200
+        )...Date(
+            timeIntervalSince1970: 253_402_300_799
+        )
+
+    /// `2026-12-31T23:59:59Z`, in whole seconds (a fraction is dropped, so an item never outlives its
+    /// `--expires`), counted as `expiryDate(parsing:)` counts them: in the proleptic Gregorian
+    /// calendar, with `gmtime_r`. (Foundation's ISO 8601 style turns Julian before 1582, so a date it
+    /// wrote read back as another day: tools/fuzz attributes.) A date outside `storableDates` is
+    /// written as the nearest one in it.
     static func formatDate(_ date: Date) -> String {
-        date.formatted(.iso8601)
+        let clamped = min(max(date, storableDates.lowerBound), storableDates.upperBound)
+        var seconds = time_t(clamped.timeIntervalSince1970.rounded(.down))
+        var parts = tm()
+        gmtime_r(&seconds, &parts)
+        func digits(_ value: Int32, _ count: Int) -> String {
+            let text = String(value)
+            return String(repeating: "0", count: max(0, count - text.count)) + text
+        }
+        return "\(digits(parts.tm_year + 1900, 4))-\(digits(parts.tm_mon + 1, 2))-\(digits(parts.tm_mday, 2))T"
+            + "\(digits(parts.tm_hour, 2)):\(digits(parts.tm_min, 2)):\(digits(parts.tm_sec, 2))Z"
     }
 }

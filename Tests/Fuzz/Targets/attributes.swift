@@ -14,7 +14,7 @@ func fuzzOneInput(_ start: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
     }
     _ = ItemAttributes.identity(from: pairs)
     _ = ItemAttributes.expiry(from: pairs)
-    if let date = CredentialAttributes.expiryDate(parsing: input.text) {
+    if let date = CredentialAttributes.expiryDate(parsing: input.text), ItemAttributes.storableDates.contains(date) {
         // Stored to the second: a fraction is dropped, so an item never outlives its --expires.
         let stored = CredentialAttributes.expiryDate(parsing: ItemAttributes.formatDate(date))
         require(

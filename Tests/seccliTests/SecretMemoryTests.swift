@@ -222,8 +222,12 @@ struct SecretMemoryTests {
             let script = """
                 ulimit -c unlimited
                 sleep 30 | "$0" kdf --password stdin --salt 00 --iter 1 &
-                sleep 0.5
-                seccli_pid=$(pgrep -n -f "$0 kdf")
+                seccli_pid=$!
+                # Until seccli has lowered its limit (its first step), for up to 5 s on a busy machine.
+                for _ in $(seq 50); do
+                    grep -Eq 'Max core file size +0 +0 ' /proc/$seccli_pid/limits && break
+                    sleep 0.1
+                done
                 grep 'Max core file size' /proc/$seccli_pid/limits
                 kill -SEGV $seccli_pid
                 pkill -P $$ sleep

@@ -42,7 +42,8 @@ public struct GitCredential: Sendable {
             guard !line.contains(0) else { throw .invalidAttribute("a git credential line with a NUL character") }
             let key = String(decoding: line[..<equals], as: UTF8.self)
             let value = UnsafeRawBufferPointer(rebasing: line[(equals + 1)...])
-            let text = String(decoding: value, as: UTF8.self)
+            // Text only for the parts that are no secret: a String copy would never be wiped.
+            var text: String { String(decoding: value, as: UTF8.self) }
             switch key {
             case "protocol": self.protocol = text
             case "host": try setHost(text)

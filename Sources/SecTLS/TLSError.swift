@@ -45,6 +45,8 @@ public enum TLSError: Error, Equatable, Sendable, CustomStringConvertible {
     case clientCertificateRequired
     /// The server refused our client certificate; the string is the alert (`bad certificate`, `unknown CA`, …).
     case clientCertificateRejected(String)
+    /// A client certificate verified, but its key is not on the server's allow-list of client pins.
+    case clientNotAllowed(PublicKeyPin)
     /// A client certificate or private key could not be read; the string says which and why.
     case invalidClientIdentity(String)
     /// The private key or PKCS#12 file is encrypted and no passphrase was given.
@@ -80,6 +82,7 @@ public enum TLSError: Error, Equatable, Sendable, CustomStringConvertible {
                 "\(host): every pin is in the current chain and the policy demands a backup pin (RFC 7469 section 2.5)"
         case .clientCertificateRequired: return "the server requires a client certificate and none was given"
         case .clientCertificateRejected(let alert): return "the server rejected the client certificate (\(alert))"
+        case .clientNotAllowed(let pin): return "the client certificate's key \(pin) is not on the allow-list"
         case .invalidClientIdentity(let reason): return "client identity: \(reason)"
         case .passphraseRequired(let what): return "\(what) is encrypted: a passphrase is needed"
         case .wrongPassphrase(let what): return "wrong passphrase for \(what)"

@@ -6,7 +6,7 @@ import SecCrypto
 final class SSLContextHandle: @unchecked Sendable {
     let pointer: OpaquePointer
 
-    init(_ configuration: TLSConfiguration) throws(TLSError) {
+    init(_ configuration: TLSConfiguration, trustStore: TrustStore?) throws(TLSError) {
         guard let context = SSL_CTX_new(TLS_client_method()) else { throw .openSSL("SSL_CTX_new") }
         pointer = context
         try setVersions(minimum: configuration.minimumVersion, maximum: configuration.maximumVersion)
@@ -17,7 +17,9 @@ final class SSLContextHandle: @unchecked Sendable {
             CLong(SSL_MODE_ENABLE_PARTIAL_WRITE | SSL_MODE_ACCEPT_MOVING_WRITE_BUFFER),
             nil
         )
-        try loadTrust(configuration.trustRoots)
+        if let trustStore { SSL_CTX_set1_cert_store(context, trustStore.pointer) }
+        // Pin-only trust is verified after the handshake, against the pins (ServerCertificateVerifier).
+        SSL_CTX_set_verify(context, trustStore == nil ? SSL_VERIFY_NONE : SSL_VERIFY_PEER, nil)
         if let identity = configuration.clientIdentity { try use(identity) }
         SSL_CTX_set_cert_cb(context, certificateRequestCallback, nil)
     }
@@ -32,37 +34,6 @@ final class SSLContextHandle: @unchecked Sendable {
         if let maximum, SSL_CTX_ctrl(pointer, SSL_CTRL_SET_MAX_PROTO_VERSION, CLong(maximum.openSSLVersion), nil) != 1 {
             throw .openSSL("SSL_CTX_set_max_proto_version")
         }
-    }
-
-    private func loadTrust(_ roots: TrustRoots) throws(TLSError) {
-        switch roots {
-        case .system:
-            guard SSL_CTX_set_default_verify_paths(pointer) == 1 else {
-                throw .openSSL("SSL_CTX_set_default_verify_paths")
-            }
-        case .caFile(let path):
-            guard FileManager.default.isReadableFile(atPath: path) else {
-                throw .invalidConfiguration("cannot read the CA file \(path)")
-            }
-            guard SSL_CTX_load_verify_locations(pointer, path, nil) == 1 else {
-                let reasons = OpenSSLError.drainQueue()
-                throw .invalidConfiguration(
-                    "no CA certificate could be loaded from \(path)" + (reasons.last.map { " (\($0))" } ?? "")
-                )
-            }
-        case .certificates(let certificates):
-            guard !certificates.isEmpty else {
-                throw .invalidConfiguration("the list of trusted CA certificates is empty")
-            }
-            let store = SSL_CTX_get_cert_store(pointer)
-            for certificate in certificates {
-                // A certificate listed twice is not an error.
-                if X509_STORE_add_cert(store, certificate.handle.pointer) != 1 { OpenSSLError.clearQueue() }
-            }
-        case .pinsOnly:
-            break  // verified after the handshake against the pins (TLSConnection)
-        }
-        SSL_CTX_set_verify(pointer, roots == .pinsOnly ? SSL_VERIFY_NONE : SSL_VERIFY_PEER, nil)
     }
 
     private func use(_ identity: ClientIdentity) throws(TLSError) {

@@ -19,6 +19,8 @@ import SecCrypto
 public final class TLSClient: Sendable {
     public let configuration: TLSConfiguration
     let context: SSLContextHandle
+    /// The trust store (shared with `context`) and the pin checks after the handshake.
+    let verifier: ServerCertificateVerifier
 
     /// Builds the OpenSSL context. Throws `invalidConfiguration` for an unreadable CA file, pin-only
     /// trust without pins, or a maximum version below the minimum.
@@ -28,13 +30,9 @@ public final class TLSClient: Sendable {
                 "the maximum version \(maximum) is below the minimum \(configuration.minimumVersion)"
             )
         }
-        if configuration.trustRoots == .pinsOnly
-            && !(configuration.pinPolicy?.pinSets.contains { $0.mode == .enforce } ?? false)
-        {
-            throw .invalidConfiguration("pin-only trust needs an enforced pin set")
-        }
         self.configuration = configuration
-        self.context = try SSLContextHandle(configuration)
+        self.verifier = try ServerCertificateVerifier(configuration: configuration)
+        self.context = try SSLContextHandle(configuration, trustStore: verifier.trustStore)
     }
 
     /// Connects to `host` (a name or an IPv4/IPv6 address) on `port`, completes the handshake and
@@ -53,14 +51,8 @@ public final class TLSClient: Sendable {
             throw .endpointNotAllowed(host: host, port: port, scheme: scheme.lowercased())
         }
         let serverName = HostPattern.normalize(configuration.serverName ?? host)
-        let policy = configuration.pinPolicy ?? PinPolicy([])
         if configuration.trustRoots == .pinsOnly {
-            guard let pinSet = policy.pinSet(for: serverName), pinSet.mode == .enforce else {
-                throw .invalidConfiguration("pin-only trust needs an enforced pin set for \(serverName)")
-            }
-            if let expires = pinSet.expires, pinSet.isExpired(at: Date()) {
-                throw .invalidConfiguration("pin-only trust: the pin set for \(serverName) expired on \(expires)")
-            }
+            _ = try verifier.enforcedPinSet(forPinOnlyTrust: serverName, at: Date())
         }
         let start = ContinuousClock.now
         let socket = try TCPSocket.connect(host: host, port: port, deadline: start + configuration.timeouts.connect)
@@ -69,7 +61,6 @@ public final class TLSClient: Sendable {
             host: host,
             port: port,
             serverName: serverName,
-            policy: policy,
             client: self
         )
     }

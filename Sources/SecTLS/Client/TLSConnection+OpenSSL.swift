@@ -37,7 +37,7 @@ final class SSLSession {
     func handshake(
         serverName: String,
         configuration: TLSConfiguration,
-        policy: PinPolicy,
+        verifier: ServerCertificateVerifier,
         deadline: ContinuousClock.Instant
     ) throws(TLSError) -> EstablishedSession {
         let pinsOnly = configuration.trustRoots == .pinsOnly
@@ -68,35 +68,16 @@ final class SSLSession {
 
         try perform(.handshake, deadline: deadline) { SSL_connect(ssl) }
 
-        var pinEvaluation: PinEvaluation
-        let verifiedChain: [Certificate]
+        let verified: VerifiedServerChain
         if pinsOnly {
-            // connect() checked that an enforced pin set applies.
-            let pinSet = policy.pinSet(for: serverName)!
-            let linked = try linkedChain(peerChain(reusing: []), anchoredAt: pinSet)
-            verifiedChain = linked.chain
-            pinEvaluation = PinEvaluation.evaluate(linked.chain, host: serverName, policy: policy)
-            if !linked.anchored {
-                // The server's certificate does not lead to a pinned certificate by signatures: a
-                // pinned certificate elsewhere in what it sent proves nothing.
-                pinEvaluation = PinEvaluation(
-                    host: serverName,
-                    pinSet: pinSet,
-                    chain: linked.chain,
-                    outcome: .mismatched,
-                    warnings: pinEvaluation.warnings
-                )
-            }
+            // The handshake checked nothing: the verifier links the sent chain to a pinned certificate.
+            verified = try verifier.verify(peerChain(reusing: []), serverName: serverName)
         } else {
-            verifiedChain = certificates(SSL_get0_verified_chain(ssl))
-            pinEvaluation = PinEvaluation.evaluate(verifiedChain, host: serverName, policy: policy)
-        }
-        if pinEvaluation.refusesConnection { throw .pinMismatch(pinEvaluation) }
-        if policy.backupPinRule == .strict, pinEvaluation.warnings.contains(.noBackupPin),
-            let pinSet = pinEvaluation.pinSet,
-            pinSet.mode == .enforce, !pinSet.isExpired(at: Date())
-        {
-            throw .noBackupPin(host: serverName)
+            let chain = certificates(SSL_get0_verified_chain(ssl))
+            verified = VerifiedServerChain(
+                chain: chain,
+                pinEvaluation: try verifier.checkPins(chain, serverName: serverName, at: Date())
+            )
         }
 
         let version = TLSVersion(openSSLVersion: SSL_version(ssl)) ?? .tls12
@@ -109,8 +90,8 @@ final class SSLSession {
         return EstablishedSession(
             protocolVersion: version,
             cipher: SSL_CIPHER_get_name(SSL_get_current_cipher(ssl)).map { String(cString: $0) } ?? "",
-            verifiedChain: verifiedChain,
-            pinEvaluation: pinEvaluation,
+            verifiedChain: verified.chain,
+            pinEvaluation: verified.pinEvaluation,
             clientCertificateRequested: state.certificateRequested
         )
     }
@@ -134,47 +115,6 @@ final class SSLSession {
             default:
                 throw failure(error, phase: .handshake)
             }
-        }
-    }
-
-    /// The sent chain's part that is linked by signatures from the server's certificate, built by
-    /// OpenSSL's verifier with the pinned certificates of the sent chain as the only trust anchors.
-    private func linkedChain(
-        _ peerChain: [Certificate],
-        anchoredAt pinSet: PinSet
-    ) throws(TLSError) -> (chain: [Certificate], anchored: Bool) {
-        guard let leaf = peerChain.first else { throw .handshakeFailed("the server sent no certificate") }
-        guard let store = X509_STORE_new() else { throw .openSSL("X509_STORE_new") }
-        defer { X509_STORE_free(store) }
-        for (certificate, digests) in zip(peerChain, PinDigests.of(peerChain, for: pinSet.pins))
-        where pinSet.pins.contains(where: digests.matches) {
-            if X509_STORE_add_cert(store, certificate.handle.pointer) != 1 { OpenSSLError.clearQueue() }
-        }
-        X509_STORE_set_flags(store, UInt(X509_V_FLAG_PARTIAL_CHAIN))
-        guard let context = X509_STORE_CTX_new() else { throw .openSSL("X509_STORE_CTX_new") }
-        defer { X509_STORE_CTX_free(context) }
-        guard X509_STORE_CTX_init(context, store, leaf.handle.pointer, SSL_get_peer_cert_chain(ssl)) == 1,
-            X509_STORE_CTX_set_default(context, "ssl_server") == 1
-        else { throw .openSSL("X509_STORE_CTX_init") }
-        let verified = X509_verify_cert(context) == 1
-        let built = certificates(X509_STORE_CTX_get0_chain(context), reusing: peerChain)
-        let chain = built.isEmpty ? [leaf] : built
-        OpenSSLError.clearQueue()
-        if verified { return (chain, true) }
-        let code = X509_STORE_CTX_get_error(context)
-        switch code {
-        case X509_V_ERR_UNABLE_TO_GET_ISSUER_CERT, X509_V_ERR_UNABLE_TO_GET_ISSUER_CERT_LOCALLY,
-            X509_V_ERR_UNABLE_TO_VERIFY_LEAF_SIGNATURE,
-            X509_V_ERR_DEPTH_ZERO_SELF_SIGNED_CERT, X509_V_ERR_SELF_SIGNED_CERT_IN_CHAIN:
-            return (chain, false)
-        default:
-            throw .certificateVerificationFailed(
-                Self.verificationFailure(
-                    code: code,
-                    depth: Int(X509_STORE_CTX_get_error_depth(context)),
-                    peerChain: peerChain
-                )
-            )
         }
     }
 
@@ -255,7 +195,7 @@ final class SSLSession {
         let verifyResult = SSL_get_verify_result(ssl)
         if reasons.contains(SSL_R_CERTIFICATE_VERIFY_FAILED), verifyResult != CLong(X509_V_OK) {
             return .certificateVerificationFailed(
-                Self.verificationFailure(
+                ChainVerification.verificationFailure(
                     code: Int32(verifyResult),
                     depth: state.failedDepth,
                     peerChain: certificates(SSL_get_peer_cert_chain(ssl))
@@ -292,33 +232,6 @@ final class SSLSession {
         SSL_AD_BAD_CERTIFICATE, SSL_AD_UNSUPPORTED_CERTIFICATE, SSL_AD_CERTIFICATE_REVOKED, SSL_AD_CERTIFICATE_EXPIRED,
         SSL_AD_CERTIFICATE_UNKNOWN, SSL_AD_UNKNOWN_CA, SSL_AD_ACCESS_DENIED, SSL_AD_DECRYPT_ERROR,
     ]
-
-    static func verificationFailure(
-        code: Int32,
-        depth: Int?,
-        peerChain: [Certificate]
-    ) -> CertificateVerificationFailure {
-        let reason: CertificateVerificationFailure.Reason
-        switch code {
-        case X509_V_ERR_CERT_HAS_EXPIRED: reason = .expired
-        case X509_V_ERR_CERT_NOT_YET_VALID: reason = .notYetValid
-        case X509_V_ERR_UNABLE_TO_GET_ISSUER_CERT, X509_V_ERR_UNABLE_TO_GET_ISSUER_CERT_LOCALLY,
-            X509_V_ERR_UNABLE_TO_VERIFY_LEAF_SIGNATURE, X509_V_ERR_SELF_SIGNED_CERT_IN_CHAIN:
-            reason = .unknownIssuer
-        case X509_V_ERR_DEPTH_ZERO_SELF_SIGNED_CERT: reason = .selfSigned
-        case X509_V_ERR_HOSTNAME_MISMATCH, X509_V_ERR_IP_ADDRESS_MISMATCH: reason = .hostnameMismatch
-        default: reason = .other
-        }
-        let message =
-            X509_verify_cert_error_string(CLong(code)).map { String(cString: $0) } ?? "verification error \(code)"
-        return CertificateVerificationFailure(
-            reason: reason,
-            code: Int(code),
-            message: message,
-            depth: depth,
-            peerChain: peerChain
-        )
-    }
 }
 
 /// Records the depth of the first certificate the verifier refused, then lets OpenSSL decide.

@@ -35,7 +35,6 @@ public final class TLSConnection {
         host: String,
         port: Int,
         serverName: String,
-        policy: PinPolicy,
         client: TLSClient
     ) throws(TLSError) {
         let configuration = client.configuration
@@ -43,7 +42,7 @@ public final class TLSConnection {
         let established = try session.handshake(
             serverName: serverName,
             configuration: configuration,
-            policy: policy,
+            verifier: client.verifier,
             deadline: ContinuousClock.now + configuration.timeouts.handshake
         )
         self.session = session

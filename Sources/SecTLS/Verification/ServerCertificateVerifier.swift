@@ -1,0 +1,113 @@
+import SecCrypto
+
+/// Verifies the certificate chain a TLS server presents as `TLSClient` does in its handshake:
+/// OpenSSL's verifier with the trust roots, the host name (an IP address against IP SANs), purpose
+/// server authentication, then the pin policy on the verified chain (enforce or report-only, pin set
+/// expiry, the backup-pin rule). With `.pinsOnly` trust the chain must lead by signatures from the
+/// server's certificate to a pinned certificate, and no host name is verified.
+///
+/// For TLS stacks that hand the presented chain to the application, such as swift-nio-ssl's custom
+/// verification callback. The trust store is read once, by `init`; `verify` reads no file.
+///
+/// ```swift
+/// let verifier = try ServerCertificateVerifier(trustRoots: .caFile("ca.pem"), pinPolicy: policy)
+/// let verified = try verifier.verify(presentedChain, serverName: "api.example.com")
+/// print(verified.pinEvaluation)
+/// ```
+public final class ServerCertificateVerifier: Sendable {
+    public let trustRoots: TrustRoots
+    /// The pins checked after verification (empty: no pinning).
+    public let pinPolicy: PinPolicy
+    /// The trust anchors; nil for `.pinsOnly`.
+    let trustStore: TrustStore?
+
+    /// Reads the trust roots. Throws `invalidConfiguration` for an unreadable CA file, an empty CA
+    /// list, or `.pinsOnly` without an enforced pin set.
+    public init(trustRoots: TrustRoots = .system, pinPolicy: PinPolicy? = nil) throws(TLSError) {
+        let pinPolicy = pinPolicy ?? PinPolicy([])
+        if trustRoots == .pinsOnly && !pinPolicy.pinSets.contains(where: { $0.mode == .enforce }) {
+            throw .invalidConfiguration("pin-only trust needs an enforced pin set")
+        }
+        self.trustRoots = trustRoots
+        self.pinPolicy = pinPolicy
+        self.trustStore = trustRoots == .pinsOnly ? nil : try TrustStore(trustRoots)
+    }
+
+    /// The verifier of `configuration`'s trust roots and pin policy.
+    public convenience init(configuration: TLSConfiguration) throws(TLSError) {
+        try self.init(trustRoots: configuration.trustRoots, pinPolicy: configuration.pinPolicy)
+    }
+
+    /// Verifies `presented` (depth 0 first, as the server sent it) for `serverName` at `now`, and
+    /// returns the verified chain with its pin evaluation. Throws `certificateVerificationFailed`
+    /// (with OpenSSL's reason: expired, unknown issuer, host name mismatch, …), `pinMismatch`
+    /// (listing the chain's pins and the expected ones) or `noBackupPin` (strict backup-pin rule).
+    public func verify(
+        _ presented: [Certificate],
+        serverName: String,
+        at now: Date = Date()
+    ) throws(TLSError) -> VerifiedServerChain {
+        let host = HostPattern.normalize(serverName)
+        guard let trustStore else {
+            let pinSet = try enforcedPinSet(forPinOnlyTrust: host, at: now)
+            let linked = try ChainVerification.pinAnchoredChain(presented, pinSet: pinSet)
+            return VerifiedServerChain(
+                chain: linked.chain,
+                pinEvaluation: try checkPins(linked.chain, serverName: host, anchored: linked.anchored, at: now)
+            )
+        }
+        let chain = try ChainVerification.verify(
+            presented,
+            store: trustStore,
+            purpose: .serverAuthentication,
+            host: host
+        )
+        return VerifiedServerChain(chain: chain, pinEvaluation: try checkPins(chain, serverName: host, at: now))
+    }
+
+    /// Pin-only trust rests on an enforced, unexpired pin set for the host: checked before connecting.
+    func enforcedPinSet(forPinOnlyTrust serverName: String, at now: Date) throws(TLSError) -> PinSet {
+        guard let pinSet = pinPolicy.pinSet(for: serverName), pinSet.mode == .enforce else {
+            throw .invalidConfiguration("pin-only trust needs an enforced pin set for \(serverName)")
+        }
+        if let expires = pinSet.expires, pinSet.isExpired(at: now) {
+            throw .invalidConfiguration("pin-only trust: the pin set for \(serverName) expired on \(expires)")
+        }
+        return pinSet
+    }
+
+    /// The pin policy's verdict on a verified `chain`; `anchored` false (pin-only trust, no pinned
+    /// certificate reached by signatures) counts as a mismatch whatever the chain holds.
+    func checkPins(
+        _ chain: [Certificate],
+        serverName: String,
+        anchored: Bool = true,
+        at now: Date
+    ) throws(TLSError) -> PinEvaluation {
+        var evaluation = PinEvaluation.evaluate(chain, host: serverName, policy: pinPolicy, now: now)
+        if !anchored {
+            evaluation = PinEvaluation(
+                host: serverName,
+                pinSet: evaluation.pinSet,
+                chain: chain,
+                outcome: .mismatched,
+                warnings: evaluation.warnings
+            )
+        }
+        if evaluation.refusesConnection { throw .pinMismatch(evaluation) }
+        if pinPolicy.backupPinRule == .strict, evaluation.warnings.contains(.noBackupPin),
+            let pinSet = evaluation.pinSet, pinSet.mode == .enforce, !pinSet.isExpired(at: now)
+        {
+            throw .noBackupPin(host: serverName)
+        }
+        return evaluation
+    }
+}
+
+/// A server's chain that verified, and what its pins said.
+public struct VerifiedServerChain: Hashable, Sendable {
+    /// The verified chain, from the server's certificate to the trust anchor (or the pinned
+    /// certificate, with pin-only trust).
+    public let chain: [Certificate]
+    public let pinEvaluation: PinEvaluation
+}

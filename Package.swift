@@ -12,9 +12,19 @@ let package = Package(
         .library(name: "SecKeychain", targets: ["SecKeychain"]),
         .library(name: "SecIdentities", targets: ["SecIdentities"]),
         .executable(name: "seccli", targets: ["seccli"]),
+        // SecKit inside SwiftNIO services. seccli and the products above link none of these.
+        .library(name: "SecKitNIO", targets: ["SecKitNIO"]),
+        .library(name: "SecKitHTTPClient", targets: ["SecKitHTTPClient"]),
+        .library(name: "SecKitHummingbird", targets: ["SecKitHummingbird"]),
+        .executable(name: "seckit-fetch", targets: ["seckit-fetch"]),
+        .executable(name: "seckit-mtls-server", targets: ["seckit-mtls-server"]),
     ],
     dependencies: [
-        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0")
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.80.0"),
+        .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.0"),
+        .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.0"),
     ],
     targets: [
         // System OpenSSL 3 (libcrypto/libssl). The header refuses OpenSSL < 3.0.
@@ -50,6 +60,49 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
+        // SecTLS verification, client identities and mutual TLS inside swift-nio-ssl handshakes.
+        .target(
+            name: "SecKitNIO",
+            dependencies: [
+                "SecTLS",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOTLS", package: "swift-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+            ]
+        ),
+        // AsyncHTTPClient built from a SecTLS configuration: trust, identity, pins on every new connection.
+        .target(
+            name: "SecKitHTTPClient",
+            dependencies: [
+                "SecKitNIO",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+            ]
+        ),
+        // Hummingbird servers that require client certificates verified by SecTLS.
+        .target(
+            name: "SecKitHummingbird",
+            dependencies: [
+                "SecKitNIO",
+                .product(name: "Hummingbird", package: "hummingbird"),
+            ]
+        ),
+        .executableTarget(
+            name: "seckit-fetch",
+            dependencies: [
+                "SecKitHTTPClient", "SecIO",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            path: "Examples/seckit-fetch"
+        ),
+        .executableTarget(
+            name: "seckit-mtls-server",
+            dependencies: [
+                "SecKitHummingbird",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            path: "Examples/seckit-mtls-server"
+        ),
         // Process running, the interop peers, TestVectors/ loading and the TLS test PKI (certificates, s_server), shared by the test targets.
         .target(name: "TestSupport", path: "Tests/TestSupport"),
         .testTarget(
@@ -82,6 +135,10 @@ let package = Package(
         .testTarget(
             name: "SecIdentitiesTests",
             dependencies: ["SecIdentities", "SecKeychain", "SecTLS", "TestSupport"]
+        ),
+        .testTarget(
+            name: "SecKitNIOTests",
+            dependencies: ["SecKitNIO", "SecKitHTTPClient", "SecKitHummingbird", "SecTLS", "TestSupport"]
         ),
         .testTarget(
             name: "seccliTests",

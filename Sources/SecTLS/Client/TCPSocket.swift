@@ -3,7 +3,7 @@ import Glibc
 #endif
 
 /// A non-blocking TCP socket connected with a deadline (`getaddrinfo`, then each address in turn).
-struct TCPSocket {
+package struct TCPSocket {
     let descriptor: Int32
     /// The address connected to, printed (`127.0.0.1`, `::1`).
     let address: String
@@ -87,7 +87,7 @@ struct TCPSocket {
     }
 
     /// True when `text` is an IPv4 or IPv6 address (no SNI is sent for those; they are verified as IPs).
-    static func isIPAddress(_ text: String) -> Bool {
+    package static func isIPAddress(_ text: String) -> Bool {
         var buffer = in6_addr()
         return inet_pton(AF_INET, text, &buffer) == 1 || inet_pton(AF_INET6, text, &buffer) == 1
     }

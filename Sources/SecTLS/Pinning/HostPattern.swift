@@ -104,7 +104,7 @@ public struct HostPattern: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// Lower-case, surrounding white space and one trailing dot removed; `[::1]` brackets removed.
-    static func normalize(_ text: String) -> String {
+    package static func normalize(_ text: String) -> String {
         var name = text.trimmingWhitespace().lowercased()
         if name.hasSuffix(".") { name.removeLast() }
         if name.hasPrefix("["), name.hasSuffix("]") { name = String(name.dropFirst().dropLast()) }

@@ -17,6 +17,9 @@ public final class ClientCertificateVerifier: Sendable {
     public let allowedPins: [Pin]?
     let trustStore: TrustStore
 
+    /// The client CA certificates (a server names them in its CertificateRequest).
+    public var clientCAs: [Certificate] { trustStore.anchors }
+
     /// Reads the client CAs. Throws `invalidConfiguration` for an unreadable CA file, an empty CA
     /// list, `.pinsOnly` or `.system` (a public CA vouches for anyone's client certificate), or an
     /// empty allow-list.

@@ -66,7 +66,7 @@ public final class ServerCertificateVerifier: Sendable {
     }
 
     /// Pin-only trust rests on an enforced, unexpired pin set for the host: checked before connecting.
-    func enforcedPinSet(forPinOnlyTrust serverName: String, at now: Date) throws(TLSError) -> PinSet {
+    package func enforcedPinSet(forPinOnlyTrust serverName: String, at now: Date) throws(TLSError) -> PinSet {
         guard let pinSet = pinPolicy.pinSet(for: serverName), pinSet.mode == .enforce else {
             throw .invalidConfiguration("pin-only trust needs an enforced pin set for \(serverName)")
         }

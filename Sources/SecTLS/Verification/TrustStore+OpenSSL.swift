@@ -64,3 +64,20 @@ final class TrustStore: @unchecked Sendable {
         }
     }
 }
+
+extension TrustStore {
+    /// The anchors read into the store (not those OpenSSL would find later in a hashed directory).
+    var anchors: [Certificate] {
+        guard let objects = X509_STORE_get0_objects(pointer) else { return [] }
+        var result: [Certificate] = []
+        for index in 0..<OPENSSL_sk_num(objects) {
+            let object = OPENSSL_sk_value(objects, index).map(OpaquePointer.init)
+            if let x509 = X509_OBJECT_get0_X509(object),
+                let certificate = try? Certificate(handle: X509Handle(retaining: x509))
+            {
+                result.append(certificate)
+            }
+        }
+        return result
+    }
+}

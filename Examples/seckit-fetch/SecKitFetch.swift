@@ -1,0 +1,190 @@
+import ArgumentParser
+import AsyncHTTPClient
+import Foundation
+import NIOCore
+import SecCrypto
+import SecIO
+import SecKitHTTPClient
+import SecKitNIO
+import SecTLS
+
+/// `seckit-fetch URL`: one GET through AsyncHTTPClient with SecKit's TLS (trust, pins, client
+/// identity), the body on standard output. Exit codes as `seccli pin`, see `discussion`.
+@main
+struct SecKitFetch: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "seckit-fetch",
+        abstract: "GET an https:// URL through AsyncHTTPClient with SecKit's pins and client identities.",
+        discussion: """
+            Secrets (key and PKCS#12 passphrases) come only from env:VAR, file:PATH, fd:N or stdin.
+            Exit codes: 0 ok, 2 unreadable identity or secret, 3 pin mismatch, 4 certificate verification \
+            failure, 5 client certificate required or refused, 6 connection failure or timeout, \
+            22 HTTP error status (400 and above; the body is still written), 64 usage.
+            """
+    )
+
+    @Argument(help: "The https:// URL to GET.") var url: String
+    @Option(help: "Trust the CA certificates of this PEM file instead of the system's.") var ca: String?
+    @Flag(help: "Trust the pins alone (no CA): needs --pin.") var pinOnly = false
+    @Option(name: .customLong("pin"), help: "A pin of the server (sha256/BASE64 of its key); repeatable.")
+    var pins: [String] = []
+    @Option(help: "Client certificate (PEM, with its chain).") var cert: String?
+    @Option(help: "Client private key (PEM; encrypted or not).") var key: String?
+    @Option(help: "Where the key's passphrase comes from.") var keyPassword: String?
+    @Option(help: "Client identity as PKCS#12.") var p12: String?
+    @Option(help: "Where the PKCS#12 passphrase comes from (absent: the file has none).") var p12Password: String?
+    @Option(help: "Seconds for the whole request.") var timeout: Double = 30
+
+    func validate() throws {
+        if ca != nil && pinOnly { throw ValidationError("--ca and --pin-only exclude each other") }
+        if pinOnly && pins.isEmpty { throw ValidationError("--pin-only needs at least one --pin") }
+        if (cert == nil) != (key == nil) { throw ValidationError("--cert and --key go together") }
+        if p12 != nil && cert != nil { throw ValidationError("--p12 and --cert exclude each other") }
+        if keyPassword != nil && key == nil { throw ValidationError("--key-password needs --key") }
+        if p12Password != nil && p12 == nil { throw ValidationError("--p12-password needs --p12") }
+        if !(timeout > 0 && timeout <= 86_400) { throw ValidationError("--timeout must be 0 < SECONDS <= 86400") }
+    }
+
+    func run() async throws {
+        let exit: FetchExit
+        do {
+            exit = try await fetch()
+        } catch let failure as FetchFailure {
+            FileHandle.standardError.write(Data("seckit-fetch: \(failure.message.escapingControls)\n".utf8))
+            exit = failure.exit
+        }
+        if exit != .success { throw ExitCode(exit.rawValue) }
+    }
+
+    private func fetch() async throws(FetchFailure) -> FetchExit {
+        guard let target = URL(string: url), target.scheme?.lowercased() == "https", let host = target.host,
+            !host.isEmpty
+        else { throw FetchFailure(.usage, "not an https:// URL: \(url)") }
+        let configuration = try tlsConfiguration(host: host)
+        let clientConfiguration: HTTPClient.Configuration
+        do {
+            clientConfiguration = try HTTPClient.Configuration(secKit: configuration)
+        } catch { throw FetchFailure(tls: error) }
+        let client = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: clientConfiguration)
+        let outcome: Result<FetchExit, FetchFailure>
+        do {
+            outcome = .success(try await get(with: client))
+        } catch {
+            outcome = .failure(FetchFailure(request: error, identityConfigured: configuration.clientIdentity != nil))
+        }
+        try? await client.shutdown()
+        return try outcome.get()
+    }
+
+    /// The GET: the body to standard output as it arrives.
+    private func get(with client: HTTPClient) async throws -> FetchExit {
+        let response = try await client.execute(HTTPClientRequest(url: url), timeout: .seconds(Int64(timeout)))
+        for try await chunk in response.body {
+            FileHandle.standardOutput.write(Data(chunk.readableBytesView))
+        }
+        guard response.status.code < 400 else {
+            FileHandle.standardError.write(Data("seckit-fetch: HTTP status \(response.status.code)\n".utf8))
+            return .httpStatus
+        }
+        return .success
+    }
+
+    private func tlsConfiguration(host: String) throws(FetchFailure) -> SecTLS.TLSConfiguration {
+        var configuration = SecTLS.TLSConfiguration()
+        if let ca { configuration.trustRoots = .caFile(ca) }
+        if pinOnly { configuration.trustRoots = .pinsOnly }
+        do {
+            if !pins.isEmpty {
+                var parsed: [Pin] = []
+                for pin in pins { parsed.append(try Pin(parsing: pin)) }
+                configuration.pinPolicy = try PinPolicy(host: host, pins: parsed)
+            }
+            if let cert, let key {
+                configuration.clientIdentity = try ClientIdentity(
+                    certificateFile: cert,
+                    keyFile: key,
+                    passphrase: try secret(keyPassword)
+                )
+            } else if let p12 {
+                guard let bytes = FileManager.default.contents(atPath: p12) else {
+                    throw FetchFailure(.dataError, "cannot read the PKCS#12 file \(p12)")
+                }
+                configuration.clientIdentity = try ClientIdentity(pkcs12: bytes, passphrase: try secret(p12Password))
+            }
+        } catch let error as TLSError {
+            if case .invalidPin = error { throw FetchFailure(.usage, "\(error)") }
+            throw FetchFailure(.dataError, "\(error)")
+        } catch let failure as FetchFailure {
+            throw failure
+        } catch {
+            throw FetchFailure(.dataError, "\(error)")
+        }
+        return configuration
+    }
+
+    /// The secret of `source`: env:, file:, fd: or stdin (a passphrase may be empty).
+    private func secret(_ source: String?) throws -> SecureBytes? {
+        guard let source else { return nil }
+        let parsed = try SecretSource(parsing: source)
+        if case .keyring = parsed {
+            throw FetchFailure(.usage, "seckit-fetch reads no keyring: use env:, file:, fd: or stdin")
+        }
+        return try parsed.read(allowingEmpty: true)
+    }
+}
+
+/// seckit-fetch's exit codes (those of `seccli pin` where they mean the same).
+enum FetchExit: Int32 {
+    case success = 0
+    case dataError = 2
+    case pinMismatch = 3
+    case verificationFailed = 4
+    case clientCertificateRefused = 5
+    case connectionFailed = 6
+    case httpStatus = 22
+    case usage = 64
+}
+
+struct FetchFailure: Error {
+    let exit: FetchExit
+    let message: String
+
+    init(_ exit: FetchExit, _ message: String) {
+        self.exit = exit
+        self.message = message
+    }
+
+    init(tls error: TLSError) {
+        switch error {
+        case .pinMismatch, .noBackupPin: self.init(.pinMismatch, "\(error)")
+        case .certificateVerificationFailed: self.init(.verificationFailed, "\(error)")
+        case .clientCertificateRequired, .clientCertificateRejected: self.init(.clientCertificateRefused, "\(error)")
+        case .invalidConfiguration, .invalidPin: self.init(.usage, "\(error)")
+        case .invalidClientIdentity, .passphraseRequired, .wrongPassphrase, .keyMismatch:
+            self.init(.dataError, "\(error)")
+        default: self.init(.connectionFailed, "\(error)")
+        }
+    }
+
+    /// A failed request: SecKit's refusals, swift-nio-ssl's errors in SecKit's terms, the rest
+    /// (refused connections, timeouts, resets) a connection failure.
+    init(request error: any Error, identityConfigured: Bool) {
+        if let error = error as? TLSError {
+            self.init(tls: error)
+        } else if let error = TLSError(translating: error, clientIdentityConfigured: identityConfigured) {
+            self.init(tls: error)
+        } else {
+            self.init(.connectionFailed, "\(error)")
+        }
+    }
+}
+
+extension String {
+    /// Control characters (of untrusted text: certificate names, server errors) as `\u{…}`.
+    var escapingControls: String {
+        unicodeScalars.map {
+            $0.properties.generalCategory == .control ? "\\u{\(String($0.value, radix: 16))}" : String($0)
+        }
+        .joined()
+    }
+}

@@ -1,0 +1,98 @@
+import ArgumentParser
+import Foundation
+import Hummingbird
+import Logging
+import SecKitHummingbird
+import SecKitNIO
+import SecTLS
+
+/// `seckit-mtls-server`: a Hummingbird server on 127.0.0.1 that requires client certificates,
+/// verified by SecTLS against a client CA (and an optional allow-list of client key pins), and
+/// answers `GET /` with the verified client as JSON.
+@main
+struct SecKitMTLSServer: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "seckit-mtls-server",
+        abstract: "Serve GET / on 127.0.0.1 to clients whose certificates SecKit verifies (mutual TLS).",
+        discussion: """
+            Prints "listening on 127.0.0.1:PORT" on standard output once it accepts connections (--port 0 \
+            picks a free port). Logs go to standard error. Exit codes: 0 stopped, 2 unreadable \
+            certificate, key or CA file, 64 usage.
+            """
+    )
+
+    @Option(help: "TCP port on 127.0.0.1 (0: any free port).") var port: Int
+    @Option(help: "The server's certificate (PEM, with its chain).") var cert: String
+    @Option(help: "The server's private key (PEM, unencrypted).") var key: String
+    @Option(help: "The CA certificates (PEM) client certificates must chain to.") var clientCA: String
+    @Option(
+        name: .customLong("client-pin"),
+        help: "Allow only client keys with these pins (sha256/BASE64); repeatable."
+    )
+    var clientPins: [String] = []
+
+    func validate() throws {
+        if !(0...65_535).contains(port) { throw ValidationError("--port must be 0...65535") }
+    }
+
+    func run() async throws {
+        LoggingSystem.bootstrap(StreamLogHandler.standardError)
+        let context: ServerTLSContext
+        do {
+            var pins: [Pin] = []
+            for pin in clientPins { pins.append(try Pin(parsing: pin)) }
+            context = try ServerTLSContext(
+                identity: try ClientIdentity(certificateFile: cert, keyFile: key),
+                clientVerifier: try ClientCertificateVerifier(
+                    clientCA: .caFile(clientCA),
+                    allowedPins: pins.isEmpty ? nil : pins
+                )
+            )
+        } catch {
+            FileHandle.standardError.write(Data("seckit-mtls-server: \(error)\n".utf8))
+            throw ExitCode(isUsage(error) ? 64 : 2)
+        }
+
+        let router = Router()
+        router.get("/") { _, _ -> Response in
+            // The handshake verified the client before this request was read.
+            guard let client = MutualTLS.verifiedClient else { return Response(status: .forbidden) }
+            let body = try JSONEncoder().encode(ClientReport(client))
+            return Response(
+                status: .ok,
+                headers: [.contentType: "application/json"],
+                body: .init(byteBuffer: ByteBuffer(bytes: body))
+            )
+        }
+        let app = Application(
+            router: router,
+            server: .mutualTLS(context: context),
+            configuration: .init(address: .hostname("127.0.0.1", port: port)),
+            onServerRunning: { channel in
+                let port = channel.localAddress?.port ?? 0
+                FileHandle.standardOutput.write(Data("listening on 127.0.0.1:\(port)\n".utf8))
+            }
+        )
+        try await app.runService()
+    }
+
+    private func isUsage(_ error: TLSError) -> Bool {
+        if case .invalidPin = error { return true }
+        return false
+    }
+}
+
+/// The JSON answer: who the client is, as the handshake verified it.
+struct ClientReport: Encodable {
+    let subject: String
+    let publicKeyPin: String
+    let subjectAlternativeNames: [String]
+    let issuer: String
+
+    init(_ client: VerifiedClient) {
+        subject = client.subject
+        publicKeyPin = client.publicKeyPin.description
+        subjectAlternativeNames = client.subjectAlternativeNames.map(\.description)
+        issuer = client.certificate.issuer
+    }
+}

@@ -1,0 +1,105 @@
+import AsyncHTTPClient
+import Foundation
+import NIOCore
+import NIOSSL
+import SecKitNIO
+import SecTLS
+
+extension HTTPClient.Configuration {
+    /// An AsyncHTTPClient configuration that applies a SecTLS configuration on every new
+    /// connection, HTTP/1.1 and HTTP/2, before any request byte is sent:
+    ///
+    /// - **Trust and host name**: swift-nio-ssl (BoringSSL) verifies the chain against the same trust
+    ///   roots (`.system`, a CA file or certificates, parsed by OpenSSL here) and the host name.
+    ///   AsyncHTTPClient 1.37 lets no verification callback in, so this one check is BoringSSL's.
+    /// - **Versions**: TLS 1.2 at least (or the configuration's range).
+    /// - **Client identity**: the certificate chain and an OpenSSL-held key that signs for BoringSSL.
+    /// - **Pins**, checked by SecTLS once the handshake is done: AsyncHTTPClient shows only the
+    ///   server's certificate, so pins are matched against it alone (curl's `--pinnedpubkey`): the
+    ///   pin set of every host the certificate is valid for must match (report-only sets report).
+    ///   Pins of a trusted CA's key are refused here with `invalidConfiguration` rather than never
+    ///   matching; pin-only trust needs exactly one enforced pin set (the host of a connection is
+    ///   not known at that point).
+    ///
+    /// A refused connection fails the request with the `TLSError` (`pinMismatch` lists the pins),
+    /// and is closed. Failed connections are not retried (`retryConnectionEstablishment` is off): a
+    /// certificate that failed does not pass on a second try, and the request fails at once.
+    /// `onPinEvaluation` sees every evaluation (for example to log report-only mismatches).
+    public init(
+        secKit configuration: SecTLS.TLSConfiguration,
+        onPinEvaluation: (@Sendable (PinEvaluation) -> Void)? = nil
+    ) throws(TLSError) {
+        self.init()
+        if let maximum = configuration.maximumVersion, maximum < configuration.minimumVersion {
+            throw .invalidConfiguration(
+                "the maximum version \(maximum) is below the minimum \(configuration.minimumVersion)"
+            )
+        }
+        if configuration.serverName != nil {
+            throw .invalidConfiguration("AsyncHTTPClient takes the server name from the URL; leave serverName nil")
+        }
+        let pinCheck = try LeafPinCheck(
+            trustRoots: configuration.trustRoots,
+            pinPolicy: configuration.pinPolicy ?? PinPolicy([])
+        )
+        var tls = NIOSSL.TLSConfiguration.makeClientConfiguration()
+        try tls.apply(
+            minimumVersion: configuration.minimumVersion,
+            maximumVersion: configuration.maximumVersion,
+            identity: configuration.clientIdentity
+        )
+        switch configuration.trustRoots {
+        case .system:
+            tls.trustRoots = .default
+        case .caFile(let path):
+            tls.trustRoots = .certificates(try [NIOSSLCertificate].from(try Self.certificates(inFile: path)))
+        case .certificates(let certificates):
+            tls.trustRoots = .certificates(try [NIOSSLCertificate].from(certificates))
+        case .pinsOnly:
+            tls.certificateVerification = .none
+        }
+        self.tlsConfiguration = tls
+        self.connectionPool.retryConnectionEstablishment = false
+        let presentsIdentity = configuration.clientIdentity != nil
+        let initializer: @Sendable (Channel) -> EventLoopFuture<Void> = { channel in
+            channel.eventLoop.makeCompletedFuture {
+                try Self.checkPins(on: channel, pinCheck, presentsIdentity, onPinEvaluation)
+            }
+        }
+        self.http1_1ConnectionDebugInitializer = initializer
+        self.http2ConnectionDebugInitializer = initializer
+    }
+
+    private static func certificates(inFile path: String) throws(TLSError) -> [Certificate] {
+        guard let pem = FileManager.default.contents(atPath: path) else {
+            throw .invalidConfiguration("cannot read the CA file \(path)")
+        }
+        return try Certificate.load(pem: pem)
+    }
+
+    /// Runs on the connection's event loop after its handshake, before AsyncHTTPClient uses it.
+    private static func checkPins(
+        on channel: Channel,
+        _ pinCheck: LeafPinCheck,
+        _ presentsIdentity: Bool,
+        _ onPinEvaluation: (@Sendable (PinEvaluation) -> Void)?
+    ) throws {
+        let pipeline = channel.pipeline.syncOperations
+        let tlsHandler = try pipeline.handler(type: NIOSSLClientHandler.self)
+        try pipeline.addHandler(
+            TLSErrorTranslationHandler(presentsIdentity: presentsIdentity),
+            position: .after(tlsHandler)
+        )
+        guard !pinCheck.pinPolicy.pinSets.isEmpty else { return }
+        do {
+            guard let leaf = tlsHandler.peerCertificate else {
+                throw TLSError.handshakeFailed("the server sent no certificate")
+            }
+            for evaluation in try pinCheck.check(try Certificate(nioSSL: leaf)) { onPinEvaluation?(evaluation) }
+        } catch {
+            if case .pinMismatch(let evaluation) = error as? TLSError { onPinEvaluation?(evaluation) }
+            channel.close(promise: nil)
+            throw error
+        }
+    }
+}

@@ -1,0 +1,78 @@
+import Foundation
+import NIOCore
+import NIOPosix
+import NIOSSL
+import SecTLS
+
+/// swift-nio-ssl client TLS with SecTLS's verification: the server's chain is verified by OpenSSL
+/// exactly as `TLSClient` verifies it (trust roots, host name including IP SANs, purpose server
+/// authentication, then the pin policy: enforce or report-only, expiry, the backup-pin rule), inside
+/// the swift-nio-ssl handshake, before any application byte is sent. The client identity's key stays
+/// in OpenSSL and signs for BoringSSL. Make one per configuration and share it: it holds the trust
+/// store and swift-nio-ssl's context.
+///
+/// ```swift
+/// let tls = try ClientTLSContext(configuration: configuration)
+/// let connection = try await tls.connect(host: "api.example.com", port: 443)
+/// print(connection.verified.pinEvaluation)
+/// ```
+public final class ClientTLSContext: Sendable {
+    public let configuration: SecTLS.TLSConfiguration
+    let verifier: ServerCertificateVerifier
+    let sslContext: NIOSSLContext
+
+    /// Reads the trust store and the identity into memory. Throws `invalidConfiguration` as
+    /// `TLSClient(configuration:)` does.
+    public init(configuration: SecTLS.TLSConfiguration) throws(TLSError) {
+        if let maximum = configuration.maximumVersion, maximum < configuration.minimumVersion {
+            throw .invalidConfiguration(
+                "the maximum version \(maximum) is below the minimum \(configuration.minimumVersion)"
+            )
+        }
+        var tls = NIOSSL.TLSConfiguration.makeClientConfiguration()
+        // The callback replaces BoringSSL's verification; BoringSSL itself trusts nothing.
+        tls.trustRoots = .certificates([])
+        tls.certificateVerification = .noHostnameVerification
+        try tls.apply(
+            minimumVersion: configuration.minimumVersion,
+            maximumVersion: configuration.maximumVersion,
+            identity: configuration.clientIdentity
+        )
+        self.configuration = configuration
+        self.verifier = try ServerCertificateVerifier(configuration: configuration)
+        self.sslContext = try NIOSSLContext.make(tls)
+    }
+
+    /// Adds to `pipeline` the TLS handlers for a connection to `serverName` (the name sent in SNI
+    /// — none for an IP address —, verified against the certificate and used to look up pins), and
+    /// returns the future of its verification. Every handler added after these sees SecTLS's typed
+    /// `TLSError` in `errorCaught`. Call on the channel's event loop (a channel initializer).
+    public func addHandlers(
+        to pipeline: ChannelPipeline.SynchronousOperations,
+        serverName: String
+    ) throws -> EventLoopFuture<VerifiedServerChain> {
+        let serverName = HostPattern.normalize(configuration.serverName ?? serverName)
+        if configuration.trustRoots == .pinsOnly {
+            _ = try verifier.enforcedPinSet(forPinOnlyTrust: serverName, at: Date())
+        }
+        let record = HandshakeRecord<VerifiedServerChain>()
+        let callback = VerificationCallback.make(record: record) { [verifier] presented throws(TLSError) in
+            let verified = try verifier.verify(presented, serverName: serverName)
+            return (verified, verified.chain)
+        }
+        let tlsHandler = try NIOSSLClientHandler(
+            context: sslContext,
+            serverHostname: TCPSocket.isIPAddress(serverName) ? nil : serverName,
+            customVerificationCallbackWithMetadata: callback
+        )
+        let reporter = ServerVerificationHandler(
+            record: record,
+            presentsIdentity: configuration.clientIdentity != nil,
+            eventLoop: pipeline.eventLoop
+        )
+        try pipeline.addHandler(CertificateRequestDetector(record: record))
+        try pipeline.addHandler(tlsHandler)
+        try pipeline.addHandler(reporter)
+        return reporter.verification
+    }
+}

@@ -25,6 +25,8 @@ struct SecCLI: ParsableCommand {
         do {
             // Before anything is read: a crash must not write this process's secrets to disk.
             try CoreDumps.disable()
+            // seccli ends right after its command: OpenSSL's clean-up at exit would only free memory.
+            OpenSSLLibrary.skipCleanupAtExit()
             var command = try hotCommand() ?? parseAsRoot()
             try command.run()
             try StandardOutput.finish()

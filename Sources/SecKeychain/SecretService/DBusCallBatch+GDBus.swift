@@ -27,14 +27,15 @@ final class DBusReply {
 /// `GMainContext` pushed as the calling thread's default: the calls neither need nor disturb an
 /// application's main loop. A cancelled `cancellable` ends every call that is still waiting.
 enum DBusCallBatch {
-    /// Sends every call in `calls` to `destination` at once and waits for all their replies; the
-    /// results are in the order of `calls`.
+    /// Sends every call in `calls` to `destination` at once, runs `meanwhile` (work that the replies
+    /// need not wait for), and waits for all their replies; the results are in the order of `calls`.
     static func callAll(
         _ calls: [DBusMethodCall],
         destination: String,
         on connection: OpaquePointer,
         cancellable: DeadlineCancellable,
-        deadline: OperationDeadline
+        deadline: OperationDeadline,
+        meanwhile: () -> Void = {}
     ) -> [Result<DBusReply, KeychainError>] {
         let context = g_main_context_new()
         defer { g_main_context_unref(context) }
@@ -61,6 +62,7 @@ enum DBusCallBatch {
                 slot
             )
         }
+        meanwhile()
         // GIO calls every callback exactly once, in this context: with the reply, or an error
         // (cancelled, timed out, connection closed).
         while replies.pending > 0 { g_main_context_iteration(context, 1) }

@@ -65,6 +65,30 @@ struct EncryptedSession: Sendable {
 
     let path: String
     let key: SymmetricKey
+
+    /// The session at `path` that the service opened with its public key `serviceKey` for the
+    /// client's key pair `exchange`: the AES key is HKDF-SHA-256 of the shared secret, with no salt
+    /// and no info.
+    init(path: String, serviceKey: [UInt8], exchange: FiniteFieldDH) throws(KeychainError) {
+        self.path = path
+        do {
+            key = try KDF.HKDF.deriveKey(
+                inputKeyMaterial: try exchange.sharedSecret(with: serviceKey),
+                salt: [UInt8](),
+                info: [UInt8](),
+                outputByteCount: 16
+            )
+        } catch {
+            throw .backendFailure("the Secret Service's session key is not valid: \(error)")
+        }
+    }
+}
+
+/// A session being opened: its path, known from the `OpenSession` reply, and its key, derived by
+/// `key` (once) from the service's public key.
+struct SessionOpening {
+    let path: String
+    let key: () -> Result<EncryptedSession, KeychainError>
 }
 
 /// One operation's reads from the Secret Service, over GIO's D-Bus connection directly
@@ -163,15 +187,16 @@ struct SecretServiceSession {
     ) throws(KeychainError) -> [ServiceItem] {
         let readers = ItemProperties.readers.filter { properties.contains($0.property) }
         guard !items.isEmpty, !readers.isEmpty || loadingSecrets else { return items }
-        let session = loadingSecrets ? try encryptedSession() : nil
+        let opening = loadingSecrets ? try openSession() : nil
         var calls = items.flatMap { item in
             readers.map { Self.getCall(item.path, interface: Self.itemInterface, property: $0.name) }
         }
-        if let session { calls.append(Self.getSecretsCall(items.map(\.path), session: session.path)) }
-        var replies = callAll(calls)
+        if let opening { calls.append(Self.getSecretsCall(items.map(\.path), session: opening.path)) }
+        var session: Result<EncryptedSession, KeychainError>?
+        var replies = callAll(calls) { session = opening?.key() }
         let secrets =
             try session.map { (session) throws(KeychainError) in
-                try Self.secrets(in: try replies.removeLast().get(), session: session)
+                try Self.secrets(in: try replies.removeLast().get(), session: try session.get())
             } ?? [:]
         var read = items
         for (index, reply) in replies.enumerated() {
@@ -185,10 +210,10 @@ struct SecretServiceSession {
 
     /// The secret of the item at `path` (one `GetSecrets` call), or nil when the service gave none.
     func secret(at path: String) throws(KeychainError) -> SecureBytes? {
-        let session = try encryptedSession()
-        return try Self.secrets(in: try call(Self.getSecretsCall([path], session: session.path)), session: session)[
-            path
-        ]
+        let opening = try openSession()
+        var session: Result<EncryptedSession, KeychainError>?
+        let reply = callAll([Self.getSecretsCall([path], session: opening.path)]) { session = opening.key() }[0]
+        return try Self.secrets(in: try reply.get(), session: try session!.get())[path]
     }
 
     /// The secrets in a `GetSecrets` reply, by path, each decrypted (AES-128-CBC, the IV in the
@@ -357,55 +382,49 @@ struct SecretServiceSession {
         )
     }
 
-    /// This connection's encrypted session: opened by the first read of a secret (`OpenSession`),
-    /// then reused, as libsecret reuses its session.
-    private func encryptedSession() throws(KeychainError) -> EncryptedSession {
-        if let session = connection.secretsSession.withLock({ $0 }) { return session }
+    /// This connection's encrypted session, opened by the first read of a secret (`OpenSession`) and
+    /// then reused, as libsecret reuses its session: its path, and its key when asked for. Only the
+    /// key needs the client's half of the exchange (a 1024-bit exponentiation and HKDF), so a read
+    /// sends its `GetSecrets` to the path first and derives the key while the service answers.
+    private func openSession() throws(KeychainError) -> SessionOpening {
+        if let session = connection.secretsSession.withLock({ $0 }) {
+            return SessionOpening(path: session.path) { .success(session) }
+        }
         let exchange: FiniteFieldDH
         do {
             exchange = try FiniteFieldDH(group: .ietf1024)
         } catch {
             throw .backendFailure("cannot make a Diffie-Hellman key for the Secret Service session: \(error)")
         }
-        return try keepSession(try call(Self.openSessionCall(exchange)), exchange)
-    }
-
-    /// Keeps the session an `OpenSession` reply opens for this connection: the service's public key
-    /// (the reply's output) and `exchange` give the AES key, HKDF-SHA-256 of the shared secret with
-    /// no salt and no info.
-    private func keepSession(_ reply: DBusReply, _ exchange: FiniteFieldDH) throws(KeychainError) -> EncryptedSession {
+        let reply = try call(Self.openSessionCall(exchange))
         let output = reply.child(0)
-        let serviceKey = g_variant_get_variant(output)!
+        let serviceKeyValue = g_variant_get_variant(output)!
         let pathValue = reply.child(1)
-        defer { for variant in [pathValue, serviceKey, output] { g_variant_unref(variant) } }
-        let key: SymmetricKey
-        do {
-            let shared = try GVariantValue.withBytes(of: serviceKey) { (bytes) throws(CryptoError) in
-                try exchange.sharedSecret(with: bytes)
+        defer { for variant in [pathValue, serviceKeyValue, output] { g_variant_unref(variant) } }
+        let path = String(cString: g_variant_get_string(pathValue, nil))
+        let serviceKey = GVariantValue.withBytes(of: serviceKeyValue) { [UInt8]($0) }
+        return SessionOpening(path: path) { [connection] in
+            Result { () throws(KeychainError) in
+                let session = try EncryptedSession(path: path, serviceKey: serviceKey, exchange: exchange)
+                connection.secretsSession.withLock { $0 = session }
+                return session
             }
-            key = try KDF.HKDF.deriveKey(
-                inputKeyMaterial: shared,
-                salt: [UInt8](),
-                info: [UInt8](),
-                outputByteCount: 16
-            )
-        } catch {
-            throw .backendFailure("the Secret Service's session key is not valid: \(error)")
         }
-        let session = EncryptedSession(path: String(cString: g_variant_get_string(pathValue, nil)), key: key)
-        connection.secretsSession.withLock { $0 = session }
-        return session
     }
 
-    /// Sends `calls` to the Secret Service at once and waits for all replies (`DBusCallBatch`), under
-    /// the operation's deadline; the results are in the order of `calls`.
-    private func callAll(_ calls: [DBusMethodCall]) -> [Result<DBusReply, KeychainError>] {
+    /// Sends `calls` to the Secret Service at once, runs `meanwhile`, and waits for all replies
+    /// (`DBusCallBatch`), under the operation's deadline; the results are in the order of `calls`.
+    private func callAll(
+        _ calls: [DBusMethodCall],
+        meanwhile: () -> Void = {}
+    ) -> [Result<DBusReply, KeychainError>] {
         DBusCallBatch.callAll(
             calls,
             destination: Self.busName,
             on: connectionPointer,
             cancellable: cancellable,
-            deadline: deadline
+            deadline: deadline,
+            meanwhile: meanwhile
         )
     }
 

@@ -1,0 +1,127 @@
+import Foundation
+import NIOConcurrencyHelpers
+import SecTLS
+import TestSupport
+import Testing
+
+/// The `seckit-mtls-server` example end to end: started as a process, asked by `curl`.
+@Suite struct MTLSServerExampleTests {
+    let fixture = TestPKI.shared
+    typealias Identity = MutualTLSClientTools.Identity
+
+    /// What `GET /` answers.
+    struct ClientReport: Decodable, Equatable {
+        var subject: String
+        var publicKeyPin: String
+        var subjectAlternativeNames: [String]
+        var issuer: String
+    }
+
+    static let executable = BuiltExecutable.path("seckit-mtls-server")
+
+    /// The server's certificate, key and client CA options (leaf-rsa with its chain, clients under `ca.pem`).
+    var serverOptions: [String] {
+        [
+            "--cert", fixture.path("chain.pem"), "--key", fixture.path("leaf-rsa.key"), "--client-ca",
+            fixture.path("ca.pem"),
+        ]
+    }
+
+    /// Starts `seckit-mtls-server --port 0` with `serverOptions` and `extraArguments`, waits until
+    /// it prints the port it listens on, calls `body` with the port, and stops the server.
+    func withExampleServer(_ extraArguments: [String] = [], _ body: (Int) async throws -> Void) async throws {
+        let process = Process()
+        process.executableURL = URL(
+            fileURLWithPath: try #require(Self.executable, "seckit-mtls-server not built next to the test bundle")
+        )
+        process.arguments = ["--port", "0"] + serverOptions + extraArguments
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        process.standardInput = FileHandle.nullDevice
+        let printed = NIOLockedValueBox("")
+        output.fileHandleForReading.readabilityHandler = { handle in
+            let data = handle.availableData
+            if data.isEmpty { handle.readabilityHandler = nil }
+            printed.withLockedValue { $0 += String(decoding: data, as: UTF8.self) }
+        }
+        try process.run()
+        defer {
+            process.terminate()
+            process.waitUntilExit()
+        }
+
+        let prefix = "listening on 127.0.0.1:"
+        let deadline = ContinuousClock.now + .seconds(30)
+        var port: Int?
+        while port == nil, process.isRunning, ContinuousClock.now < deadline {
+            try await Task.sleep(for: .milliseconds(10))
+            port = printed.withLockedValue { text in
+                text.split(separator: "\n").first { $0.hasPrefix(prefix) }.flatMap { Int($0.dropFirst(prefix.count)) }
+            }
+        }
+        try await body(
+            try #require(port, "seckit-mtls-server did not listen; it printed: \(printed.withLockedValue { $0 })")
+        )
+    }
+
+    func report(_ result: ProcessResult) throws -> ClientReport {
+        try JSONDecoder().decode(ClientReport.self, from: Data(result.stdout))
+    }
+
+    /// What the server should report for `<name>.pem`, from the openssl CLI.
+    func expectedReport(_ name: String) throws -> ClientReport {
+        ClientReport(
+            subject: try fixture.opensslName("subject", of: "\(name).pem"),
+            publicKeyPin: try fixture.opensslPublicKeyPin("\(name).pem"),
+            subjectAlternativeNames: try fixture.opensslSubjectAlternativeNames("\(name).pem"),
+            issuer: try fixture.opensslName("issuer", of: "\(name).pem")
+        )
+    }
+
+    @Test(arguments: [TLSVersion.tls12, .tls13])
+    func answersTheVerifiedClientAsJSON(version: TLSVersion) async throws {
+        try await withExampleServer { port in
+            let admitted = try await MutualTLSClientTools.curl(port: port, identity: .client, version: version)
+            #expect(admitted.status == 0, "\(admitted.stderr)")
+            #expect(try report(admitted) == (try expectedReport("client")))
+
+            for identity in [Identity.rogue, nil] {
+                let refused = try await MutualTLSClientTools.curl(port: port, identity: identity, version: version)
+                #expect(refused.status != 0 && refused.stdout.isEmpty)
+            }
+        }
+    }
+
+    @Test func admitsOnlyTheKeysOfItsClientPins() async throws {
+        try await withExampleServer(["--client-pin", try fixture.opensslPublicKeyPin("client-ec.pem")]) { port in
+            let admitted = try await MutualTLSClientTools.curl(port: port, identity: .clientEC, version: .tls13)
+            #expect(admitted.status == 0, "\(admitted.stderr)")
+            #expect(try report(admitted) == (try expectedReport("client-ec")))
+
+            let refused = try await MutualTLSClientTools.curl(port: port, identity: .client, version: .tls13)
+            #expect(refused.status != 0 && refused.stdout.isEmpty)
+        }
+    }
+
+    /// Bad options end the server at once with one line on standard error and nothing on standard output.
+    @Test(arguments: [
+        (["--client-pin", "sha256/not a pin"], Int32(64), "seckit-mtls-server: pin:"),
+        (["--client-pin", "sha1/" + String(repeating: "A", count: 27) + "="], 64, "seckit-mtls-server: "),
+        (["--cert", "/nonexistent/server.pem"], 2, "seckit-mtls-server: client identity:"),
+        (["--client-ca", "/nonexistent/ca.pem"], 2, "seckit-mtls-server: TLS configuration:"),
+        (["--port", "70000"], 64, "Error: --port must be 0...65535"),
+    ])
+    func refusesBadOptions(arguments: [String], status: Int32, message: String) throws {
+        let executable = try #require(Self.executable, "seckit-mtls-server not built next to the test bundle")
+        // Later options win: the bad one replaces the good one of serverOptions.
+        let result = try ProcessRunner.run(
+            executable,
+            ["--port", "0"] + serverOptions + arguments,
+            timeout: .seconds(10)
+        )
+        #expect(result.status == status, "\(result.stderr)")
+        #expect(result.stdout.isEmpty)
+        #expect(result.stderr.hasPrefix(message), "\(result.stderr)")
+    }
+}

@@ -37,10 +37,13 @@ struct SecKitMTLSServer: AsyncParsableCommand {
 
     func run() async throws {
         LoggingSystem.bootstrap(StreamLogHandler.standardError)
+        // Every pin problem (malformed, or a sha1/ pin: unsupported) is a usage error, found before any file is read.
+        let pins: [Pin]
+        do { pins = try clientPins.map { pin throws(TLSError) in try Pin(parsing: pin) } } catch {
+            throw fail(error, status: 64)
+        }
         let context: ServerTLSContext
         do {
-            var pins: [Pin] = []
-            for pin in clientPins { pins.append(try Pin(parsing: pin)) }
             context = try ServerTLSContext(
                 identity: try ClientIdentity(certificateFile: cert, keyFile: key),
                 clientVerifier: try ClientCertificateVerifier(
@@ -49,8 +52,7 @@ struct SecKitMTLSServer: AsyncParsableCommand {
                 )
             )
         } catch {
-            FileHandle.standardError.write(Data("seckit-mtls-server: \(error)\n".utf8))
-            throw ExitCode(isUsage(error) ? 64 : 2)
+            throw fail(error, status: 2)
         }
 
         let router = Router()
@@ -76,9 +78,10 @@ struct SecKitMTLSServer: AsyncParsableCommand {
         try await app.runService()
     }
 
-    private func isUsage(_ error: TLSError) -> Bool {
-        if case .invalidPin = error { return true }
-        return false
+    /// Reports `error` in one line on standard error; the exit code to throw.
+    private func fail(_ error: TLSError, status: Int32) -> ExitCode {
+        FileHandle.standardError.write(Data("seckit-mtls-server: \(error)\n".utf8))
+        return ExitCode(status)
     }
 }
 

@@ -138,7 +138,13 @@ let package = Package(
         ),
         .testTarget(
             name: "SecKitNIOTests",
-            dependencies: ["SecKitNIO", "SecKitHTTPClient", "SecKitHummingbird", "SecTLS", "TestSupport"]
+            dependencies: [
+                "SecKitNIO", "SecKitHTTPClient", "SecKitHummingbird", "SecTLS", "TestSupport", "seckit-mtls-server",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+            ]
         ),
         .testTarget(
             name: "seccliTests",

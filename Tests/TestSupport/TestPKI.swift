@@ -17,7 +17,8 @@ import Foundation
 ///   and PKCS#1 (`client-pkcs1-encrypted.key`) under ``keyPassphrase``, combined with the certificate
 ///   and the intermediate (`client-combined.pem`), `client-chain.pem` (client + intermediate),
 ///   PKCS#12 with the intermediate under ``p12Passphrase`` (`client.p12`) and with an empty
-///   passphrase (`client-empty.p12`); `client-ec` (EC P-256, SEC1 key).
+///   passphrase (`client-empty.p12`); `client-ec` (EC P-256, SEC1 key), `client-ec-chain.pem`
+///   (client-ec + intermediate).
 ///
 /// Every certificate `<name>` has its key in `<name>.key`.
 public final class TestPKI: Sendable {
@@ -227,6 +228,7 @@ public final class TestPKI: Sendable {
             environment: passphrases
         )
         try concatenate(["client.pem", "intermediate.pem"], into: "client-chain.pem")
+        try concatenate(["client-ec.pem", "intermediate.pem"], into: "client-ec-chain.pem")
         try concatenate(["client.pem", "intermediate.pem", "client.key"], into: "client-combined.pem")
         try openssl(
             [

@@ -122,8 +122,8 @@ import Testing
         let curl = try await MutualTLSClientTools.curl(port: server.port, identity: .rogue, version: version)
         try await server.stop()
 
-        #expect(curl.status != 0)
-        #expect(curl.stdout.isEmpty)
+        #expect(curl.status != 0 && curl.stdout.isEmpty)
+        #expect(curl.stderr.contains("alert certificate unknown"), "\(curl.stderr)")
         let peer = try #require(server.connections.first)
         #expect(server.connections.count == 1 && peer.client == nil)
         guard case .certificateVerificationFailed(let failure) = peer.failure else {
@@ -149,6 +149,7 @@ import Testing
         try await server.stop()
 
         #expect(refused.status != 0 && refused.stdout.isEmpty)
+        #expect(refused.stderr.contains("alert certificate unknown"), "\(refused.stderr)")
         #expect(admitted.status == 0, "\(admitted.stderr)")
         #expect(admitted.stdoutText == (try expectedAnswer("client-ec")))
         let peers = server.connections

@@ -104,7 +104,7 @@ let package = Package(
             path: "Examples/seckit-mtls-server"
         ),
         // Process running, the interop peers, TestVectors/ loading and the TLS test PKI (certificates, s_server), shared by the test targets.
-        .target(name: "TestSupport", path: "Tests/TestSupport"),
+        .target(name: "TestSupport", dependencies: ["SecTLS"], path: "Tests/TestSupport"),
         .testTarget(
             name: "SecCryptoTests",
             dependencies: ["SecCrypto", "TestSupport"]

@@ -49,9 +49,9 @@ struct SecKitFetch: AsyncParsableCommand {
         let exit: FetchExit
         do {
             exit = try await fetch()
-        } catch let failure as FetchFailure {
-            FileHandle.standardError.write(Data("seckit-fetch: \(failure.message.escapingControls)\n".utf8))
-            exit = failure.exit
+        } catch {
+            FileHandle.standardError.write(Data("seckit-fetch: \(error.message.escapingControls)\n".utf8))
+            exit = error.exit
         }
         if exit != .success { throw ExitCode(exit.rawValue) }
     }

@@ -141,7 +141,8 @@ extension ExitStatus {
                 self = .dataError
             case .pinMismatch, .noBackupPin: self = .pinMismatch
             case .certificateVerificationFailed: self = .verificationFailed
-            case .clientCertificateRequired, .clientCertificateRejected: self = .clientCertificateRefused
+            case .clientCertificateRequired, .clientCertificateRejected, .clientNotAllowed:
+                self = .clientCertificateRefused
             case .hostNotFound, .connectionFailed, .timedOut, .handshakeFailed, .connectionBroken, .endpointNotAllowed:
                 self = .connectionFailed
             case .invalidPin, .invalidFingerprint, .invalidHostPattern, .unsupported: self = .usageError

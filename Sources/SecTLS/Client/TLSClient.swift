@@ -40,16 +40,7 @@ public final class TLSClient: Sendable {
     /// Throws `invalidConfiguration`, before anything is resolved, when `host` or the configured
     /// `serverName` holds a NUL, another control character or white space.
     public func connect(host: String, port: Int, scheme: String = "tls") throws(TLSError) -> TLSConnection {
-        for (what, name) in [("host", host), ("server name", configuration.serverName)] {
-            if let name, let position = HostPattern.positionOfControlOrSpace(in: name) {
-                throw .invalidConfiguration(
-                    "the \(what) has a control character, NUL or white space (character \(position) of \(name.unicodeScalars.count))"
-                )
-            }
-        }
-        if let allowList = configuration.allowedEndpoints, !allowList.permits(host: host, port: port, scheme: scheme) {
-            throw .endpointNotAllowed(host: host, port: port, scheme: scheme.lowercased())
-        }
+        try Self.checkEndpoint(host: host, port: port, scheme: scheme, configuration: configuration)
         let serverName = HostPattern.normalize(configuration.serverName ?? host)
         if configuration.trustRoots == .pinsOnly {
             _ = try verifier.enforcedPinSet(forPinOnlyTrust: serverName, at: Date())
@@ -73,5 +64,25 @@ public final class TLSClient: Sendable {
         configuration: TLSConfiguration = TLSConfiguration()
     ) throws(TLSError) -> TLSConnection {
         try TLSClient(configuration: configuration).connect(host: host, port: port, scheme: scheme)
+    }
+
+    /// The checks before anything is resolved: names without control characters or white space, and
+    /// the endpoint on the allow-list. Shared with the other clients of a `TLSConfiguration`.
+    package static func checkEndpoint(
+        host: String,
+        port: Int,
+        scheme: String,
+        configuration: TLSConfiguration
+    ) throws(TLSError) {
+        for (what, name) in [("host", host), ("server name", configuration.serverName)] {
+            if let name, let position = HostPattern.positionOfControlOrSpace(in: name) {
+                throw .invalidConfiguration(
+                    "the \(what) has a control character, NUL or white space (character \(position) of \(name.unicodeScalars.count))"
+                )
+            }
+        }
+        if let allowList = configuration.allowedEndpoints, !allowList.permits(host: host, port: port, scheme: scheme) {
+            throw .endpointNotAllowed(host: host, port: port, scheme: scheme.lowercased())
+        }
     }
 }

@@ -16,7 +16,7 @@ extension ClientTLSContext {
     /// Connects to `host` (a name or an IP address) on `port` over SwiftNIO and completes the
     /// handshake with every check, within the configuration's connect and handshake timeouts: the
     /// same checks and typed errors as `TLSClient.connect` (`scheme` only matters for the
-    /// allow-list). A cancelled task closes the connection and gets `CancellationError`.
+    /// allow-list). A cancelled task closes the connection and gets `TLSError.cancelled`.
     ///
     /// ```swift
     /// let connection = try await tls.connect(host: "api.example.com", port: 443)
@@ -62,7 +62,7 @@ extension ClientTLSContext {
             return ClientTLSConnection(channel: channel, verified: verified)
         } catch {
             try? await channel.channel.close()
-            try Task.checkCancellation()
+            if Task.isCancelled { throw TLSError.cancelled }
             if timedOut.withLockedValue({ $0 }) { throw TLSError.timedOut(.handshake) }
             throw error
         }

@@ -1,4 +1,5 @@
 import SecCrypto
+import SecIO
 
 /// A TLS client for one `TLSConfiguration`: make it once, then `connect` as often as needed (the
 /// OpenSSL context, with its loaded CA store and client identity, is shared by every connection).
@@ -54,6 +55,20 @@ public final class TLSClient: Sendable {
             serverName: serverName,
             client: self
         )
+    }
+
+    /// `connect(host:port:scheme:)` for Swift concurrency: name resolution, the TCP connect and the
+    /// handshake run on a thread of their own, never on the cooperative pool. A cancelled task stops
+    /// the connect or handshake at once with `cancelled` (a name resolution under way is not
+    /// interrupted: the cancellation takes effect when it returns).
+    ///
+    /// ```swift
+    /// let connection = try await client.connect(host: "api.example.com", port: 443)
+    /// try await connection.write(Array("GET / HTTP/1.0\r\nHost: api.example.com\r\n\r\n".utf8))
+    /// let reply = try await connection.readToEnd()
+    /// ```
+    public func connect(host: String, port: Int, scheme: String = "tls") async throws(TLSError) -> TLSConnection {
+        try await BlockingThread.run { () throws(TLSError) in try self.connect(host: host, port: port, scheme: scheme) }
     }
 
     /// `TLSClient(configuration:).connect(host:port:scheme:)` in one call.

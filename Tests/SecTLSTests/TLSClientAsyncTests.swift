@@ -30,7 +30,7 @@ import Testing
     }
 
     @Test func cancellingAHandshakeThatHangsEndsItPromptly() async throws {
-        let listener = try Listener()
+        let listener = try SilentListener()
         let client = try client(timeout: .seconds(60))
         let port = listener.port
         let task = Task { try await client.connect(host: "127.0.0.1", port: port) }
@@ -59,7 +59,7 @@ import Testing
     /// More hanging handshakes than the cooperative pool has threads: were they run on the pool,
     /// no other task could run until their 60-second timeout.
     @Test func hangingConnectsDoNotBlockTheCooperativePool() async throws {
-        let listener = try Listener()
+        let listener = try SilentListener()
         let client = try client(timeout: .seconds(60))
         let port = listener.port
         let count = ProcessInfo.processInfo.activeProcessorCount + 2

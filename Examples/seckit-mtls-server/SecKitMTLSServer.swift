@@ -57,7 +57,9 @@ struct SecKitMTLSServer: AsyncParsableCommand {
         router.get("/") { _, _ -> Response in
             // The handshake verified the client before this request was read.
             guard let client = MutualTLS.verifiedClient else { return Response(status: .forbidden) }
-            let body = try JSONEncoder().encode(ClientReport(client))
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+            let body = try encoder.encode(ClientReport(client))
             return Response(
                 status: .ok,
                 headers: [.contentType: "application/json"],

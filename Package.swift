@@ -11,6 +11,7 @@ let package = Package(
         .library(name: "SecTLS", targets: ["SecTLS"]),
         .library(name: "SecKeychain", targets: ["SecKeychain"]),
         .library(name: "SecIdentities", targets: ["SecIdentities"]),
+        .library(name: "SecHTTPAuth", targets: ["SecHTTPAuth"]),
         .executable(name: "seccli", targets: ["seccli"]),
         // SecKit inside SwiftNIO services. seccli and the products above link none of these.
         .library(name: "SecKitNIO", targets: ["SecKitNIO"]),
@@ -49,6 +50,8 @@ let package = Package(
         .target(name: "SecKeychain", dependencies: ["SecCrypto", "SecIO", "CLibSecret"]),
         // Client identities kept in a keychain: the one module that needs both SecTLS and SecKeychain.
         .target(name: "SecIdentities", dependencies: ["SecCrypto", "SecTLS", "SecKeychain"]),
+        // HTTP authentication challenges (Basic, Digest) answered with credentials by protection space.
+        .target(name: "SecHTTPAuth", dependencies: ["SecCrypto", "SecKeychain"]),
         .target(
             name: "SecKit",
             dependencies: ["SecCrypto", "SecIO", "SecEnvelope", "SecTLS", "SecKeychain", "SecIdentities"]
@@ -104,7 +107,7 @@ let package = Package(
             path: "Examples/seckit-mtls-server"
         ),
         // Process running, the interop peers, TestVectors/ loading and the TLS test PKI (certificates, s_server), shared by the test targets.
-        .target(name: "TestSupport", path: "Tests/TestSupport"),
+        .target(name: "TestSupport", dependencies: ["SecTLS"], path: "Tests/TestSupport"),
         .testTarget(
             name: "SecCryptoTests",
             dependencies: ["SecCrypto", "TestSupport"]

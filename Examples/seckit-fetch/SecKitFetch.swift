@@ -49,9 +49,9 @@ struct SecKitFetch: AsyncParsableCommand {
         let exit: FetchExit
         do {
             exit = try await fetch()
-        } catch let failure as FetchFailure {
-            FileHandle.standardError.write(Data("seckit-fetch: \(failure.message.escapingControls)\n".utf8))
-            exit = failure.exit
+        } catch {
+            FileHandle.standardError.write(Data("seckit-fetch: \(error.message.escapingControls)\n".utf8))
+            exit = error.exit
         }
         if exit != .success { throw ExitCode(exit.rawValue) }
     }
@@ -125,7 +125,8 @@ struct SecKitFetch: AsyncParsableCommand {
     /// The secret of `source`: env:, file:, fd: or stdin (a passphrase may be empty).
     private func secret(_ source: String?) throws -> SecureBytes? {
         guard let source else { return nil }
-        let parsed = try SecretSource(parsing: source)
+        let parsed: SecretSource
+        do { parsed = try SecretSource(parsing: source) } catch { throw FetchFailure(.usage, "\(error)") }
         if case .keyring = parsed {
             throw FetchFailure(.usage, "seckit-fetch reads no keyring: use env:, file:, fd: or stdin")
         }

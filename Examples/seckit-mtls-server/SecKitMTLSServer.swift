@@ -60,7 +60,6 @@ struct SecKitMTLSServer: AsyncParsableCommand {
             // The handshake verified the client before this request was read.
             guard let client = MutualTLS.verifiedClient else { return Response(status: .forbidden) }
             let encoder = JSONEncoder()
-            // Keys in a fixed order and pins as they are written elsewhere (`sha256/…`, not `sha256\/…`).
             encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
             let body = try encoder.encode(ClientReport(client))
             return Response(

@@ -1,4 +1,5 @@
 import SecCrypto
+import SecIO
 
 /// Errors thrown by SecTLS. Messages are one readable line; they never echo long input (a pasted
 /// certificate or pin is reported by its length and the position of the problem, not repeated).
@@ -57,6 +58,10 @@ public enum TLSError: Error, Equatable, Sendable, CustomStringConvertible {
     case keyMismatch
     /// Reading or writing the established connection failed; the string says why.
     case connectionBroken(String)
+    /// The task that awaited the connect, read or write was cancelled, and it stopped (the async
+    /// variants of `TLSClient.connect` and of `TLSConnection`'s calls). A connection whose read or
+    /// write was cancelled may be in the middle of a record: close it.
+    case cancelled
 
     public var description: String {
         switch self {
@@ -88,6 +93,7 @@ public enum TLSError: Error, Equatable, Sendable, CustomStringConvertible {
         case .wrongPassphrase(let what): return "wrong passphrase for \(what)"
         case .keyMismatch: return "the private key does not match the client certificate"
         case .connectionBroken(let reason): return "connection: \(reason)"
+        case .cancelled: return "the TLS operation was cancelled"
         }
     }
 }
@@ -104,6 +110,10 @@ public enum TLSPhase: String, Hashable, Sendable, CustomStringConvertible {
         case .write: "write"
         }
     }
+}
+
+extension TLSError: BlockingOperationError {
+    package static func noThread(_ reason: String) -> TLSError { .backendFailure("cannot start a thread: \(reason)") }
 }
 
 extension TLSError {

@@ -143,7 +143,9 @@ extension ExitStatus {
             case .certificateVerificationFailed: self = .verificationFailed
             case .clientCertificateRequired, .clientCertificateRejected, .clientNotAllowed:
                 self = .clientCertificateRefused
-            case .hostNotFound, .connectionFailed, .timedOut, .handshakeFailed, .connectionBroken, .endpointNotAllowed:
+            // seccli never cancels (its calls are synchronous): `cancelled` is only listed to be complete.
+            case .hostNotFound, .connectionFailed, .timedOut, .handshakeFailed, .connectionBroken, .endpointNotAllowed,
+                .cancelled:
                 self = .connectionFailed
             case .invalidPin, .invalidFingerprint, .invalidHostPattern, .unsupported: self = .usageError
             }
@@ -155,7 +157,8 @@ extension ExitStatus {
             case .timeout: self = .keychainTimeout
             case .ambiguous: self = .ambiguous
             case .secretTooLarge, .invalidAttribute, .wrongStorePassword, .corruptStore: self = .dataError
-            case .io, .backendFailure: self = .checkFailed
+            // seccli never cancels (its calls are synchronous): `cancelled` is only listed to be complete.
+            case .io, .backendFailure, .cancelled: self = .checkFailed
             }
         case is SecretSourceError:
             self = .dataError

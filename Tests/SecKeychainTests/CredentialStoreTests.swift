@@ -237,12 +237,7 @@ extension CredentialStoreTests {
     @Test(arguments: KeychainBackend.available)
     func writerWaitingForTheLockTimesOut(backend: KeychainBackend) throws {
         let store = try backend.makeStore()
-        let lockPath =
-            switch backend {
-            case .secretService: ProcessInfo.processInfo.environment["XDG_RUNTIME_DIR"]! + "/seckit-keychain.lock"
-            case .file: (store as! EncryptedFileStore).path + ".lock"
-            }
-        let holder = open(lockPath, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
+        let holder = open(backend.writerLockPath(of: store), O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
         #expect(holder >= 0)
         #expect(flock(holder, LOCK_EX) == 0)
         let id = CredentialIdentity.genericPassword(

@@ -143,7 +143,7 @@ import Glibc
             }
             try await group.waitForAll()
         }
-        let items = try stores[0].search(CredentialQuery(includeSecrets: true))
+        let items = try await stores[0].search(CredentialQuery(includeSecrets: true))
         #expect(items.count == 4 * 15 + 1)
         for writer in 0..<4 {
             for index in 0..<15 {

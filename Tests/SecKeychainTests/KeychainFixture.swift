@@ -12,6 +12,14 @@ extension KeychainBackend {
         case .file: try KeychainFixture.makeFileStore()
         }
     }
+
+    /// The lock file that serialises the writers of `store` (one that `makeStore` made).
+    func writerLockPath(of store: any CredentialStore) -> String {
+        switch self {
+        case .secretService: ProcessInfo.processInfo.environment["XDG_RUNTIME_DIR"]! + "/seckit-keychain.lock"
+        case .file: (store as! EncryptedFileStore).path + ".lock"
+        }
+    }
 }
 
 /// Store files and names for SecKeychain's tests; `SecretServiceSupport` (TestSupport) reaches the

@@ -1,11 +1,11 @@
 import Foundation
-import NIOConcurrencyHelpers
 import SecTLS
 import TestSupport
 import Testing
 
 /// The `seckit-mtls-server` example end to end: started as a process, asked by `curl`.
-@Suite struct MTLSServerExampleTests {
+@Suite(.enabled(if: BuiltExecutable.path("seckit-mtls-server") != nil, "needs the seckit-mtls-server example built"))
+struct MTLSServerExampleTests {
     let fixture = TestPKI.shared
     typealias Identity = MutualTLSClientTools.Identity
 
@@ -17,52 +17,12 @@ import Testing
         var issuer: String
     }
 
-    static let executable = BuiltExecutable.path("seckit-mtls-server")
-
     /// The server's certificate, key and client CA options (leaf-rsa with its chain, clients under `ca.pem`).
     var serverOptions: [String] {
         [
             "--cert", fixture.path("chain.pem"), "--key", fixture.path("leaf-rsa.key"), "--client-ca",
             fixture.path("ca.pem"),
         ]
-    }
-
-    /// Starts `seckit-mtls-server --port 0` with `serverOptions` and `extraArguments`, waits until
-    /// it prints the port it listens on, calls `body` with the port, and stops the server.
-    func withExampleServer(_ extraArguments: [String] = [], _ body: (Int) async throws -> Void) async throws {
-        let process = Process()
-        process.executableURL = URL(
-            fileURLWithPath: try #require(Self.executable, "seckit-mtls-server not built next to the test bundle")
-        )
-        process.arguments = ["--port", "0"] + serverOptions + extraArguments
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
-        process.standardInput = FileHandle.nullDevice
-        let printed = NIOLockedValueBox("")
-        output.fileHandleForReading.readabilityHandler = { handle in
-            let data = handle.availableData
-            if data.isEmpty { handle.readabilityHandler = nil }
-            printed.withLockedValue { $0 += String(decoding: data, as: UTF8.self) }
-        }
-        try process.run()
-        defer {
-            process.terminate()
-            process.waitUntilExit()
-        }
-
-        let prefix = "listening on 127.0.0.1:"
-        let deadline = ContinuousClock.now + .seconds(30)
-        var port: Int?
-        while port == nil, process.isRunning, ContinuousClock.now < deadline {
-            try await Task.sleep(for: .milliseconds(10))
-            port = printed.withLockedValue { text in
-                text.split(separator: "\n").first { $0.hasPrefix(prefix) }.flatMap { Int($0.dropFirst(prefix.count)) }
-            }
-        }
-        try await body(
-            try #require(port, "seckit-mtls-server did not listen; it printed: \(printed.withLockedValue { $0 })")
-        )
     }
 
     func report(_ result: ProcessResult) throws -> ClientReport {
@@ -81,29 +41,32 @@ import Testing
 
     @Test(arguments: [TLSVersion.tls12, .tls13])
     func answersTheVerifiedClientAsJSON(version: TLSVersion) async throws {
-        try await withExampleServer { port in
-            let admitted = try await MutualTLSClientTools.curl(port: port, identity: .client, version: version)
-            #expect(admitted.status == 0, "\(admitted.stderr)")
-            let expected = try expectedReport("client")
-            #expect(try report(admitted) == expected)
-            #expect(admitted.stdoutText.contains(#""publicKeyPin":"\#(expected.publicKeyPin)""#))
+        let server = try MutualTLSServerProcess.start(fixture)
+        defer { server.stop() }
+        let admitted = try await MutualTLSClientTools.curl(port: server.port, identity: .client, version: version)
+        #expect(admitted.status == 0, "\(admitted.stderr)")
+        let expected = try expectedReport("client")
+        #expect(try report(admitted) == expected)
+        #expect(admitted.stdoutText.contains(#""publicKeyPin":"\#(expected.publicKeyPin)""#))
 
-            for identity in [Identity.rogue, nil] {
-                let refused = try await MutualTLSClientTools.curl(port: port, identity: identity, version: version)
-                #expect(refused.status != 0 && refused.stdout.isEmpty)
-            }
+        for identity in [Identity.rogue, nil] {
+            let refused = try await MutualTLSClientTools.curl(port: server.port, identity: identity, version: version)
+            #expect(refused.status != 0 && refused.stdout.isEmpty)
         }
     }
 
     @Test func admitsOnlyTheKeysOfItsClientPins() async throws {
-        try await withExampleServer(["--client-pin", try fixture.opensslPublicKeyPin("client-ec.pem")]) { port in
-            let admitted = try await MutualTLSClientTools.curl(port: port, identity: .clientEC, version: .tls13)
-            #expect(admitted.status == 0, "\(admitted.stderr)")
-            #expect(try report(admitted) == (try expectedReport("client-ec")))
+        let server = try MutualTLSServerProcess.start(
+            fixture,
+            extraArguments: ["--client-pin", try fixture.opensslPublicKeyPin("client-ec.pem")]
+        )
+        defer { server.stop() }
+        let admitted = try await MutualTLSClientTools.curl(port: server.port, identity: .clientEC, version: .tls13)
+        #expect(admitted.status == 0, "\(admitted.stderr)")
+        #expect(try report(admitted) == (try expectedReport("client-ec")))
 
-            let refused = try await MutualTLSClientTools.curl(port: port, identity: .client, version: .tls13)
-            #expect(refused.status != 0 && refused.stdout.isEmpty)
-        }
+        let refused = try await MutualTLSClientTools.curl(port: server.port, identity: .client, version: .tls13)
+        #expect(refused.status != 0 && refused.stdout.isEmpty)
     }
 
     /// Bad options end the server at once with one line on standard error and nothing on standard output.
@@ -115,10 +78,9 @@ import Testing
         (["--port", "70000"], 64, "Error: --port must be 0...65535"),
     ])
     func refusesBadOptions(arguments: [String], status: Int32, message: String) throws {
-        let executable = try #require(Self.executable, "seckit-mtls-server not built next to the test bundle")
         // Later options win: the bad one replaces the good one of serverOptions.
         let result = try ProcessRunner.run(
-            executable,
+            BuiltExecutable.path("seckit-mtls-server")!,
             ["--port", "0"] + serverOptions + arguments,
             timeout: .seconds(10)
         )

@@ -108,7 +108,7 @@ import Testing
         #expect(peers.count == 2)
         for peer in peers {
             #expect(peer.failure == nil)
-            #expect(peer.client?.chain == (try ["client", "intermediate", "ca"].map(certificate)))
+            #expect(peer.client?.chain == (try ["client", "intermediate", "ca"].map(fixture.certificate)))
             #expect(peer.client?.publicKeyPin == (try pin("client")))
         }
     }
@@ -131,7 +131,7 @@ import Testing
             return
         }
         #expect(failure.reason == .unknownIssuer)
-        #expect(failure.peerChain == [try certificate("rogue-client")])
+        #expect(failure.peerChain == [try fixture.certificate("rogue-client")])
 
         try await withHummingbirdServer(context) { port in
             let curl = try await MutualTLSClientTools.curl(port: port, identity: .rogue, version: version)
@@ -174,9 +174,5 @@ import Testing
             #expect(sClient.stderr.contains(alert), "\(sClient.stderr)")
             #expect(!sClient.stdoutText.contains("200 OK"))
         }
-    }
-
-    func certificate(_ name: String) throws -> Certificate {
-        try Certificate.load(pem: try fixture.bytes("\(name).pem"))[0]
     }
 }

@@ -12,56 +12,7 @@ import Testing
     var keyPassphrase: SecureBytes { SecureBytes(Array(TestPKI.keyPassphrase.utf8)) }
     var p12Passphrase: SecureBytes { SecureBytes(Array(TestPKI.p12Passphrase.utf8)) }
 
-    /// Every form of the RSA client identity, by name.
-    func identities() throws -> [(String, ClientIdentity)] {
-        let certificate = try fixture.bytes("client.pem")
-        return [
-            (
-                "PEM (PKCS#8 key)",
-                try ClientIdentity(certificateChainPEM: certificate, privateKeyPEM: try fixture.bytes("client.key"))
-            ),
-            (
-                "PEM (PKCS#1 key)",
-                try ClientIdentity(
-                    certificateChainPEM: certificate,
-                    privateKeyPEM: try fixture.bytes("client-pkcs1.key")
-                )
-            ),
-            (
-                "encrypted PKCS#8",
-                try ClientIdentity(
-                    certificateChainPEM: certificate,
-                    privateKeyPEM: try fixture.bytes("client-encrypted.key"),
-                    passphrase: keyPassphrase
-                )
-            ),
-            (
-                "encrypted PKCS#1",
-                try ClientIdentity(
-                    certificateChainPEM: certificate,
-                    privateKeyPEM: try fixture.bytes("client-pkcs1-encrypted.key"),
-                    passphrase: keyPassphrase
-                )
-            ),
-            ("combined PEM", try ClientIdentity(combinedPEM: try fixture.bytes("client-combined.pem"))),
-            (
-                "files",
-                try ClientIdentity(certificateFile: fixture.path("client.pem"), keyFile: fixture.path("client.key"))
-            ),
-            ("PKCS#12", try ClientIdentity(pkcs12: try fixture.bytes("client.p12"), passphrase: p12Passphrase)),
-            (
-                "PKCS#12, empty passphrase",
-                try ClientIdentity(pkcs12: try fixture.bytes("client-empty.p12"), passphrase: SecureBytes([UInt8]()))
-            ),
-            (
-                "EC, SEC1 key",
-                try ClientIdentity(
-                    certificateFile: fixture.path("client-ec.pem"),
-                    keyFile: fixture.path("client-ec.key")
-                )
-            ),
-        ]
-    }
+    func identities() throws -> [(String, ClientIdentity)] { try fixture.clientIdentities() }
 
     @Test func everyFormLoadsTheSameCertificate() throws {
         let client = try fixture.certificate("client")

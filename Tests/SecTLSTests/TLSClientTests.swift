@@ -12,14 +12,6 @@ import Glibc
 @Suite struct TLSClientTests {
     let fixture = TestPKI.shared
 
-    /// Trusting the fixture's CA, with `pins` enforced for 127.0.0.1 when given.
-    func configuration(pins: [Pin]? = nil, trust: TrustRoots? = nil) throws -> TLSConfiguration {
-        var configuration = TLSConfiguration(trustRoots: trust ?? .caFile(fixture.path("ca.pem")))
-        configuration.timeouts = .all(.seconds(10))
-        if let pins { configuration.pinPolicy = try PinPolicy(host: "127.0.0.1", pins: pins) }
-        return configuration
-    }
-
     /// `GET /` over the connection: s_server -www answers with a status page. Closes the connection
     /// (s_server serves one connection at a time).
     func fetchStatusPage(_ connection: TLSConnection) throws -> String {
@@ -40,7 +32,7 @@ import Glibc
     func verifiesTheChainAndCarriesData(option: String, version: TLSVersion) throws {
         let server = try fixture.server([option])
         defer { server.stop() }
-        let connection = try connect(server, try configuration())
+        let connection = try connect(server, try fixture.clientConfiguration())
         defer { connection.close() }
         #expect(connection.protocolVersion == version)
         #expect(!connection.cipher.isEmpty && connection.remoteAddress == "127.0.0.1")
@@ -63,7 +55,7 @@ import Glibc
         // localhost may resolve to ::1 first, where nothing listens: the client goes on to 127.0.0.1.
         let connection = try connect(
             server,
-            try configuration(trust: .caFile(fixture.path("ca-chain.pem"))),
+            try fixture.clientConfiguration(trust: .caFile(fixture.path("ca-chain.pem"))),
             host: "localhost"
         )
         defer { connection.close() }
@@ -80,7 +72,7 @@ import Glibc
         defer { server.stop() }
         // An address is verified against the certificate's IP SANs (leaf-rsa has IP:::1), and pinned.
         let leaf = try fixture.pin("leaf-rsa")
-        var configuration = try configuration()
+        var configuration = try fixture.clientConfiguration()
         configuration.pinPolicy = try PinPolicy(host: "::1", pins: [leaf])
         let connection = try connect(server, configuration, host: "::1")
         #expect(connection.remoteAddress == "::1" && connection.serverName == "::1")
@@ -91,7 +83,11 @@ import Glibc
         let selfSigned = try fixture.server(cert: "selfsigned", chain: nil, [option], address: "::1")
         defer { selfSigned.stop() }
         #expect {
-            try connect(selfSigned, try self.configuration(trust: .caFile(fixture.path("selfsigned.pem"))), host: "::1")
+            try connect(
+                selfSigned,
+                try fixture.clientConfiguration(trust: .caFile(fixture.path("selfsigned.pem"))),
+                host: "::1"
+            )
         } throws: { error in
             guard case TLSError.certificateVerificationFailed(let failure) = error else { return false }
             return failure.reason == .hostnameMismatch
@@ -104,7 +100,7 @@ import Glibc
         let backup = try fixture.pin("other")
         for (depth, name) in TestPKI.serverChain.enumerated() {
             let pin = try fixture.pin(name)
-            let connection = try connect(server, try configuration(pins: [backup, pin]))
+            let connection = try connect(server, try fixture.clientConfiguration(pins: [backup, pin]))
             #expect(connection.pinEvaluation.outcome == .matched(pin: pin, depth: depth))
             #expect(connection.pinEvaluation.warnings.isEmpty)
             #expect(try fetchStatusPage(connection).hasPrefix("HTTP/1.0 200 ok"))
@@ -112,7 +108,7 @@ import Glibc
         // The CA is not sent by the server: its pin matched on the verified chain only.
         let fingerprint = Pin.certificate(try fixture.certificate("ca").fingerprint(.sha256))
         #expect(
-            try connect(server, try configuration(pins: [fingerprint, backup])).pinEvaluation.outcome
+            try connect(server, try fixture.clientConfiguration(pins: [fingerprint, backup])).pinEvaluation.outcome
                 == .matched(pin: fingerprint, depth: 2)
         )
     }
@@ -123,7 +119,7 @@ import Glibc
         let expected = [try fixture.pin("other"), try fixture.pin("rogue-ca")]
         let chainPins = try TestPKI.serverChain.map { try fixture.certificate($0).publicKeyPin }
         #expect {
-            try connect(server, try configuration(pins: expected))
+            try connect(server, try fixture.clientConfiguration(pins: expected))
         } throws: { error in
             guard case TLSError.pinMismatch(let evaluation) = error else { return false }
             return evaluation.outcome == .mismatched && evaluation.expectedPins == expected
@@ -137,12 +133,12 @@ import Glibc
         let other = try fixture.certificate("other")
         let pin = Pin.publicKey(other.publicKeyPin)
         // The server does send it...
-        let probe = try connect(server, try configuration())
+        let probe = try connect(server, try fixture.clientConfiguration())
         #expect(probe.peerChain.contains(other) && !probe.verifiedChain.contains(other))
         probe.close()
         // ...but pins are checked on the verified chain: CA trust...
         #expect {
-            try connect(server, try configuration(pins: [pin]))
+            try connect(server, try fixture.clientConfiguration(pins: [pin]))
         } throws: { error in
             guard case TLSError.pinMismatch(let evaluation) = error else { return false }
             return !evaluation.chain.contains(other)
@@ -150,7 +146,7 @@ import Glibc
         // ...and pin-only trust, where only certificates linked by signatures from the leaf count.
         for pins in [[pin], [pin, .certificate(other.fingerprint(.sha256))]] {
             #expect {
-                try connect(server, try configuration(pins: pins, trust: .pinsOnly))
+                try connect(server, try fixture.clientConfiguration(pins: pins, trust: .pinsOnly))
             } throws: { error in
                 guard case TLSError.pinMismatch(let evaluation) = error else { return false }
                 return evaluation.outcome == .mismatched && !evaluation.chain.contains(other)
@@ -158,7 +154,7 @@ import Glibc
         }
         // The leaf's own pin works in pin-only mode on the same server.
         let leafPin = try fixture.pin("leaf-rsa")
-        let connection = try connect(server, try configuration(pins: [leafPin, pin], trust: .pinsOnly))
+        let connection = try connect(server, try fixture.clientConfiguration(pins: [leafPin, pin], trust: .pinsOnly))
         #expect(connection.pinEvaluation.outcome == .matched(pin: leafPin, depth: 0))
         #expect(
             connection.verifiedChain.first == (try fixture.certificate("leaf-rsa"))
@@ -171,61 +167,47 @@ import Glibc
         defer { server.stop() }
         let pin = try fixture.pin("selfsigned")
         // Without the pin it is a self-signed certificate like any other.
-        #expect(throws: TLSError.self) { try connect(server, try configuration()) }
+        #expect(throws: TLSError.self) { try connect(server, try fixture.clientConfiguration()) }
         #expect(throws: TLSError.invalidConfiguration("pin-only trust needs an enforced pin set")) {
             try TLSClient(configuration: TLSConfiguration(trustRoots: .pinsOnly))
         }
         let connection = try connect(
             server,
-            try configuration(pins: [pin, try fixture.pin("other")], trust: .pinsOnly)
+            try fixture.clientConfiguration(pins: [pin, try fixture.pin("other")], trust: .pinsOnly)
         )
         #expect(connection.pinEvaluation.outcome == .matched(pin: pin, depth: 0))
         #expect(try fetchStatusPage(connection).hasPrefix("HTTP/1.0 200 ok"))
         #expect {
-            try connect(server, try configuration(pins: [try fixture.pin("other")], trust: .pinsOnly))
+            try connect(server, try fixture.clientConfiguration(pins: [try fixture.pin("other")], trust: .pinsOnly))
         } throws: { error in
             guard case TLSError.pinMismatch(let evaluation) = error else { return false }
             return evaluation.chainPins == [pin.publicKeyPinValue]
         }
         // Pins for another host give no trust for this one.
-        var elsewhere = try configuration(trust: .pinsOnly)
+        var elsewhere = try fixture.clientConfiguration(trust: .pinsOnly)
         elsewhere.pinPolicy = try PinPolicy(host: "example.com", pins: [pin])
         #expect(throws: TLSError.invalidConfiguration("pin-only trust needs an enforced pin set for 127.0.0.1")) {
             try connect(server, elsewhere)
         }
     }
 
-    @Test func verificationFailuresCarryTheReason() throws {
-        func reason(
-            _ server: TLSTestServer,
-            serverName: String? = nil,
-            trust: TrustRoots? = nil
-        ) throws -> CertificateVerificationFailure.Reason? {
-            var configuration = try configuration(trust: trust)
-            configuration.serverName = serverName
-            do {
-                _ = try connect(server, configuration)
-                return nil
-            } catch TLSError.certificateVerificationFailed(let failure) {
-                #expect(!failure.peerChain.isEmpty && !failure.message.isEmpty)
-                return failure.reason
-            }
+    @Test(arguments: TestPKI.refusedServers)
+    func verificationFailuresCarryTheReason(refused: TestPKI.RefusedServer) throws {
+        let (server, configuration) = try fixture.start(refused)
+        defer { server.stop() }
+        #expect {
+            try connect(server, configuration)
+        } throws: { error in
+            guard case TLSError.certificateVerificationFailed(let failure) = error else { return false }
+            return failure.reason == refused.reason && !failure.peerChain.isEmpty && !failure.message.isEmpty
         }
+    }
+
+    @Test func pinOnlyTrustRefusesAnExpiredPinnedCertificate() throws {
         let expired = try fixture.server(cert: "expired")
         defer { expired.stop() }
-        #expect(try reason(expired) == .expired)
-        let good = try fixture.server(["-tls1_2"])
-        defer { good.stop() }
-        #expect(try reason(good, serverName: "wrong.example") == .hostnameMismatch)
-        #expect(try reason(good, trust: .caFile(fixture.path("rogue-ca.pem"))) == .unknownIssuer)
-        let rogue = try fixture.server(cert: "rogue-server", chain: nil, ["-tls1_3"])
-        defer { rogue.stop() }
-        #expect(try reason(rogue) == .unknownIssuer)
-        let selfSigned = try fixture.server(cert: "selfsigned", chain: nil)
-        defer { selfSigned.stop() }
-        #expect(try reason(selfSigned) == .selfSigned)
         // A pinned but expired certificate fails in pin-only mode too.
-        let pinned = try configuration(pins: [try fixture.pin("expired")], trust: .pinsOnly)
+        let pinned = try fixture.clientConfiguration(pins: [try fixture.pin("expired")], trust: .pinsOnly)
         #expect {
             try connect(expired, pinned)
         } throws: { error in
@@ -238,7 +220,7 @@ import Glibc
         let server = try fixture.server()
         defer { server.stop() }
         let wrong = try fixture.pin("other")
-        var configuration = try configuration()
+        var configuration = try fixture.clientConfiguration()
         configuration.pinPolicy = PinPolicy([try PinSet(host: "127.0.0.1", pins: [wrong], mode: .reportOnly)])
         #expect(try connect(server, configuration).pinEvaluation.warnings == [.reportOnlyMismatch])
         let expiry = Date(timeIntervalSinceNow: -60)
@@ -257,8 +239,8 @@ import Glibc
     }
 
     @Test func theAllowListRefusesBeforeConnecting() throws {
-        let listener = try Listener()
-        var configuration = try configuration()
+        let listener = try SilentListener()
+        var configuration = try fixture.clientConfiguration()
         configuration.allowedEndpoints = EndpointAllowList([
             try .init(host: "127.0.0.1", port: listener.port + 1, scheme: "tls")
         ])
@@ -291,16 +273,16 @@ import Glibc
         "127.0.0.1\u{0}.pinned.example", "127.0.0.1\n", "127.0.0.1 ", "127.0.\u{1B}0.1", "127.0.0.1\u{7F}",
     ])
     func controlCharactersInNamesAreRefusedBeforeConnecting(name: String) throws {
-        let listener = try Listener()
+        let listener = try SilentListener()
         let position = try #require(name.unicodeScalars.firstIndex { $0.value < 0x21 || $0.value == 0x7F })
         let where_ =
             "character \(name.unicodeScalars.distance(from: name.unicodeScalars.startIndex, to: position) + 1) of \(name.unicodeScalars.count)"
         #expect(
             throws: TLSError.invalidConfiguration("the host has a control character, NUL or white space (\(where_))")
         ) {
-            try TLSClient(configuration: try configuration()).connect(host: name, port: listener.port)
+            try TLSClient(configuration: try fixture.clientConfiguration()).connect(host: name, port: listener.port)
         }
-        var named = try configuration()
+        var named = try fixture.clientConfiguration()
         named.serverName = name
         #expect(
             throws: TLSError.invalidConfiguration(
@@ -313,8 +295,8 @@ import Glibc
     }
 
     @Test func aServerThatNeverAnswersTimesOut() throws {
-        let listener = try Listener()
-        var configuration = try configuration()
+        let listener = try SilentListener()
+        var configuration = try fixture.clientConfiguration()
         configuration.timeouts.handshake = .milliseconds(300)
         let start = ContinuousClock.now
         #expect(throws: TLSError.timedOut(.handshake)) {
@@ -332,13 +314,16 @@ import Glibc
     @Test func connectionFailuresAreTyped() throws {
         let port = try TLSTestServer.freePort()  // nothing listens there
         #expect {
-            try TLSClient(configuration: try configuration()).connect(host: "127.0.0.1", port: port)
+            try TLSClient(configuration: try fixture.clientConfiguration()).connect(host: "127.0.0.1", port: port)
         } throws: { error in
             guard case TLSError.connectionFailed(let reason) = error else { return false }
             return reason.contains("refused")
         }
         #expect {
-            try TLSClient(configuration: try configuration()).connect(host: "no-such-host.invalid", port: 443)
+            try TLSClient(configuration: try fixture.clientConfiguration()).connect(
+                host: "no-such-host.invalid",
+                port: 443
+            )
         } throws: { error in
             if case TLSError.hostNotFound(host: "no-such-host.invalid", _) = error { return true }
             return false
@@ -355,44 +340,4 @@ extension Pin {
         if case .publicKey(let pin) = self { return pin }
         return nil
     }
-}
-
-/// A TCP socket listening on 127.0.0.1 that never accepts: connections complete in the kernel and
-/// then hear nothing.
-final class Listener {
-    let descriptor: Int32
-    let port: Int
-
-    init() throws {
-        let fd = socket(
-            AF_INET,
-            Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue) | Int32(SOCK_NONBLOCK.rawValue),
-            0
-        )
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let ok = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                bind(fd, $0, length) == 0 && getsockname(fd, $0, &length) == 0
-            }
-        }
-        guard fd >= 0, ok, listen(fd, 8) == 0 else {
-            if fd >= 0 { close(fd) }
-            throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO)
-        }
-        descriptor = fd
-        port = Int(UInt16(bigEndian: address.sin_port))
-    }
-
-    /// True when a client connected (the connection is accepted and closed).
-    func hasPendingConnection() -> Bool {
-        let client = accept(descriptor, nil, nil)
-        guard client >= 0 else { return false }
-        close(client)
-        return true
-    }
-
-    deinit { close(descriptor) }
 }

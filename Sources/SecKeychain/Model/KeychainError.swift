@@ -1,4 +1,5 @@
 import SecCrypto
+import SecIO
 
 /// Errors thrown by SecKeychain's stores. Messages are one readable line that says what to do;
 /// they never contain a secret.
@@ -24,6 +25,9 @@ public enum KeychainError: Error, Equatable, Sendable, CustomStringConvertible {
     case ambiguous(count: Int)
     /// The operation did not finish within its timeout.
     case timeout(Duration)
+    /// The task that awaited the operation was cancelled, and the operation stopped (the async
+    /// variants of `CredentialStore`'s calls).
+    case cancelled
     /// The secret is larger than the store accepts.
     case secretTooLarge(limit: Int)
     /// An attribute value is not acceptable (empty, or not representable); the string says which.
@@ -58,6 +62,7 @@ public enum KeychainError: Error, Equatable, Sendable, CustomStringConvertible {
         case .ambiguous(let count):
             return "\(count) different items match: name the item more precisely (account, access group, server)"
         case .timeout(let limit): return "the keychain did not answer within \(limit)"
+        case .cancelled: return "the keychain operation was cancelled"
         case .secretTooLarge(let limit): return "the secret is larger than the \(limit)-byte limit"
         case .invalidAttribute(let reason): return "invalid attribute: \(reason)"
         case .wrongStorePassword: return "wrong master password for the encrypted keychain file"
@@ -65,5 +70,11 @@ public enum KeychainError: Error, Equatable, Sendable, CustomStringConvertible {
         case .io(let path, let reason): return "\(path): \(reason)"
         case .backendFailure(let reason): return "Secret Service: \(reason)"
         }
+    }
+}
+
+extension KeychainError: BlockingOperationError {
+    package static func noThread(_ reason: String) -> KeychainError {
+        .backendFailure("cannot start a thread: \(reason)")
     }
 }

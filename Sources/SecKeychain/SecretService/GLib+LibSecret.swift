@@ -1,5 +1,6 @@
 internal import CLibSecret
 import SecCrypto
+import SecIO
 
 /// A strong reference to a GObject, released with the Swift value.
 final class GObjectReference: @unchecked Sendable {
@@ -16,19 +17,31 @@ final class GObjectReference: @unchecked Sendable {
     func cast<T>(to type: T.Type) -> UnsafeMutablePointer<T> { pointer.assumingMemoryBound(to: type) }
 }
 
-/// A `GCancellable` cancelled when the operation's deadline passes (by `DeadlineWatchdog`), so that
-/// no GIO or libsecret call outlives its timeout.
+/// A `GCancellable` cancelled when the operation's deadline passes (by `DeadlineWatchdog`), or when
+/// the task of an async variant is cancelled, so that no GIO or libsecret call outlives its timeout or
+/// its task: the call ends with `G_IO_ERROR_CANCELLED`, which `deadline.error` names.
 final class DeadlineCancellable: Sendable {
     private let reference: GObjectReference
     private let watch: UInt64
+    private let cancellation: OperationCancellation?
+    private let cancellationHandler: Int?
 
     init(_ deadline: OperationDeadline) {
-        reference = GObjectReference(adopting: UnsafeMutableRawPointer(g_cancellable_new()))
-        // The watchdog keeps its own reference, so a cancel racing with this value's release is harmless.
+        let reference = GObjectReference(adopting: UnsafeMutableRawPointer(g_cancellable_new()))
+        self.reference = reference
+        // The watchdog and the handler keep their own references, so a cancel racing with this
+        // value's release is harmless.
         watch = DeadlineWatchdog.shared.watch(reference, until: deadline)
+        cancellation = deadline.cancellation
+        cancellationHandler = deadline.cancellation?.whenCancelled {
+            g_cancellable_cancel(reference.cast(to: GCancellable.self))
+        }
     }
 
-    deinit { DeadlineWatchdog.shared.stopWatching(watch) }
+    deinit {
+        DeadlineWatchdog.shared.stopWatching(watch)
+        if let cancellationHandler { cancellation?.removeHandler(cancellationHandler) }
+    }
 
     var pointer: UnsafeMutablePointer<GCancellable> { reference.cast(to: GCancellable.self) }
 }

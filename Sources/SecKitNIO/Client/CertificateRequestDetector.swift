@@ -17,13 +17,13 @@ final class CertificateRequestDetector<Verified: Sendable>: ChannelInboundHandle
     init(record: HandshakeRecord<Verified>) { self.record = record }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
-        if !finished {
-            var bytes = unwrapInboundIn(data)
-            records.writeBuffer(&bytes)
-            scan()
-            if finished { context.pipeline.syncOperations.removeHandler(context: context, promise: nil) }
-        }
+        guard !finished else { return context.fireChannelRead(data) }
+        var bytes = unwrapInboundIn(data)
+        records.writeBuffer(&bytes)
+        scan()
         context.fireChannelRead(data)
+        // Only once the bytes have gone on: a removed handler's context forwards nothing.
+        if finished { context.pipeline.syncOperations.removeHandler(context: context, promise: nil) }
     }
 
     /// Reads whole records: handshake ones (22) into `handshake`, where messages are read by their

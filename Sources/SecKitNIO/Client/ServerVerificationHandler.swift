@@ -51,6 +51,10 @@ public final class ServerVerificationHandler: ChannelInboundHandler, RemovableCh
         context.fireErrorCaught(translated)
     }
 
+    public func handlerRemoved(context: ChannelHandlerContext) {
+        promise.fail(record.failure ?? TLSError.handshakeFailed("the connection closed before the handshake completed"))
+    }
+
     public func channelInactive(context: ChannelHandlerContext) {
         promise.fail(record.failure ?? TLSError.handshakeFailed("the server closed the connection"))
         context.fireChannelInactive()

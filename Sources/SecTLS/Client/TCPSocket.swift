@@ -1,3 +1,5 @@
+import SecIO
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -30,18 +32,11 @@ package struct TCPSocket {
             if ContinuousClock.now >= deadline { throw .timedOut(.connect) }
             do {
                 return TCPSocket(descriptor: try Self.connect(info, deadline: deadline), address: address)
-            } catch .timedOut(let phase) {
-                throw .timedOut(phase)
-            } catch {
-                failures.append("\(address) port \(port): \(Self.reason(error))")
+            } catch .connectionFailed(let reason) {
+                failures.append("\(address) port \(port): \(reason)")
             }
         }
         throw .connectionFailed(failures.isEmpty ? "\(host): no address" : failures.joined(separator: "; "))
-    }
-
-    private static func reason(_ error: TLSError) -> String {
-        if case .connectionFailed(let reason) = error { return reason }
-        return error.description
     }
 
     private static func connect(_ info: addrinfo, deadline: ContinuousClock.Instant) throws(TLSError) -> Int32 {
@@ -57,7 +52,7 @@ package struct TCPSocket {
             guard errno == EINPROGRESS || errno == EINTR else {
                 throw .connectionFailed(String(cString: strerror(errno)))
             }
-            guard wait(fd, for: Int16(POLLOUT), until: deadline) else { throw .timedOut(.connect) }
+            guard try wait(fd, for: Int16(POLLOUT), until: deadline) else { throw .timedOut(.connect) }
             var error: Int32 = 0
             var length = socklen_t(MemoryLayout<Int32>.size)
             guard getsockopt(fd, SOL_SOCKET, SO_ERROR, &error, &length) == 0 else {
@@ -72,15 +67,23 @@ package struct TCPSocket {
     }
 
     /// Waits until `fd` is ready for `events` (`POLLIN`, `POLLOUT`); false when `deadline` passed first.
-    /// Errors and hang-ups count as ready: the next read or write reports them.
-    static func wait(_ fd: Int32, for events: Int16, until deadline: ContinuousClock.Instant) -> Bool {
+    /// Errors and hang-ups count as ready: the next read or write reports them. Throws `cancelled`
+    /// as soon as the async task running this operation is cancelled (`OperationCancellation.current`,
+    /// whose descriptor the same `poll` watches).
+    static func wait(_ fd: Int32, for events: Int16, until deadline: ContinuousClock.Instant) throws(TLSError) -> Bool {
+        let cancellation = OperationCancellation.current
         while true {
+            if cancellation?.isCancelled == true { throw .cancelled }
             let remaining = deadline - .now
             if remaining <= .zero { return false }
             let (seconds, attoseconds) = remaining.components
             let milliseconds = Int32(clamping: seconds * 1000 + attoseconds / 1_000_000_000_000_000 + 1)
-            var entry = pollfd(fd: fd, events: events, revents: 0)
-            let ready = poll(&entry, 1, milliseconds)
+            var entries = [
+                pollfd(fd: fd, events: events, revents: 0),
+                pollfd(fd: cancellation?.descriptor ?? -1, events: Int16(POLLIN), revents: 0),
+            ]
+            let ready = poll(&entries, 2, milliseconds)
+            if entries[1].revents != 0 { throw .cancelled }
             if ready > 0 { return true }
             if ready < 0 && errno != EINTR { return true }
         }

@@ -1,4 +1,5 @@
 import SecCrypto
+import SecIO
 
 /// A TLS client for one `TLSConfiguration`: make it once, then `connect` as often as needed (the
 /// OpenSSL context, with its loaded CA store and client identity, is shared by every connection).
@@ -40,16 +41,7 @@ public final class TLSClient: Sendable {
     /// Throws `invalidConfiguration`, before anything is resolved, when `host` or the configured
     /// `serverName` holds a NUL, another control character or white space.
     public func connect(host: String, port: Int, scheme: String = "tls") throws(TLSError) -> TLSConnection {
-        for (what, name) in [("host", host), ("server name", configuration.serverName)] {
-            if let name, let position = HostPattern.positionOfControlOrSpace(in: name) {
-                throw .invalidConfiguration(
-                    "the \(what) has a control character, NUL or white space (character \(position) of \(name.unicodeScalars.count))"
-                )
-            }
-        }
-        if let allowList = configuration.allowedEndpoints, !allowList.permits(host: host, port: port, scheme: scheme) {
-            throw .endpointNotAllowed(host: host, port: port, scheme: scheme.lowercased())
-        }
+        try Self.checkEndpoint(host: host, port: port, scheme: scheme, configuration: configuration)
         let serverName = HostPattern.normalize(configuration.serverName ?? host)
         if configuration.trustRoots == .pinsOnly {
             _ = try verifier.enforcedPinSet(forPinOnlyTrust: serverName, at: Date())
@@ -65,6 +57,20 @@ public final class TLSClient: Sendable {
         )
     }
 
+    /// `connect(host:port:scheme:)` for Swift concurrency: name resolution, the TCP connect and the
+    /// handshake run on a thread of their own, never on the cooperative pool. A cancelled task stops
+    /// the connect or handshake at once with `cancelled` (a name resolution under way is not
+    /// interrupted: the cancellation takes effect when it returns).
+    ///
+    /// ```swift
+    /// let connection = try await client.connect(host: "api.example.com", port: 443)
+    /// try await connection.write(Array("GET / HTTP/1.0\r\nHost: api.example.com\r\n\r\n".utf8))
+    /// let reply = try await connection.readToEnd()
+    /// ```
+    public func connect(host: String, port: Int, scheme: String = "tls") async throws(TLSError) -> TLSConnection {
+        try await BlockingThread.run { () throws(TLSError) in try self.connect(host: host, port: port, scheme: scheme) }
+    }
+
     /// `TLSClient(configuration:).connect(host:port:scheme:)` in one call.
     public static func connect(
         host: String,
@@ -73,5 +79,25 @@ public final class TLSClient: Sendable {
         configuration: TLSConfiguration = TLSConfiguration()
     ) throws(TLSError) -> TLSConnection {
         try TLSClient(configuration: configuration).connect(host: host, port: port, scheme: scheme)
+    }
+
+    /// The checks before anything is resolved: names without control characters or white space, and
+    /// the endpoint on the allow-list. Shared with the other clients of a `TLSConfiguration`.
+    package static func checkEndpoint(
+        host: String,
+        port: Int,
+        scheme: String,
+        configuration: TLSConfiguration
+    ) throws(TLSError) {
+        for (what, name) in [("host", host), ("server name", configuration.serverName)] {
+            if let name, let position = HostPattern.positionOfControlOrSpace(in: name) {
+                throw .invalidConfiguration(
+                    "the \(what) has a control character, NUL or white space (character \(position) of \(name.unicodeScalars.count))"
+                )
+            }
+        }
+        if let allowList = configuration.allowedEndpoints, !allowList.permits(host: host, port: port, scheme: scheme) {
+            throw .endpointNotAllowed(host: host, port: port, scheme: scheme.lowercased())
+        }
     }
 }

@@ -107,9 +107,9 @@ final class SSLSession {
             switch error {
             case SSL_ERROR_WANT_READ:
                 if SSL_SESSION_is_resumable(SSL_get_session(ssl)) == 1 { return }  // a ticket came: accepted
-                if !TCPSocket.wait(descriptor, for: Int16(POLLIN), until: deadline) { return }
+                if try !TCPSocket.wait(descriptor, for: Int16(POLLIN), until: deadline) { return }
             case SSL_ERROR_WANT_WRITE:
-                if !TCPSocket.wait(descriptor, for: Int16(POLLOUT), until: deadline) { return }
+                if try !TCPSocket.wait(descriptor, for: Int16(POLLOUT), until: deadline) { return }
             case SSL_ERROR_ZERO_RETURN:
                 return
             default:
@@ -172,9 +172,13 @@ final class SSLSession {
             let error = SSL_get_error(ssl, result)
             switch error {
             case SSL_ERROR_WANT_READ:
-                guard TCPSocket.wait(descriptor, for: Int16(POLLIN), until: deadline) else { throw .timedOut(phase) }
+                guard try TCPSocket.wait(descriptor, for: Int16(POLLIN), until: deadline) else {
+                    throw .timedOut(phase)
+                }
             case SSL_ERROR_WANT_WRITE:
-                guard TCPSocket.wait(descriptor, for: Int16(POLLOUT), until: deadline) else { throw .timedOut(phase) }
+                guard try TCPSocket.wait(descriptor, for: Int16(POLLOUT), until: deadline) else {
+                    throw .timedOut(phase)
+                }
             case SSL_ERROR_ZERO_RETURN where phase == .read:
                 return
             default:

@@ -1,8 +1,12 @@
 import SecCrypto
+import SecIO
+import Synchronization
 
 /// An established, verified TLS connection: read and write the application protocol over it, then
-/// `close()` (also done when the connection is released). Use it from one thread at a time.
-public final class TLSConnection {
+/// `close()` (also done when the connection is released). Calls from several threads or tasks are
+/// serialised (a read waiting for data holds up a write); the async `read`/`write` run on a thread
+/// of their own and stop with `cancelled` when their task is cancelled.
+public final class TLSConnection: Sendable {
     /// The host connected to, as given.
     public let host: String
     public let port: Int
@@ -16,7 +20,7 @@ public final class TLSConnection {
     public let cipher: String
     /// The chain as the server sent it, depth 0 first (built on first use). May hold certificates
     /// that prove nothing.
-    public var peerChain: [Certificate] { session.peerChain(reusing: verifiedChain) }
+    public var peerChain: [Certificate] { session.withLock { $0.peerChain(reusing: verifiedChain) } }
     /// The chain verification built (`SSL_get0_verified_chain`): from the server's certificate to the
     /// trusted CA; in pin-only mode, the part of the sent chain linked by signatures from the server's
     /// certificate, which reaches a pinned certificate.
@@ -27,7 +31,8 @@ public final class TLSConnection {
     /// True when the server asked for a client certificate.
     public let clientCertificateRequested: Bool
 
-    private let session: SSLSession
+    /// The session, one call at a time: OpenSSL's `SSL` is not safe to use from two threads at once.
+    private let session: Mutex<SSLSession>
     private let timeouts: TLSTimeouts
 
     init(
@@ -45,7 +50,7 @@ public final class TLSConnection {
             verifier: client.verifier,
             deadline: ContinuousClock.now + configuration.timeouts.handshake
         )
-        self.session = session
+        self.session = Mutex(session)
         self.timeouts = configuration.timeouts
         self.host = host
         self.port = port
@@ -61,12 +66,16 @@ public final class TLSConnection {
     /// Up to `maxLength` bytes, waiting at most the read timeout for the first; an empty array when
     /// the server closed the connection (with a TLS close_notify).
     public func read(maxLength: Int = 16 * 1024) throws(TLSError) -> [UInt8] {
-        try session.read(maxLength: maxLength, deadline: ContinuousClock.now + timeouts.read)
+        let deadline = ContinuousClock.now + timeouts.read
+        return try session.withLock { (session) throws(TLSError) in
+            try session.read(maxLength: maxLength, deadline: deadline)
+        }
     }
 
     /// Writes all of `bytes`; each wait for the peer to take data is limited by the write timeout.
     public func write(_ bytes: some DataProtocol) throws(TLSError) {
-        try session.write([UInt8](bytes), timeout: timeouts.write)
+        let bytes = [UInt8](bytes)
+        try session.withLock { (session) throws(TLSError) in try session.write(bytes, timeout: timeouts.write) }
     }
 
     /// Reads until the server closes the connection (or `limit` bytes, which throws).
@@ -83,7 +92,7 @@ public final class TLSConnection {
     }
 
     /// Sends close_notify (without waiting for the server's) and closes the socket. Idempotent.
-    public func close() { session.close() }
+    public func close() { session.withLock { $0.close() } }
 }
 
 /// What a completed handshake established.

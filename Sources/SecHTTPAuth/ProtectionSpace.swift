@@ -1,0 +1,49 @@
+/// An HTTP authentication scheme SecHTTPAuth answers challenges with.
+public enum AuthenticationMethod: String, Hashable, Sendable, CaseIterable, CustomStringConvertible {
+    /// RFC 7617: the user name and password, base64-encoded (readable by anyone who sees the request).
+    case basic = "Basic"
+    /// RFC 7616: a hash of the password with the server's nonce.
+    case digest = "Digest"
+
+    public var description: String { rawValue }
+}
+
+/// Where a credential applies (RFC 9110 §11.5, Foundation's `URLProtectionSpace`): the origin
+/// (scheme, host, port), the realm the server names in its challenge, the authentication method,
+/// and whether it is a proxy that asks (407 `Proxy-Authenticate`) rather than the server (401).
+public struct ProtectionSpace: Hashable, Sendable, CustomStringConvertible {
+    /// `http` or `https`, lower-case.
+    public let scheme: String
+    /// The host, lower-case, without a trailing dot.
+    public let host: String
+    public let port: Int
+    /// The realm of the challenge; nil for a space known before any challenge (preemptive Basic).
+    public let realm: String?
+    public let method: AuthenticationMethod
+    public let isProxy: Bool
+
+    public init(
+        scheme: String,
+        host: String,
+        port: Int,
+        realm: String?,
+        method: AuthenticationMethod,
+        isProxy: Bool = false
+    ) {
+        self.scheme = scheme.lowercased()
+        var host = host.lowercased()
+        if host.hasSuffix(".") { host.removeLast() }
+        self.host = host
+        self.port = port
+        self.realm = realm
+        self.method = method
+        self.isProxy = isProxy
+    }
+
+    /// True when requests to this space travel encrypted (`https`).
+    public var isSecure: Bool { scheme == "https" }
+
+    public var description: String {
+        "\(isProxy ? "proxy " : "")\(scheme)://\(host):\(port) \(method)" + (realm.map { " realm \"\($0)\"" } ?? "")
+    }
+}

@@ -1,0 +1,151 @@
+import AsyncHTTPClient
+import Foundation
+import NIOCore
+import SecCrypto
+import SecKitHTTPClient
+import SecKitNIO
+import SecTLS
+import TestSupport
+import Testing
+
+/// AsyncHTTPClient configured by SecKit against real `openssl s_server -www` processes: trust,
+/// leaf pins on every new connection before any request byte, client identities, and the
+/// configurations it refuses.
+@Suite struct HTTPClientTests {
+    let fixture = TestPKI.shared
+
+    /// `GET https://127.0.0.1:PORT/` through an HTTPClient made from `configuration`; the body.
+    func get(_ server: TLSTestServer, _ configuration: SecTLS.TLSConfiguration) async throws -> String {
+        let client = HTTPClient(
+            eventLoopGroup: HTTPClient.defaultEventLoopGroup,
+            configuration: try HTTPClient.Configuration(secKit: configuration)
+        )
+        do {
+            let response = try await client.execute(
+                HTTPClientRequest(url: "https://127.0.0.1:\(server.port)/"),
+                timeout: .seconds(20)
+            )
+            let body = try await response.body.collect(upTo: 1 << 20)
+            try await client.shutdown()
+            return String(buffer: body)
+        } catch {
+            try await client.shutdown()
+            throw error
+        }
+    }
+
+    /// True when s_server (run with -msg) received application data after the handshake: a received
+    /// record (its `RecordHeader` line) that -msg describes as neither an alert nor a handshake message
+    /// (application data gets no description of its own, under TLS 1.2 or 1.3).
+    func receivedApplicationData(_ log: String) -> Bool {
+        let lines = log.split(separator: "\n").filter { $0.hasPrefix("<<< ") || $0.hasPrefix(">>> ") }
+        guard let finished = lines.lastIndex(where: { $0.contains("Finished") }) else { return false }
+        let received = lines[(finished + 1)...].filter { $0.hasPrefix("<<< ") }
+        var records: [[Substring]] = []
+        for line in received {
+            if line.contains("RecordHeader") {
+                records.append([])
+            } else if !records.isEmpty {
+                records[records.count - 1].append(line)
+            }
+        }
+        return records.contains { record in !record.contains { $0.contains("Alert") || $0.contains("Handshake") } }
+    }
+
+    @Test(arguments: ["-tls1_2", "-tls1_3"])
+    func aPinnedLeafGetsItsRequestThrough(version: String) async throws {
+        let server = try fixture.server([version, "-msg"])
+        defer { server.stop() }
+        let page = try await get(server, try fixture.clientConfiguration(pins: [try fixture.pin("leaf-rsa")]))
+        #expect(page.hasPrefix("<HTML>") || page.contains("s_server"))
+        #expect(receivedApplicationData(server.log))
+    }
+
+    @Test(arguments: ["-tls1_2", "-tls1_3"])
+    func aWrongPinSendsNoRequestByte(version: String) async throws {
+        let server = try fixture.server([version, "-msg"])
+        defer { server.stop() }
+        let other = try fixture.pin("other")
+        let leafPin = try fixture.certificate("leaf-rsa").publicKeyPin
+        await #expect {
+            try await get(server, try fixture.clientConfiguration(pins: [other]))
+        } throws: { error in
+            guard case TLSError.pinMismatch(let evaluation) = error else { return false }
+            return evaluation.expectedPins == [other] && evaluation.chainPins == [leafPin]
+        }
+        #expect(server.log.contains("Finished"), "the handshake happened")
+        #expect(!receivedApplicationData(server.log))
+    }
+
+    @Test func anAppendedCertificateCannotSatisfyAPin() async throws {
+        let server = try fixture.server(chain: "appended-chain.pem")
+        defer { server.stop() }
+        await #expect(throws: TLSError.self) {
+            try await get(server, try fixture.clientConfiguration(pins: [try fixture.pin("other")]))
+        }
+    }
+
+    @Test func pinsThatNeedTheChainAreRefusedAtConfiguration() throws {
+        #expect {
+            try HTTPClient.Configuration(secKit: try fixture.clientConfiguration(pins: [try fixture.pin("ca")]))
+        } throws: { error in
+            guard case TLSError.invalidConfiguration(let reason) = error else { return false }
+            return reason.contains("SecKit Test CA")
+        }
+        var twoHosts = try fixture.clientConfiguration(trust: .pinsOnly)
+        twoHosts.pinPolicy = PinPolicy([
+            try PinSet(host: "a.example", pins: [try fixture.pin("leaf-rsa")]),
+            try PinSet(host: "b.example", pins: [try fixture.pin("leaf-ec")]),
+        ])
+        #expect(throws: TLSError.self) { try HTTPClient.Configuration(secKit: twoHosts) }
+    }
+
+    @Test func pinOnlyTrustChecksTheLeaf() async throws {
+        let server = try fixture.server(cert: "selfsigned", chain: nil)
+        defer { server.stop() }
+        let page = try await get(
+            server,
+            try fixture.clientConfiguration(pins: [try fixture.pin("selfsigned")], trust: .pinsOnly)
+        )
+        #expect(page.contains("s_server") || page.hasPrefix("<HTML>"))
+        await #expect(throws: TLSError.self) {
+            try await get(server, try fixture.clientConfiguration(pins: [try fixture.pin("leaf-ec")], trust: .pinsOnly))
+        }
+    }
+
+    @Test(arguments: ["-tls1_2", "-tls1_3"])
+    func aPKCS12IdentityLogsIn(version: String) async throws {
+        let server = try fixture.server([version, "-Verify", "1", "-verify_return_error", "-CAfile", "ca-chain.pem"])
+        defer { server.stop() }
+        let identity = try ClientIdentity(
+            pkcs12: try fixture.bytes("client.p12"),
+            passphrase: SecureBytes(Array(TestPKI.p12Passphrase.utf8))
+        )
+        let page = try await get(
+            server,
+            try fixture.clientConfiguration(pins: [try fixture.pin("leaf-rsa")], identity: identity)
+        )
+        #expect(page.contains("Client certificate") && page.contains("SecKit Test Client"))
+    }
+
+    @Test func aTLS13ServerThatWantsACertificateSaysSo() async throws {
+        let server = try fixture.server(["-tls1_3", "-Verify", "1", "-verify_return_error", "-CAfile", "ca-chain.pem"])
+        defer { server.stop() }
+        await #expect(throws: TLSError.clientCertificateRequired) {
+            try await get(server, try fixture.clientConfiguration())
+        }
+    }
+
+    @Test func anUntrustedServerIsRefused() async throws {
+        let server = try fixture.server(cert: "rogue-server", chain: nil)
+        defer { server.stop() }
+        await #expect {
+            try await get(server, try fixture.clientConfiguration())
+        } throws: { error in
+            guard let error = TLSError(translating: error, clientIdentityConfigured: false),
+                case .certificateVerificationFailed = error
+            else { return false }
+            return true
+        }
+    }
+}

@@ -1,0 +1,25 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// seccli stays lean: none of SecKit's SwiftNIO products (nor swift-nio-ssl's BoringSSL) is linked
+/// into it. Read from the binary's symbol table, where every Swift symbol names its module; the
+/// seckit-fetch example, which does link them, shows the check can see them.
+@Suite struct LinkageTests {
+    static let nioModules = ["7NIOCore", "6NIOSSL", "CNIOBoringSSL", "15AsyncHTTPClient", "11Hummingbird"]
+
+    func linkedNIOModules(_ path: String) throws -> [String] {
+        let symbols = try ProcessRunner.run("nm", ["--defined-only", path]).requiringSuccess(of: "nm").stdoutText
+        // A stripped binary would pass for want of symbols.
+        try #require(symbols.contains("ArgumentParser") || symbols.contains("7NIOCore"), "\(path) has no symbol table")
+        return Self.nioModules.filter { symbols.contains($0) }
+    }
+
+    @Test func seccliLinksNoNIO() throws {
+        let seccli = try #require(Tools.seccliPath)
+        #expect(try linkedNIOModules(seccli) == [])
+        if let fetch = BuiltExecutable.path("seckit-fetch") {
+            #expect(try linkedNIOModules(fetch).contains("7NIOCore"))
+        }
+    }
+}

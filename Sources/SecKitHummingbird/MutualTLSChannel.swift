@@ -28,6 +28,10 @@ struct MutualTLSChannel<Base: ServerChildChannel>: ServerChildChannel {
             pending.withLockedValue { $0[ObjectIdentifier(channel)] = peer }
         }.flatMap {
             base.setup(channel: channel, logger: logger)
+        }.flatMapErrorThrowing { error in
+            // No `handle` will take this connection's peer.
+            pending.withLockedValue { _ = $0.removeValue(forKey: ObjectIdentifier(channel)) }
+            throw error
         }
     }
 

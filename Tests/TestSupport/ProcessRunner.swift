@@ -271,9 +271,10 @@ public enum ProcessRunner {
         return (output, false)
     }
 
-    /// How much longer a child may take than the caller allows: `SECKIT_TEST_TIMEOUT_SCALE` (tools/test
-    /// sets 10 for the AddressSanitizer run, whose instrumented debug builds are that much slower).
-    private static let timeoutScale =
+    /// How much longer a child (or a connection) may take than the caller allows:
+    /// `SECKIT_TEST_TIMEOUT_SCALE` (tools/test sets 10 for the AddressSanitizer run, whose instrumented
+    /// debug builds are that much slower).
+    public static let timeoutScale =
         ProcessInfo.processInfo.environment["SECKIT_TEST_TIMEOUT_SCALE"].flatMap(Int.init)
         .map { max($0, 1) } ?? 1
 

@@ -69,15 +69,16 @@ extension TestPKI {
     }
 
     /// A client configuration trusting the fixture's CA (or `trust`), with `pins` enforced for
-    /// 127.0.0.1 when given, `identity` as client identity and 30-second timeouts (a loaded machine
-    /// with tests in parallel can be slow; the tests of timeouts set their own).
+    /// 127.0.0.1 when given, `identity` as client identity and 30-second timeouts, times
+    /// `ProcessRunner.timeoutScale` (a loaded machine with tests in parallel can be slow; the tests of
+    /// timeouts set their own).
     public func clientConfiguration(
         pins: [Pin]? = nil,
         trust: TrustRoots? = nil,
         identity: ClientIdentity? = nil
     ) throws -> TLSConfiguration {
         var configuration = TLSConfiguration(trustRoots: trust ?? .caFile(path("ca.pem")), clientIdentity: identity)
-        configuration.timeouts = .all(.seconds(30))
+        configuration.timeouts = .all(.seconds(30 * ProcessRunner.timeoutScale))
         if let pins { configuration.pinPolicy = try PinPolicy(host: "127.0.0.1", pins: pins) }
         return configuration
     }

@@ -17,13 +17,17 @@ final class CertificateRequestDetector<Verified: Sendable>: ChannelInboundHandle
     init(record: HandshakeRecord<Verified>) { self.record = record }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
-        if !finished {
-            var bytes = unwrapInboundIn(data)
-            records.writeBuffer(&bytes)
-            scan()
-            if finished { context.pipeline.syncOperations.removeHandler(context: context, promise: nil) }
+        guard !finished else {
+            context.fireChannelRead(data)
+            return
         }
+        var bytes = unwrapInboundIn(data)
+        records.writeBuffer(&bytes)
+        scan()
+        // Passed on before the removal: a removed context has no next handler, and the read that
+        // ends the watch (ServerHello and the encrypted records after it, in TLS 1.3) would be lost.
         context.fireChannelRead(data)
+        if finished { context.pipeline.syncOperations.removeHandler(context: context, promise: nil) }
     }
 
     /// Reads whole records: handshake ones (22) into `handshake`, where messages are read by their

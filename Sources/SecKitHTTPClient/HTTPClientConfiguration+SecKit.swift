@@ -61,9 +61,10 @@ extension HTTPClient.Configuration {
         self.tlsConfiguration = tls
         self.connectionPool.retryConnectionEstablishment = false
         let presentsIdentity = configuration.clientIdentity != nil
+        let certificates = CertificateCache()
         let initializer: @Sendable (Channel) -> EventLoopFuture<Void> = { channel in
             channel.eventLoop.makeCompletedFuture {
-                try Self.checkPins(on: channel, pinCheck, presentsIdentity, onPinEvaluation)
+                try Self.checkPins(on: channel, pinCheck, certificates, presentsIdentity, onPinEvaluation)
             }
         }
         self.http1_1ConnectionDebugInitializer = initializer
@@ -81,6 +82,7 @@ extension HTTPClient.Configuration {
     private static func checkPins(
         on channel: Channel,
         _ pinCheck: LeafPinCheck,
+        _ certificates: CertificateCache,
         _ presentsIdentity: Bool,
         _ onPinEvaluation: (@Sendable (PinEvaluation) -> Void)?
     ) throws {
@@ -95,7 +97,7 @@ extension HTTPClient.Configuration {
             guard let leaf = tlsHandler.peerCertificate else {
                 throw TLSError.handshakeFailed("the server sent no certificate")
             }
-            for evaluation in try pinCheck.check(try Certificate(nioSSL: leaf)) { onPinEvaluation?(evaluation) }
+            for evaluation in try pinCheck.check(try certificates.certificate(leaf)) { onPinEvaluation?(evaluation) }
         } catch {
             if case .pinMismatch(let evaluation) = error as? TLSError { onPinEvaluation?(evaluation) }
             channel.close(promise: nil)

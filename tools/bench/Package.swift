@@ -7,7 +7,13 @@ import PackageDescription
 let package = Package(
     name: "seckit-bench",
     dependencies: [
-        .package(name: "SecKit", path: "../..")
+        .package(name: "SecKit", path: "../.."),
+        // The same packages as SecKit's own, for the `nio` part's baselines (plain swift-nio-ssl,
+        // AsyncHTTPClient and Hummingbird TLS) beside SecKitNIO, SecKitHTTPClient and SecKitHummingbird.
+        .package(url: "https://github.com/apple/swift-nio", from: "2.80.0"),
+        .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.0"),
+        .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.0"),
     ],
     targets: [
         .executableTarget(
@@ -17,6 +23,16 @@ let package = Package(
                 .product(name: "SecEnvelope", package: "SecKit"),
                 .product(name: "SecKeychain", package: "SecKit"),
                 .product(name: "SecTLS", package: "SecKit"),
+                .product(name: "SecKitNIO", package: "SecKit"),
+                .product(name: "SecKitHTTPClient", package: "SecKit"),
+                .product(name: "SecKitHummingbird", package: "SecKit"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdTLS", package: "hummingbird"),
             ]
         )
     ]

@@ -20,6 +20,7 @@ public final class ClientTLSContext: Sendable {
     public let configuration: SecTLS.TLSConfiguration
     let verifier: ServerCertificateVerifier
     let sslContext: NIOSSLContext
+    let certificates = CertificateCache()
 
     /// Reads the trust store and the identity into memory. Throws `invalidConfiguration` as
     /// `TLSClient(configuration:)` does.
@@ -56,7 +57,8 @@ public final class ClientTLSContext: Sendable {
             _ = try verifier.enforcedPinSet(forPinOnlyTrust: serverName, at: Date())
         }
         let record = HandshakeRecord<VerifiedServerChain>()
-        let callback = VerificationCallback.make(record: record) { [verifier] presented throws(TLSError) in
+        let callback = VerificationCallback.make(record: record, cache: certificates) {
+            [verifier] presented throws(TLSError) in
             let verified = try verifier.verify(presented, serverName: serverName)
             return (verified, verified.chain)
         }

@@ -18,6 +18,7 @@ import SecTLS
 public final class ServerTLSContext: Sendable {
     public let clientVerifier: ClientCertificateVerifier
     let sslContext: NIOSSLContext
+    let certificates = CertificateCache()
 
     /// `identity` is the server's certificate (with its chain) and key. Throws `invalidConfiguration`
     /// when swift-nio-ssl refuses the result.
@@ -42,7 +43,8 @@ public final class ServerTLSContext: Sendable {
     /// holds the verified client once the handshake is done. Call on the channel's event loop.
     public func addHandlers(to pipeline: ChannelPipeline.SynchronousOperations) throws -> MutualTLSPeer {
         let record = HandshakeRecord<VerifiedClient>()
-        let callback = VerificationCallback.make(record: record) { [clientVerifier] presented throws(TLSError) in
+        let callback = VerificationCallback.make(record: record, cache: certificates) {
+            [clientVerifier] presented throws(TLSError) in
             let client = try clientVerifier.verify(presented)
             return (client, client.chain)
         }

@@ -1,15 +1,6 @@
 import NIOSSL
 import SecTLS
 
-extension Certificate {
-    /// The certificate swift-nio-ssl holds, parsed by OpenSSL.
-    package init(nioSSL certificate: NIOSSLCertificate) throws(TLSError) {
-        let der: [UInt8]
-        do { der = try certificate.toDERBytes() } catch { throw .malformedCertificate("swift-nio-ssl gave no DER") }
-        try self.init(der: der)
-    }
-}
-
 extension NIOSSLCertificate {
     /// `certificate` for swift-nio-ssl (a BoringSSL copy of its DER).
     package static func from(_ certificate: Certificate) throws(TLSError) -> NIOSSLCertificate {

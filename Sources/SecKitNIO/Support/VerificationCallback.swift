@@ -9,12 +9,13 @@ import SecTLS
 enum VerificationCallback {
     static func make<Verified: Sendable>(
         record: HandshakeRecord<Verified>,
+        cache: CertificateCache,
         verify: @escaping @Sendable ([Certificate]) throws(TLSError) -> (verified: Verified, chain: [Certificate])
     ) -> NIOSSLCustomVerificationCallbackWithMetadata {
         { certificates, promise in
             do throws(TLSError) {
                 var presented: [Certificate] = []
-                for certificate in certificates { presented.append(try Certificate(nioSSL: certificate)) }
+                for certificate in certificates { presented.append(try cache.certificate(certificate)) }
                 let outcome = try verify(presented)
                 var validated: [NIOSSLCertificate] = []
                 for certificate in outcome.chain {
@@ -22,7 +23,7 @@ enum VerificationCallback {
                     if let index = presented.firstIndex(of: certificate) {
                         validated.append(certificates[index])
                     } else {
-                        validated.append(try NIOSSLCertificate.from(certificate))
+                        validated.append(try cache.nioSSL(certificate))
                     }
                 }
                 record.succeeded(outcome.verified)

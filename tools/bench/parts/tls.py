@@ -22,7 +22,7 @@ import time
 from types import SimpleNamespace
 
 from runner.context import fail, output, say
-from runner.stats import fixed, median, required_field, verdict
+from runner.stats import bench_round, fixed, median, verdict
 
 NAME = "tls"
 VERSION_OPTION = "-tls1_3"
@@ -54,12 +54,14 @@ def free_port():
         return probe.getsockname()[1]
 
 
-def start_server(ctx, folder, port):
-    """openssl s_server on 127.0.0.1:port, stopped when the part ends or the run does."""
+def start_server(ctx, folder, port, chain=None):
+    """openssl s_server on 127.0.0.1:port (sending `chain` after its certificate, when given),
+    stopped when the part ends or the run does."""
     log = open(ctx.work / "s_server.log", "wb")
     server = subprocess.Popen(
         ["openssl", "s_server", "-accept", f"127.0.0.1:{port}", "-cert", folder / "server.pem",
-         "-key", folder / "server.key", VERSION_OPTION, "-ciphersuites", CIPHER, "-quiet"],
+         "-key", folder / "server.key", *(["-cert_chain", chain] if chain else []), VERSION_OPTION,
+         "-ciphersuites", CIPHER, "-quiet"],
         stdin=subprocess.DEVNULL, stdout=log, stderr=subprocess.STDOUT,
     )
     ctx.on_exit(lambda: stop_server(server))
@@ -82,12 +84,12 @@ def stop_server(server):
     server.wait()
 
 
-def ca_pin(folder):
-    """The SPKI pin of the CA, sha256/<base64>."""
-    public_key = output(["openssl", "x509", "-in", folder / "ca.pem", "-pubkey", "-noout"])
+def spki_pin(certificate):
+    """The SPKI pin of a certificate's key, sha256/<base64>."""
+    public_key = output(["openssl", "x509", "-in", certificate, "-pubkey", "-noout"])
     der = subprocess.run(["openssl", "pkey", "-pubin", "-outform", "der"], input=public_key.encode(), stdout=subprocess.PIPE)
     if der.returncode != 0:
-        fail("openssl pkey could not read the CA's public key")
+        fail(f"openssl pkey could not read the public key of {certificate}")
     return "sha256/" + base64.b64encode(hashlib.sha256(der.stdout).digest()).decode()
 
 
@@ -98,7 +100,7 @@ def measure(ctx):
     port = free_port()
     server = start_server(ctx, folder, port)
     os.environ.update(
-        SECKIT_BENCH_TLS_PORT=str(port), SECKIT_BENCH_TLS_CA=str(folder / "ca.pem"), SECKIT_BENCH_TLS_PIN=ca_pin(folder)
+        SECKIT_BENCH_TLS_PORT=str(port), SECKIT_BENCH_TLS_CA=str(folder / "ca.pem"), SECKIT_BENCH_TLS_PIN=spki_pin(folder / "ca.pem")
     )
     rates = {name: [] for name in CASES}  # (handshakes per second of wall time, of user CPU time)
 
@@ -116,11 +118,8 @@ def measure(ctx):
             cpu = re.search(r"s; ([0-9.]*) connections/user sec", line)
             rates[name].append((fixed(float(count) / (end - start), 1), cpu.group(1) if cpu else "0"))
         else:
-            line = ctx.bench_line("--warmup", "0.5", "--seconds", ctx.tls_seconds, "--rounds", "1", name)
-            if f" result=TLSv1.3/{CIPHER}" not in line:
-                fail(f"seckit-bench {name} did not negotiate TLSv1.3 with {CIPHER}: {line}")
-            who = "seckit-bench"
-            rates[name].append((required_field(line, "ops_per_sec", who), required_field(line, "cpu_ops_per_sec", who)))
+            expected = f" result=TLSv1.3/{CIPHER}"
+            rates[name].append(bench_round(ctx, name, ctx.tls_seconds, expected, f"did not negotiate TLSv1.3 with {CIPHER}"))
 
     for i in range(1, ctx.rounds + 1):
         for j in range(len(CASES)):

@@ -10,7 +10,7 @@ from runner.context import fail, output, run, say
 
 FILE_PARTS = ("hashing", "encryption")  # seccli on the big file
 SECCLI_PARTS = (*FILE_PARTS, "manyfiles", "keychain")  # the parts that run the release seccli
-BENCH_PARTS = ("hmac", "throughput", "pbkdf2", "envelopes", "keychain", "tls")  # in-process, seckit-bench
+BENCH_PARTS = ("hmac", "throughput", "pbkdf2", "envelopes", "keychain", "tls", "nio")  # in-process, seckit-bench
 
 
 def check_tools():

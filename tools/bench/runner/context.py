@@ -9,7 +9,7 @@ import sys
 import tempfile
 from pathlib import Path
 
-ALL_PARTS = ["hashing", "manyfiles", "encryption", "hmac", "throughput", "pbkdf2", "envelopes", "keychain", "tls"]
+ALL_PARTS = ["hashing", "manyfiles", "encryption", "hmac", "throughput", "pbkdf2", "envelopes", "keychain", "tls", "nio"]
 
 # SECKIT_BENCH_* settings that are counts or seconds: variable, default.
 SETTINGS = {
@@ -90,6 +90,7 @@ class Context:
             setattr(self, name, positive_setting(variable, default))
         # Read, like the other settings, before anything is built, so a bad value fails at once.
         self.tls_seconds = positive_setting("SECKIT_BENCH_TLS_SECONDS", 3) if "tls" in parts else 3
+        self.nio_seconds = positive_setting("SECKIT_BENCH_NIO_SECONDS", 3) if "nio" in parts else 3
         self.keychain_sizes = list(KEYCHAIN_SCALE_SIZES)
         if os.environ.get("SECKIT_BENCH_KEYCHAIN_SCALE"):
             extra = positive_setting("SECKIT_BENCH_KEYCHAIN_SCALE", 0)

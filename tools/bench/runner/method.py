@@ -57,6 +57,7 @@ def text(ctx, measured, nproc):
         python_env_versions=ctx.python_env_versions,
         tls_rounds=ctx.rounds,
         tls_seconds=ctx.tls_seconds,
+        nio_seconds=ctx.nio_seconds,
         nproc=nproc,
         keychain_rounds=ctx.keychain_rounds,
         keychain_processes=ctx.keychain_processes,
@@ -165,6 +166,28 @@ METHOD = Template(
   three rotating between rounds. Reported figures: medians of the rounds, by the wall clock (the target) and per second
   of user CPU time (seckit-bench: `getrusage`; s_time: its own "connections/user sec"). The server is single-threaded
   and shares the ${nproc} cores with the client, so each rate includes the server's work.
+- **SwiftNIO, AsyncHTTPClient and Hummingbird** (part `nio`): a throwaway PKI made by the openssl CLI (root CA,
+  intermediate CA, EC P-256 leaves for the server, SAN localhost and 127.0.0.1, and for a client, both issued by the
+  intermediate and always sent with it); every client and server trusts the root only. Each case is a pair, the same
+  connections verified by swift-nio-ssl (BoringSSL) alone and by SecKit, timed by `seckit-bench` (one operation = one
+  new TCP connection with a full handshake, from the main thread, which waits for it; clients on one event loop
+  thread, in-process servers on another). `nio-handshake` and `nio-handshake-seckit`: `ClientBootstrap` connect to
+  one `openssl s_server -tls1_3 -ciphersuites TLS_AES_128_GCM_SHA256 -cert_chain intermediate.pem`, TLS handshake with
+  SNI and host name `localhost`, close; `NIOSSLClientHandler` with `trustRoots` the CA (full verification) vs
+  SecKitNIO's `ClientTLSContext(.caFile(ca))` with a `PinPolicy` for localhost holding the leaf's pin
+  (`addHandlers`; its future must report the pin matched at depth 0). s_server is a separate process, so the
+  server's work is not in the client's CPU figures. `ahc-get` and `ahc-get-seckit`: one AsyncHTTPClient GET of
+  `https://127.0.0.1:PORT/` with `connection: close` (AsyncHTTPClient then closes the connection after the response
+  and never pools it, so every request makes a new connection) to an in-process Hummingbird HTTP/1.1 server with
+  `.tls` (swift-nio-ssl); `HTTPClient.Configuration` with swift-nio-ssl TLS trusting the CA vs
+  `HTTPClient.Configuration(secKit:)` with the CA and the leaf's pin (before timing, three requests must give three
+  pin matches: one new connection each). `mtls-get` and `mtls-get-seckit`: the same GETs from a client presenting
+  its certificate, to Hummingbird `.tls` requiring a client certificate (`certificateVerification
+  .noHostnameVerification`, `trustRoots` the CA) vs `.mutualTLS(context:)` with a `ServerTLSContext` whose
+  `ClientCertificateVerifier` trusts the CA (the answer must name the client SecKit verified). ${rounds} rounds of
+  ${nio_seconds} s per case (each process warms up 0.5 s first); the two cases of a pair run back to back, which goes
+  first alternating between rounds. Reported figures: medians of the rounds by the wall clock (the target) and per
+  second of user CPU time of the seckit-bench process (which holds the in-process servers too).
 - **Keychain**: `tools/bench/keychain-session` runs inside `tools/with-secret-service` (a private D-Bus
   session bus and a fresh `gnome-keyring-daemon` with an unlocked login keyring; the caller's keyring is
   never touched). Per process: one item stored with `secret-tool store service seckit-bench account alice`;

@@ -61,6 +61,16 @@ def required_field(line, name, who, pattern="[0-9.]"):
     return value
 
 
+def bench_round(ctx, name, seconds, expected, complaint):
+    """One seckit-bench round of `name` for `seconds` after a 0.5 s warm-up, whose line must hold
+    `expected` (else the run fails with `complaint`): (ops/s by the wall clock, by user CPU time)."""
+    line = ctx.bench_line("--warmup", "0.5", "--seconds", seconds, "--rounds", "1", name)
+    if expected not in line:
+        fail(f"seckit-bench {name} {complaint}: {line}")
+    who = "seckit-bench"
+    return required_field(line, "ops_per_sec", who), required_field(line, "cpu_ops_per_sec", who)
+
+
 def verdict(met):
     return "**met**" if met else "**NOT met**"
 

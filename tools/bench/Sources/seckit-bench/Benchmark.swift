@@ -50,4 +50,10 @@ let benchmarks: [Benchmark] = [
     keychainLookup(itemCount: 1000),
     tlsHandshake(pinned: false),
     tlsHandshake(pinned: true),
+    nioHandshake(secKit: false),
+    nioHandshake(secKit: true),
+    httpClientGet(secKit: false),
+    httpClientGet(secKit: true),
+    mutualTLSGet(secKit: false),
+    mutualTLSGet(secKit: true),
 ]

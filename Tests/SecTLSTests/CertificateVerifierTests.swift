@@ -160,4 +160,33 @@ import Testing
             try ClientCertificateVerifier(clientCA: .caFile(fixture.path("ca.pem")), allowedPins: [])
         }
     }
+
+    @Test func aVerifiedChainIsReusedOnlyWhileOpenSSLWouldAcceptIt() throws {
+        let verifier = try ServerCertificateVerifier(trustRoots: .caFile(fixture.path("ca.pem")))
+        let presented = try chain(["leaf-rsa", "intermediate"])
+        let first = try verifier.verify(presented, serverName: "localhost")
+        #expect(try verifier.verify(presented, serverName: "localhost").chain == first.chain)
+        // Another host, or a time after the leaf's notAfter, is verified again — and refused.
+        #expect {
+            try verifier.verify(presented, serverName: "wrong.example")
+        } throws: { error in
+            guard case TLSError.certificateVerificationFailed(let failure) = error else { return false }
+            return failure.reason == .hostnameMismatch
+        }
+        let later = try fixture.certificate("leaf-rsa").notAfter.addingTimeInterval(60)
+        #expect {
+            try verifier.verify(presented, serverName: "localhost", at: later)
+        } throws: { error in
+            guard case TLSError.certificateVerificationFailed(let failure) = error else { return false }
+            return failure.reason == .expired
+        }
+
+        let clients = try ClientCertificateVerifier(clientCA: .caFile(fixture.path("ca.pem")))
+        let client = try chain(["client", "intermediate"])
+        _ = try clients.verify(client)
+        let clientLater = try fixture.certificate("client").notAfter.addingTimeInterval(60)
+        #expect(throws: TLSError.self) { try clients.verify(client, at: clientLater) }
+        let earlier = try fixture.certificate("client").notBefore.addingTimeInterval(-60)
+        #expect(throws: TLSError.self) { try clients.verify(client, at: earlier) }
+    }
 }

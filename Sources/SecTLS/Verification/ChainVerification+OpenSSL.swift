@@ -18,15 +18,17 @@ enum CertificatePurpose {
 /// handshake: what `SSL_connect` does with `SSL_VERIFY_PEER`, for TLS stacks that hand the chain to
 /// the application (swift-nio-ssl's custom verification callback).
 enum ChainVerification {
-    /// The verified chain, from `presented[0]` to a trust anchor of `store`. `host` (a name, or an
-    /// IPv4/IPv6 address checked against IP SANs) is verified when given, partial wildcards refused.
+    /// The verified chain, from `presented[0]` to a trust anchor of `store`, at `now`. `host` (a name,
+    /// or an IPv4/IPv6 address checked against IP SANs) is verified when given, partial wildcards refused.
     static func verify(
         _ presented: [Certificate],
         store: TrustStore,
         purpose: CertificatePurpose,
-        host: String?
+        host: String?,
+        at now: Date
     ) throws(TLSError) -> [Certificate] {
         try withStoreContext(presented, store: store.pointer, purpose: purpose) { (context) throws(TLSError) in
+            X509_STORE_CTX_set_time(context, 0, time_t(now.timeIntervalSince1970.rounded(.down)))
             if let host {
                 let parameters = X509_STORE_CTX_get0_param(context)
                 let ok =

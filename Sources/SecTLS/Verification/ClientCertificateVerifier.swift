@@ -16,6 +16,7 @@ public final class ClientCertificateVerifier: Sendable {
     /// every certificate the client CAs vouch for.
     public let allowedPins: [Pin]?
     let trustStore: TrustStore
+    private let verified = VerificationCache()
 
     /// The client CA certificates (a server names them in its CertificateRequest).
     public var clientCAs: [Certificate] { trustStore.anchors }
@@ -37,15 +38,18 @@ public final class ClientCertificateVerifier: Sendable {
         self.trustStore = try TrustStore(clientCA)
     }
 
-    /// Verifies `presented` (depth 0 first, as the client sent it) and returns the verified client.
+    /// Verifies `presented` (depth 0 first, as the client sent it) at `now` and returns the verified client.
     /// Throws `certificateVerificationFailed` (with OpenSSL's reason) or `clientNotAllowed`.
-    public func verify(_ presented: [Certificate]) throws(TLSError) -> VerifiedClient {
-        let chain = try ChainVerification.verify(
-            presented,
-            store: trustStore,
-            purpose: .clientAuthentication,
-            host: nil
-        )
+    public func verify(_ presented: [Certificate], at now: Date = Date()) throws(TLSError) -> VerifiedClient {
+        let chain = try verified.chain(presented, host: nil, at: now) { () throws(TLSError) in
+            try ChainVerification.verify(
+                presented,
+                store: trustStore,
+                purpose: .clientAuthentication,
+                host: nil,
+                at: now
+            )
+        }
         let client = VerifiedClient(chain: chain)
         if let allowedPins, !allowedPins.contains(where: { $0.matches(client.certificate) }) {
             throw .clientNotAllowed(client.publicKeyPin)

@@ -20,6 +20,7 @@ public final class ServerCertificateVerifier: Sendable {
     public let pinPolicy: PinPolicy
     /// The trust anchors; nil for `.pinsOnly`.
     let trustStore: TrustStore?
+    private let verified = VerificationCache()
 
     /// Reads the trust roots. Throws `invalidConfiguration` for an unreadable CA file, an empty CA
     /// list, or `.pinsOnly` without an enforced pin set.
@@ -56,12 +57,15 @@ public final class ServerCertificateVerifier: Sendable {
                 pinEvaluation: try checkPins(linked.chain, serverName: host, anchored: linked.anchored, at: now)
             )
         }
-        let chain = try ChainVerification.verify(
-            presented,
-            store: trustStore,
-            purpose: .serverAuthentication,
-            host: host
-        )
+        let chain = try verified.chain(presented, host: host, at: now) { () throws(TLSError) in
+            try ChainVerification.verify(
+                presented,
+                store: trustStore,
+                purpose: .serverAuthentication,
+                host: host,
+                at: now
+            )
+        }
         return VerifiedServerChain(chain: chain, pinEvaluation: try checkPins(chain, serverName: host, at: now))
     }
 

@@ -219,6 +219,14 @@ def checksum_list():
             yield selector + listing.stdout.replace(b"\n", b"\r\n") + b"# comment\n\n"
 
 
+def challenges():
+    yield (b'Digest realm="http-auth@example.org", qop="auth, auth-int", algorithm=SHA-256, '
+           b'nonce="7ypf/xlj9XXwfDPEoM4URrv/xwf94BcCAzFZH4GiTo0v", opaque="FQhe/qaU925kfnzjCev0ciny7QMkPqMAFRtzCUYo5tdS"')
+    yield b'Newauth realm="apps", type=1, title="Login to \\"apps\\"", Basic realm="simple"'
+    yield b'Negotiate YIIBhwYGKwYBBQUCoIIBezCCAX+gMDAuBg==, Basic realm=x\nDigest realm="r", nonce="n", stale=true'
+    yield b' , Digest realm =\t"r" ,, nonce= abc, userhash=true, algorithm=SHA-512-256-sess ,'
+
+
 TARGETS = {
     "checksum-list": checksum_list,
     "encodings": encodings,
@@ -231,6 +239,7 @@ TARGETS = {
     "pins": pins,
     "file-store": file_store,
     "attributes": attributes,
+    "challenges": challenges,
 }
 
 

@@ -97,6 +97,7 @@ import Testing
     @Test(arguments: [
         ("SHA-256", HashAlgorithm.sha256), ("sha256", .sha256), ("sha_256", .sha256), ("SHA256", .sha256),
         ("MD5", .md5), ("SHA-1", .sha1), ("SHA-224", .sha224), ("SHA-384", .sha384), ("sha-512", .sha512),
+        ("sha512-256", .sha512_256), ("SHA-512/256", .sha512_256), ("SHA512_256", .sha512_256),
     ])
     func hashAlgorithmParsesUserSpellings(_ name: String, _ expected: HashAlgorithm) {
         #expect(HashAlgorithm(name: name) == expected)

@@ -16,6 +16,8 @@ import Testing
         HashVectorFile(.sha384, "nist-cavp/hashes/SHA2/SHA384LongMsg.rsp", cases: 128),
         HashVectorFile(.sha512, "nist-cavp/hashes/SHA2/SHA512ShortMsg.rsp", cases: 129),
         HashVectorFile(.sha512, "nist-cavp/hashes/SHA2/SHA512LongMsg.rsp", cases: 128),
+        HashVectorFile(.sha512_256, "nist-cavp/hashes/SHA2/SHA512_256ShortMsg.rsp", cases: 129),
+        HashVectorFile(.sha512_256, "nist-cavp/hashes/SHA2/SHA512_256LongMsg.rsp", cases: 128),
     ])
     func messageDigests(_ file: HashVectorFile) throws {
         let hash = file.algorithm.hashFunction
@@ -43,6 +45,7 @@ import Testing
         HashVectorFile(.sha256, "nist-cavp/hashes/SHA2/SHA256Monte.rsp", cases: 100),
         HashVectorFile(.sha384, "nist-cavp/hashes/SHA2/SHA384Monte.rsp", cases: 100),
         HashVectorFile(.sha512, "nist-cavp/hashes/SHA2/SHA512Monte.rsp", cases: 100),
+        HashVectorFile(.sha512_256, "nist-cavp/hashes/SHA2/SHA512_256Monte.rsp", cases: 100),
     ])
     func monteCarlo(_ file: HashVectorFile) throws {
         let hash = file.algorithm.hashFunction

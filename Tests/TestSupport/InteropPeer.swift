@@ -10,6 +10,7 @@ public enum InteropPeer: String, CaseIterable, Sendable {
     case fernet = "fernet_peer.py"
     case aesgcm = "aesgcm_peer.py"
     case legacy = "legacy_server.php"
+    case digest = "digest_peer.py"
 
     /// `Tests/Peers`.
     public static let directory = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
@@ -19,7 +20,7 @@ public enum InteropPeer: String, CaseIterable, Sendable {
     /// Every variable the peers read a key from.
     public static let keyVariables: Set<String> = [
         "JOSE_KEY_HEX", "JOSE_PASSWORD", "JOSE_KEYSET_JSON", "FERNET_KEY", "FERNET_KEYS", "LEGACY_KEY",
-        "LEGACY_MAC_KEY", "AESGCM_KEY_HEX",
+        "LEGACY_MAC_KEY", "AESGCM_KEY_HEX", "DIGEST_PASSWORD",
     ]
 
     public var path: String { Self.directory + "/" + rawValue }
@@ -70,6 +71,7 @@ public enum InteropPeer: String, CaseIterable, Sendable {
         case .jose: ["python3", "-c", "import joserfc.jwe"]
         case .fernet: ["python3", "-c", "import cryptography.fernet"]
         case .aesgcm: ["python3", "-c", "import cryptography.hazmat.primitives.ciphers.aead"]
+        case .digest: ["python3", "-c", "import requests.auth"]
         case .legacy:
             ["php", "-r", "exit(function_exists('openssl_encrypt') && function_exists('hash_hmac') ? 0 : 1);"]
         }
@@ -103,6 +105,6 @@ public struct PeerUnavailable: Error, CustomStringConvertible {
     public let problem: String
 
     public var description: String {
-        "the \(peer.rawValue) peer is required (python3 with cryptography and joserfc, php-cli with openssl; tools/install-deps installs them): \(problem)"
+        "the \(peer.rawValue) peer is required (python3 with cryptography, joserfc and requests, php-cli with openssl; tools/install-deps installs them): \(problem)"
     }
 }

@@ -26,6 +26,19 @@ struct HashInteropTests {
         }
     }
 
+    @Test("sha512-256, which has no coreutils tool, equals openssl dgst -sha512-256 -r", arguments: [0, 111, 112, 129])
+    func sha512Slash256(size: Int) throws {
+        try withScratch { dir in
+            try dir.write("data.bin", randomBytes(size))
+            let ours = try Tools.seccli(["hash", "-a", "sha512-256", "data.bin"], in: dir)
+            #expect(ours.status == 0)
+            #expect(ours.stderr.isEmpty)
+            let hex = try Tools.opensslHex(["-sha512-256", "data.bin"], in: dir)
+            #expect(hex.count == 64)
+            #expect(ours.stdoutText == "\(hex)  data.bin\n")
+        }
+    }
+
     @Test("several files and stdin in one run give the *sum tool's lines in order", arguments: Algorithm.allCases)
     func severalFiles(_ algorithm: Algorithm) throws {
         try withScratch { dir in

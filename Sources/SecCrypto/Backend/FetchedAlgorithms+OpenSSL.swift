@@ -45,6 +45,7 @@ extension HashAlgorithm {
         case .sha256: "SHA256"
         case .sha384: "SHA384"
         case .sha512: "SHA512"
+        case .sha512_256: "SHA512-256"
         }
     }
 }

@@ -9,6 +9,9 @@ public enum HashAlgorithm: String, CaseIterable, Sendable, Codable, CustomString
     case sha256
     case sha384
     case sha512
+    /// SHA-512/256 (FIPS 180-4 §5.3.6): SHA-512 with its own initial values, cut to 32 bytes. Not
+    /// the first half of a SHA-512 digest. HTTP Digest authentication's `SHA-512-256` (RFC 7616).
+    case sha512_256 = "sha512-256"
 
     /// Digest length in bytes.
     public var byteCount: Int {
@@ -19,6 +22,7 @@ public enum HashAlgorithm: String, CaseIterable, Sendable, Codable, CustomString
         case .sha256: 32
         case .sha384: 48
         case .sha512: 64
+        case .sha512_256: 32
         }
     }
 
@@ -26,7 +30,7 @@ public enum HashAlgorithm: String, CaseIterable, Sendable, Codable, CustomString
     public var blockByteCount: Int {
         switch self {
         case .md5, .sha1, .sha224, .sha256: 64
-        case .sha384, .sha512: 128
+        case .sha384, .sha512, .sha512_256: 128
         }
     }
 
@@ -42,15 +46,22 @@ public enum HashAlgorithm: String, CaseIterable, Sendable, Codable, CustomString
         case .sha256: SHA256.self
         case .sha384: SHA384.self
         case .sha512: SHA512.self
+        case .sha512_256: SHA512_256.self
         }
     }
 
     /// Lower-case name, as `openssl dgst` and `sha256sum` spell it (`sha256`).
     public var description: String { rawValue }
 
-    /// Parses a name the way users write it: `sha256`, `SHA-256`, `sha_256`.
+    /// Parses a name the way users write it: `sha256`, `SHA-256`, `sha_256`, `SHA-512/256`.
     public init?(name: String) {
-        let folded = name.lowercased().filter { $0 != "-" && $0 != "_" }
-        self.init(rawValue: folded)
+        let folded = Self.folded(name)
+        guard let algorithm = Self.allCases.first(where: { Self.folded($0.rawValue) == folded }) else { return nil }
+        self = algorithm
+    }
+
+    /// The name without case and the separators people put between its parts.
+    private static func folded(_ name: String) -> String {
+        name.lowercased().filter { $0 != "-" && $0 != "_" && $0 != "/" }
     }
 }

@@ -69,6 +69,14 @@ public struct SHA512: HashFunction {
     public init() {}
 }
 
+/// SHA-512/256 (FIPS 180-4 §5.3.6): 32 bytes, SHA-512's speed on 64-bit machines, its own initial
+/// values (not a truncated SHA-512), and no length extension.
+public struct SHA512_256: HashFunction {
+    public static let algorithm = HashAlgorithm.sha512_256
+    public var hasher = DigestHasher(algorithm)
+    public init() {}
+}
+
 /// Algorithms that are broken for their original security purpose, kept for interoperability
 /// (certificate fingerprints, legacy servers). Their names mark each use at the call site.
 public enum Insecure {

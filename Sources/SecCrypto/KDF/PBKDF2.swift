@@ -10,12 +10,12 @@ public enum KDF {
         public static let supportedPRFs: [HashAlgorithm] = [.sha1, .sha224, .sha256, .sha384, .sha512]
 
         /// OWASP's 2023 recommendation for new secrets: 1,300,000 for SHA-1, 600,000 for SHA-256
-        /// (and SHA-224), 210,000 for SHA-512 (and SHA-384).
+        /// (and SHA-224), 210,000 for SHA-512 (and SHA-384 and SHA-512/256, which cost as much).
         public static func minimumIterations(for prf: HashAlgorithm) -> Int {
             switch prf {
             case .md5, .sha1: 1_300_000
             case .sha224, .sha256: 600_000
-            case .sha384, .sha512: 210_000
+            case .sha384, .sha512, .sha512_256: 210_000
             }
         }
 

@@ -1,0 +1,25 @@
+/// Why SecHTTPAuth refused a challenge header or could not answer it. Reasons name a position or a
+/// limit, never more than a few bytes of the header: it is server-controlled input.
+public enum HTTPAuthError: Error, Equatable, Sendable, CustomStringConvertible {
+    /// A `WWW-Authenticate` or `Proxy-Authenticate` value that is not RFC 9110 §11 syntax, or too large.
+    case malformedChallenge(String)
+    /// A challenge of a known scheme that lacks what answering it needs (a Digest nonce, a usable qop).
+    case unusableChallenge(String)
+    /// A user name or password the scheme cannot carry (a control character; for Basic, a colon in
+    /// the user name).
+    case invalidCredentials(String)
+    /// A request target or method that cannot go into a Digest header (control characters, quotes).
+    case invalidRequest(String)
+    /// The random generator failed while making a client nonce.
+    case randomGenerationFailed
+
+    public var description: String {
+        switch self {
+        case .malformedChallenge(let reason): "malformed authentication challenge: \(reason)"
+        case .unusableChallenge(let reason): "authentication challenge cannot be answered: \(reason)"
+        case .invalidCredentials(let reason): "invalid credentials: \(reason)"
+        case .invalidRequest(let reason): "request cannot be authenticated: \(reason)"
+        case .randomGenerationFailed: "the random generator failed"
+        }
+    }
+}

@@ -1,0 +1,129 @@
+import SecCrypto
+
+/// Answers the Digest challenges of one protection space (RFC 7616): keeps the server's nonce and
+/// the nonce count, makes a fresh client nonce for every request from OpenSSL's random generator,
+/// and takes a `stale=true` challenge's new nonce without calling it a failure.
+///
+/// ```swift
+/// var session = try DigestSession(challenge: chosen.challenge)
+/// let value = try session.authorization(method: "GET", uri: "/dir/index.html", user: user, password: password)
+/// // after a second 401:
+/// if try session.handleRechallenge(newChallenge) == .retryWithFreshNonce { /* send again */ }
+/// ```
+///
+/// A value type: keep one per protection space and serialize requests that use it (an actor or a
+/// lock), so that every `nc` goes out once.
+public struct DigestSession: Sendable {
+    /// What a later 401/407 Digest challenge means for the session.
+    public enum Rechallenge: Sendable, Equatable {
+        /// `stale=true`: the nonce expired, the credentials were right; the session now holds the new
+        /// nonce with its count reset. Retrying is not a failed attempt.
+        case retryWithFreshNonce
+        /// The server refused the credentials; the session is unchanged.
+        case credentialsRejected
+    }
+
+    /// The challenge being answered (the latest nonce).
+    public private(set) var challenge: DigestChallenge
+    /// How many requests used the current nonce (`nc`).
+    public private(set) var nonceCount: UInt32 = 0
+    private let makeClientNonce: @Sendable () throws(HTTPAuthError) -> String
+
+    /// A session for a Digest challenge (`HTTPAuthError.unusableChallenge` for one it cannot answer).
+    public init(challenge: AuthenticationChallenge) throws(HTTPAuthError) {
+        self.init(challenge: try DigestChallenge(challenge), clientNonce: Self.randomClientNonce)
+    }
+
+    /// A session with a chosen client nonce source: for known-answer tests.
+    package init(challenge: DigestChallenge, clientNonce: @escaping @Sendable () throws(HTTPAuthError) -> String) {
+        self.challenge = challenge
+        self.makeClientNonce = clientNonce
+    }
+
+    /// The `Authorization` (or `Proxy-Authorization`) value for one request, counting it in `nc`.
+    ///
+    /// - Parameters:
+    ///   - uri: the request target exactly as on the request line (`/dir/index.html?x=1`).
+    ///   - body: the request body; when given and the server offers `auth-int`, the response covers it.
+    ///     Without it, `auth` is used, and a server that offers only `auth-int` cannot be answered.
+    /// - Throws: `HTTPAuthError.invalidRequest` for a method that is not a token or a target outside
+    ///   visible ASCII, `.invalidCredentials` for control characters in the user name,
+    ///   `.unusableChallenge` when no offered qop fits.
+    public mutating func authorization(
+        method: String,
+        uri: String,
+        user: String,
+        password: SecureBytes,
+        body: [UInt8]? = nil
+    ) throws(HTTPAuthError) -> String {
+        guard !method.isEmpty, method.utf8.allSatisfy({ $0 > 0x20 && $0 < 0x7F && $0 != UInt8(ascii: "\"") }) else {
+            throw .invalidRequest("the method is not an HTTP token")
+        }
+        guard !uri.isEmpty, uri.utf8.allSatisfy({ $0 > 0x20 && $0 < 0x7F && $0 != UInt8(ascii: "\"") }) else {
+            throw .invalidRequest("the request target has a character outside visible ASCII or a quote")
+        }
+        guard !user.utf8.contains(where: isControlCharacter) else {
+            throw .invalidCredentials("control character in the user name")
+        }
+        let qualityOfProtection = try chooseQualityOfProtection(hasBody: body != nil)
+        guard nonceCount < UInt32.max else { throw .unusableChallenge("nonce count exhausted; a new nonce is needed") }
+        nonceCount += 1
+        let clientNonce = try makeClientNonce()
+        let response = DigestResponse(
+            algorithm: challenge.algorithm,
+            user: user,
+            realm: challenge.realm,
+            nonce: challenge.nonce,
+            clientNonce: clientNonce,
+            nonceCount: formattedNonceCount,
+            qualityOfProtection: qualityOfProtection,
+            method: method,
+            uri: uri,
+            bodyHash: body.map { DigestHasher.hash(challenge.algorithm.hash, data: $0).hexString }
+        )
+        return DigestAuthorizationHeader(
+            challenge: challenge,
+            user: user,
+            uri: uri,
+            qualityOfProtection: qualityOfProtection,
+            nonceCount: formattedNonceCount,
+            clientNonce: clientNonce,
+            response: response.value(password: password)
+        ).value
+    }
+
+    /// Takes the Digest challenge of a response to an answered request. `stale=true` replaces the
+    /// nonce and resets `nc`; anything else means the credentials were refused.
+    public mutating func handleRechallenge(_ challenge: AuthenticationChallenge) throws(HTTPAuthError) -> Rechallenge {
+        let next = try DigestChallenge(challenge)
+        guard next.isStale else { return .credentialsRejected }
+        self.challenge = next
+        nonceCount = 0
+        return .retryWithFreshNonce
+    }
+
+    /// auth-int when the server offers it and the body is known, else auth; nil for RFC 2069 servers.
+    private func chooseQualityOfProtection(hasBody: Bool) throws(HTTPAuthError) -> DigestQualityOfProtection? {
+        let offered = challenge.qualityOfProtection
+        if offered.isEmpty { return nil }
+        if hasBody, offered.contains(.authInt) { return .authInt }
+        guard offered.contains(.auth) else {
+            throw .unusableChallenge("the server offers only qop=auth-int and the request body is not given")
+        }
+        return .auth
+    }
+
+    private var formattedNonceCount: String {
+        let hex = String(nonceCount, radix: 16)
+        return String(repeating: "0", count: 8 - hex.count) + hex
+    }
+
+    /// 24 random bytes in base64: 192 bits, as long as the RFC 7616 examples' client nonces.
+    private static func randomClientNonce() throws(HTTPAuthError) -> String {
+        do {
+            return Base64.encode(try SecureRandom.bytes(count: 24))
+        } catch {
+            throw .randomGenerationFailed
+        }
+    }
+}

@@ -140,6 +140,10 @@ let package = Package(
             dependencies: ["SecIdentities", "SecKeychain", "SecTLS", "TestSupport"]
         ),
         .testTarget(
+            name: "SecHTTPAuthTests",
+            dependencies: ["SecHTTPAuth", "SecKeychain", "SecCrypto", "TestSupport"]
+        ),
+        .testTarget(
             name: "SecKitNIOTests",
             dependencies: ["SecKitNIO", "SecKitHTTPClient", "SecKitHummingbird", "SecTLS", "TestSupport"]
         ),

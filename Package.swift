@@ -141,7 +141,7 @@ let package = Package(
         ),
         .testTarget(
             name: "SecHTTPAuthTests",
-            dependencies: ["SecHTTPAuth", "SecCrypto", "TestSupport"]
+            dependencies: ["SecHTTPAuth", "SecKeychain", "SecCrypto", "TestSupport"]
         ),
         .testTarget(
             name: "SecKitNIOTests",

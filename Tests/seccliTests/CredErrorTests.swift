@@ -186,7 +186,7 @@ struct CredErrorTests {
             (["cred", "delete", "--service", "s"], "--account"),
             (["cred", "get", "--account", "a"], "--service"),
             (["cred", "get", "--service", "s", "--server", "h", "--account", "a"], "--server"),
-            (["cred", "get", "--service", "s", "--account", "a", "--port", "443"], "--port goes with --server"),
+            (["cred", "get", "--service", "s", "--account", "a", "--port", "443"], "it goes with --server"),
             (["cred", "get", "--server", "h", "--account", "a", "--port", "70000"], "--port"),
             (
                 ["cred", "set", "--service", "s", "--account", "a", "--secret", "hunter2"],

@@ -96,6 +96,29 @@ struct OptionApplicabilityTests {
         .init(arguments: ["pin", "--file", "IN", "--cert", "IN"], option: "--cert", use: "--file"),
         .init(arguments: ["pin", "--file", "IN", "--p12", "IN"], option: "--p12", use: "--file"),
         .init(arguments: ["pin", "--file", "IN", "--identity", "work"], option: "--identity", use: "--file"),
+        // cred: an internet password's options without --server
+        .init(arguments: ["cred", "list", "--protocol", "https"], option: "--protocol", use: "without --server"),
+        .init(
+            arguments: ["cred", "get", "--service", "s", "--account", "a", "--port", "443"],
+            option: "--port",
+            use: "a generic password"
+        ),
+        .init(
+            arguments: ["cred", "delete", "--all", "--group", "g", "--path", "/p"],
+            option: "--path",
+            use: "an item without --server"
+        ),
+        .init(
+            arguments: ["cred", "list", "--service", "s", "--auth-type", "basic"],
+            option: "--auth-type",
+            use: "generic password"
+        ),
+        .init(
+            arguments: ["cred", "set", "--service", "s", "--account", "a", "--realm", "R", "--secret", "env:P"],
+            option: "--realm",
+            use: "a generic password"
+        ),
+        .init(arguments: ["cred", "list", "--realm", "R"], option: "--realm", use: "an item without --server"),
         // cred and sso: the file backend's options with the Secret Service
         .init(
             arguments: [
@@ -138,7 +161,7 @@ struct OptionApplicabilityTests {
             + SecCLI.KDFCommand.applicability.rules.map(\.option)
             + DigestOutputOptions.applicability.rules.map(\.option)
             + SecCLI.HMACCommand.applicability.rules.map(\.option) + SecCLI.PinCommand.applicability.rules.map(\.option)
-            + StoreOptions.applicability.rules.map(\.option)
+            + StoreOptions.applicability.rules.map(\.option) + CredentialOptions.applicability.rules.map(\.option)
         let tested = Set(Self.cases.map(\.option))
         let untested = Set(rows).subtracting(tested).subtracting(Self.refusedBeforeTheTable)
         #expect(untested.isEmpty, "rows without a case: \(untested.sorted())")

@@ -10,7 +10,8 @@ import Glibc
 /// Generic passwords: `service`, `account` and `username` (both the account: `secret-tool` users
 /// look up `account`, Python keyring `username`). Internet passwords use the names of libsecret's
 /// `org.gnome.keyring.NetworkPassword` schema: `server`, `user`, `protocol`, `port`, `object` (the
-/// path), `authtype`, plus `account`. Both: `access-group`, and `expires` (ISO 8601, whole seconds)
+/// path), `authtype`, plus `account`, and `realm` when set (the schema has no realm; Secret Service
+/// attributes are free-form, so `secret-tool search server H realm R` finds it). Both: `access-group`, and `expires` (ISO 8601, whole seconds)
 /// and `comment` when set, and `seckit-id` (a digest of the identity, for one-call lookups). An
 /// item with `server` is an internet password; otherwise one with `service` is a generic password;
 /// others are not credentials SecKit lists.
@@ -24,6 +25,7 @@ enum ItemAttributes {
     static let port = "port"
     static let path = "object"
     static let authenticationType = "authtype"
+    static let realm = "realm"
     static let accessGroup = "access-group"
     static let expires = "expires"
     static let comment = "comment"
@@ -43,8 +45,8 @@ enum ItemAttributes {
     /// `xdg:schema` stay.
     static func updating(_ stored: [String: String], to new: [String: String]) -> [String: String] {
         let managed: Set = [
-            service, account, username, user, server, `protocol`, port, path, authenticationType, accessGroup, expires,
-            comment, fingerprint,
+            service, account, username, user, server, `protocol`, port, path, authenticationType, realm, accessGroup,
+            expires, comment, fingerprint,
         ]
         return stored.filter { !managed.contains($0.key) }.merging(new) { _, new in new }
     }
@@ -63,6 +65,7 @@ enum ItemAttributes {
             pairs[port] = location.port.map(String.init)
             pairs[path] = location.path
             pairs[authenticationType] = location.authenticationType
+            pairs[realm] = location.realm
         }
         pairs[accessGroup] = identity.accessGroup
         pairs[expires] = attributes.expiresAt.map(formatDate)
@@ -71,15 +74,18 @@ enum ItemAttributes {
     }
 
     /// The fingerprint of `identity`: the first 16 bytes of SHA-256 over its class and parts
-    /// (absent ones empty, which no present part can be) joined by NUL, in hex.
+    /// (absent ones empty, which no present part can be) joined by NUL, in hex. The realm is a last
+    /// part only when set, so items stored before realms existed keep their fingerprint (no part
+    /// holds a NUL, so the part count keeps identities with and without a realm apart).
     static func fingerprint(of identity: CredentialIdentity) -> String {
         let location = identity.internetLocation
-        let parts = [
-            location == nil ? "generic" : "internet", identity.service ?? location?.server ?? "", identity.account,
-            location?.protocol ?? "", location?.port.map(String.init) ?? "", location?.path ?? "",
-            location?.authenticationType ?? "",
-            identity.accessGroup ?? "",
-        ]
+        let parts =
+            [
+                location == nil ? "generic" : "internet", identity.service ?? location?.server ?? "", identity.account,
+                location?.protocol ?? "", location?.port.map(String.init) ?? "", location?.path ?? "",
+                location?.authenticationType ?? "",
+                identity.accessGroup ?? "",
+            ] + (location?.realm.map { [$0] } ?? [])
         return String(sha256Hex(parts.joined(separator: "\u{0}")).prefix(32))
     }
 
@@ -107,6 +113,7 @@ enum ItemAttributes {
                 port: portNumber,
                 path: pairs[path],
                 authenticationType: pairs[authenticationType],
+                realm: pairs[realm],
                 accessGroup: pairs[accessGroup]
             )
         }
@@ -131,6 +138,7 @@ enum ItemAttributes {
         base[port] = query.port.map(String.init)
         base[path] = query.path
         base[authenticationType] = query.authenticationType
+        base[realm] = query.realm
         base[accessGroup] = query.accessGroup
         guard let accountName = query.account else { return [base] }
         var names = [account]
@@ -177,6 +185,7 @@ enum ItemAttributes {
             try text("protocol", location.protocol)
             try text("path", location.path)
             try text("authentication type", location.authenticationType)
+            try text("realm", location.realm, allowEmpty: true)
             if let port = location.port, !(1...65535).contains(port) {
                 throw .invalidAttribute("port must be between 1 and 65535, got \(port)")
             }

@@ -1,8 +1,8 @@
 import SecCrypto
 
 /// What names one credential in a store, like a keychain item's primary key: a generic password is
-/// named by service and account, an internet password by server, account, protocol, port, path and
-/// authentication type. Both live in an optional access group.
+/// named by service and account, an internet password by server, account, protocol, port, path,
+/// authentication type and HTTP realm. Both live in an optional access group.
 ///
 /// Two items with equal identities are the same item: `upsert` keeps exactly one per identity.
 /// Unset optional parts are part of the identity too (an item without an access group is not the
@@ -43,8 +43,8 @@ public struct CredentialIdentity: Hashable, Sendable, CustomStringConvertible {
         CredentialIdentity(kind: .genericPassword(service: service), account: account, accessGroup: accessGroup)
     }
 
-    /// An internet password item: `server` and `account`, optionally protocol, port, path and
-    /// authentication type.
+    /// An internet password item: `server` and `account`, optionally protocol, port, path,
+    /// authentication type and realm.
     public static func internetPassword(
         server: String,
         account: String,
@@ -52,6 +52,7 @@ public struct CredentialIdentity: Hashable, Sendable, CustomStringConvertible {
         port: Int? = nil,
         path: String? = nil,
         authenticationType: String? = nil,
+        realm: String? = nil,
         accessGroup: String? = nil
     ) -> CredentialIdentity {
         let location = InternetLocation(
@@ -59,7 +60,8 @@ public struct CredentialIdentity: Hashable, Sendable, CustomStringConvertible {
             protocol: `protocol`,
             port: port,
             path: path,
-            authenticationType: authenticationType
+            authenticationType: authenticationType,
+            realm: realm
         )
         return CredentialIdentity(kind: .internetPassword(location), account: account, accessGroup: accessGroup)
     }
@@ -97,19 +99,24 @@ public struct InternetLocation: Hashable, Sendable, CustomStringConvertible {
     public var path: String?
     /// For example "basic", "digest", "ntlm".
     public var authenticationType: String?
+    /// The realm an HTTP server names in its challenge (RFC 9110 §11.5): two realms on one server
+    /// are two items. Case-sensitive, as the RFC has it.
+    public var realm: String?
 
     public init(
         server: String,
         protocol: String? = nil,
         port: Int? = nil,
         path: String? = nil,
-        authenticationType: String? = nil
+        authenticationType: String? = nil,
+        realm: String? = nil
     ) {
         self.server = server
         self.protocol = `protocol`
         self.port = port
         self.path = path
         self.authenticationType = authenticationType
+        self.realm = realm
     }
 
     public var description: String {
@@ -118,6 +125,7 @@ public struct InternetLocation: Hashable, Sendable, CustomStringConvertible {
         if let port { text += ":\(port)" }
         text += path ?? ""
         if let authenticationType { text += " (\(authenticationType))" }
+        if let realm { text += " realm \"\(realm)\"" }
         return text
     }
 }

@@ -33,6 +33,8 @@ public struct CredentialQuery: Hashable, Sendable {
     public var port: Int?
     public var path: String?
     public var authenticationType: String?
+    /// The HTTP realm of an internet password.
+    public var realm: String?
     public var limit: Limit
     /// Whether returned items carry their secrets. Off by default: listing never loads secrets.
     public var includeSecrets: Bool
@@ -47,6 +49,7 @@ public struct CredentialQuery: Hashable, Sendable {
         port: Int? = nil,
         path: String? = nil,
         authenticationType: String? = nil,
+        realm: String? = nil,
         limit: Limit = .all,
         includeSecrets: Bool = false
     ) {
@@ -59,6 +62,7 @@ public struct CredentialQuery: Hashable, Sendable {
         self.port = port
         self.path = path
         self.authenticationType = authenticationType
+        self.realm = realm
         self.limit = limit
         self.includeSecrets = includeSecrets
     }
@@ -71,7 +75,7 @@ public struct CredentialQuery: Hashable, Sendable {
         return agrees(itemClass, actualClass) && agrees(service, identity.service) && agrees(account, identity.account)
             && agrees(accessGroup, identity.accessGroup) && agrees(server, location?.server)
             && agrees(`protocol`, location?.protocol) && agrees(port, location?.port) && agrees(path, location?.path)
-            && agrees(authenticationType, location?.authenticationType)
+            && agrees(authenticationType, location?.authenticationType) && agrees(realm, location?.realm)
     }
 }
 

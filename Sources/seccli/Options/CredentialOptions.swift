@@ -3,7 +3,7 @@ import SecKit
 
 /// What names an item for `cred set/get/delete` and narrows `cred list`: a generic password by
 /// `--service` and `--account`, an internet password by `--server` and `--account` (with optional
-/// protocol, port, path and authentication type); either in an optional `--group`.
+/// protocol, port, path, authentication type and HTTP realm); either in an optional `--group`.
 struct CredentialOptions: ParsableArguments {
     @Option(
         help: ArgumentHelp(
@@ -45,20 +45,38 @@ struct CredentialOptions: ParsableArguments {
     )
     var authenticationType: String?
 
-    private var internetOptions: [(String, Bool)] {
-        [
-            ("--protocol", networkProtocol != nil), ("--port", port != nil), ("--path", path != nil),
-            ("--auth-type", authenticationType != nil),
-        ]
+    @Option(
+        help: ArgumentHelp(
+            "Internet password: the HTTP realm the server names in its challenge (secret-tool's 'realm').",
+            valueName: "text"
+        )
+    )
+    var realm: String?
+
+    /// The internet password's options, refused without `--server`.
+    static let applicability = OptionApplicability<Self>(
+        rules: [
+            internetOption("--protocol") { $0.networkProtocol != nil },
+            internetOption("--port") { $0.port != nil },
+            internetOption("--path") { $0.path != nil },
+            internetOption("--auth-type") { $0.authenticationType != nil },
+            internetOption("--realm") { $0.realm != nil },
+        ],
+        describe: { $0.service == nil ? "an item without --server" : "a generic password (--service)" }
+    )
+
+    private static func internetOption(
+        _ option: String,
+        given: @escaping @Sendable (Self) -> Bool
+    ) -> OptionApplicability<Self>.Rule {
+        .init(option, given: given, appliesTo: { $0.server != nil }, "--server (an internet password)")
     }
 
     func validate() throws {
         if service != nil && server != nil {
             throw ValidationError("--service names a generic password, --server an internet password: give one of them")
         }
-        if server == nil, let (option, _) = internetOptions.first(where: \.1) {
-            throw ValidationError("\(option) goes with --server (an internet password)")
-        }
+        try Self.applicability.validate(self)
         if let port, !(1...65535).contains(port) { throw ValidationError("--port must be between 1 and 65535") }
     }
 
@@ -74,6 +92,7 @@ struct CredentialOptions: ParsableArguments {
                 port: port,
                 path: path,
                 authenticationType: authenticationType,
+                realm: realm,
                 accessGroup: group
             )
         }
@@ -83,8 +102,7 @@ struct CredentialOptions: ParsableArguments {
     /// Every option given must match; none given lists everything.
     var search: CredentialQuery {
         CredentialQuery(
-            itemClass: service != nil
-                ? .genericPassword : server != nil || internetOptions.contains(where: \.1) ? .internetPassword : nil,
+            itemClass: service != nil ? .genericPassword : server != nil ? .internetPassword : nil,
             service: service,
             account: account,
             accessGroup: group,
@@ -93,6 +111,7 @@ struct CredentialOptions: ParsableArguments {
             port: port,
             path: path,
             authenticationType: authenticationType,
+            realm: realm,
             limit: .all
         )
     }
@@ -109,6 +128,7 @@ extension CredentialOptions: HotReadable {
             .option("--port") { $0.port = $1 },
             .option("--path") { $0.path = $1 },
             .option("--auth-type") { $0.authenticationType = $1 },
+            .option("--realm") { $0.realm = $1 },
         ]
     }
 }

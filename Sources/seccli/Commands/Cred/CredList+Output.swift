@@ -21,6 +21,7 @@ extension SecCLI.CredCommand.CredList {
         var port: Int?
         var path: String?
         var authType: String?
+        var realm: String?
         var account: String
         var group: String?
         var label: String?
@@ -40,6 +41,7 @@ extension SecCLI.CredCommand.CredList {
             port = location?.port
             path = location?.path
             authType = location?.authenticationType
+            realm = location?.realm
             account = identity.account
             group = identity.accessGroup
             label = item.label

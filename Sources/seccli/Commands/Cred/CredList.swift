@@ -16,8 +16,8 @@ extension SecCLI.CredCommand {
 
         @Flag(
             help: """
-                Print a JSON array of {class, service, server, protocol, port, path, authType, account, group, label, \
-                comment, expires, created, modified} objects.
+                Print a JSON array of {class, service, server, protocol, port, path, authType, realm, account, group, \
+                label, comment, expires, created, modified} objects.
                 """
         )
         var json = false

@@ -78,7 +78,7 @@ let package = Package(
         .target(
             name: "SecKitHTTPClient",
             dependencies: [
-                "SecKitNIO",
+                "SecKitNIO", "SecHTTPAuth",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
             ]
         ),

@@ -12,6 +12,12 @@ public enum HTTPAuthError: Error, Equatable, Sendable, CustomStringConvertible {
     case invalidRequest(String)
     /// The random generator failed while making a client nonce.
     case randomGenerationFailed
+    /// The server kept refusing: no credential left for the protection space (none kept, or every
+    /// one it has was rejected), or the failures reached the limit. Names the realm and scheme.
+    case authenticationFailed(realm: String?, method: AuthenticationMethod, failures: Int)
+    /// A Basic challenge over cleartext `http://`: the password would cross the network readable.
+    /// Answered only when the caller allows it explicitly.
+    case cleartextBasicRefused(String)
 
     public var description: String {
         switch self {
@@ -20,6 +26,11 @@ public enum HTTPAuthError: Error, Equatable, Sendable, CustomStringConvertible {
         case .invalidCredentials(let reason): "invalid credentials: \(reason)"
         case .invalidRequest(let reason): "request cannot be authenticated: \(reason)"
         case .randomGenerationFailed: "the random generator failed"
+        case .authenticationFailed(let realm, let method, let failures):
+            "authentication failed: \(method)\(realm.map { " realm \"\($0)\"" } ?? "")"
+                + (failures == 0 ? ", no credential for it" : ", \(failures) credential(s) refused")
+        case .cleartextBasicRefused(let space):
+            "refusing to send a Basic password over cleartext HTTP to \(space) (allow it explicitly, or use https)"
         }
     }
 }

@@ -146,7 +146,9 @@ let package = Package(
         .testTarget(
             name: "SecKitNIOTests",
             dependencies: [
-                "SecKitNIO", "SecKitHTTPClient", "SecKitHummingbird", "SecTLS", "TestSupport", "seckit-mtls-server",
+                "SecKitNIO", "SecKitHTTPClient", "SecKitHummingbird", "SecTLS", "SecHTTPAuth", "SecKeychain",
+                "TestSupport",
+                "seckit-mtls-server",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),

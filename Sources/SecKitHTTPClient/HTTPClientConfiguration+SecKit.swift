@@ -21,6 +21,9 @@ extension HTTPClient.Configuration {
     ///   matching; pin-only trust needs exactly one enforced pin set (the host of a connection is
     ///   not known at that point).
     ///
+    /// Cleartext `http://` requests pass (there is no TLS to configure) unless pins are configured:
+    /// then they are refused with `invalidConfiguration`, never sent around the pins.
+    ///
     /// A refused connection fails the request with the `TLSError` (`pinMismatch` lists the pins),
     /// and is closed. Failed connections are not retried (`retryConnectionEstablishment` is off): a
     /// certificate that failed does not pass on a second try, and the request fails at once.
@@ -87,7 +90,15 @@ extension HTTPClient.Configuration {
         _ onPinEvaluation: (@Sendable (PinEvaluation) -> Void)?
     ) throws {
         let pipeline = channel.pipeline.syncOperations
-        let tlsHandler = try pipeline.handler(type: NIOSSLClientHandler.self)
+        guard let tlsHandler = try? pipeline.handler(type: NIOSSLClientHandler.self) else {
+            // A cleartext http:// connection: nothing to verify, unless pins are configured, which
+            // such a connection would silently bypass.
+            guard pinCheck.pinPolicy.pinSets.isEmpty else {
+                channel.close(promise: nil)
+                throw TLSError.invalidConfiguration("pins are configured: a cleartext http:// connection is refused")
+            }
+            return
+        }
         try pipeline.addHandler(
             TLSErrorTranslationHandler(presentsIdentity: presentsIdentity),
             position: .after(tlsHandler)

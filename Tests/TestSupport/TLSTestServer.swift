@@ -66,13 +66,7 @@ public final class TLSTestServer: @unchecked Sendable {
         defer { lock.unlock() }
         guard !stopped else { return }
         stopped = true
-        if process.isRunning {
-            process.terminate()
-            let deadline = Date() + 1
-            while process.isRunning && Date() < deadline { usleep(10_000) }
-            if process.isRunning { kill(process.processIdentifier, SIGKILL) }
-            process.waitUntilExit()
-        }
+        process.terminateAndWait()
         _ = Self.running.withLock { $0.remove(process.processIdentifier) }
         try? FileManager.default.removeItem(at: logURL)
     }

@@ -1,0 +1,230 @@
+import AsyncHTTPClient
+import Foundation
+import NIOCore
+import SecCrypto
+import SecHTTPAuth
+import SecKeychain
+import SecKitHTTPClient
+import SecTLS
+import TestSupport
+import Testing
+
+/// HTTPAuthenticator against a real lighttpd (mod_auth, plain user file): Basic, Digest MD5 and
+/// SHA-256 over HTTPS, wrong passwords, two realms of one host answered from the keychain (items of
+/// `seccli cred set --realm` and `secret-tool`), cleartext Basic refused, Digest reused on the next
+/// request, and curl --digest against the same server.
+@Suite struct HTTPAuthenticationTests {
+    let fixture = TestPKI.shared
+    static let users = ["alice": "wonderland", "bob": "builder ünï"]
+
+    static let areas: [LighttpdServer.Area] = [
+        .init(path: "/basic/", realm: "Basic Realm", method: "basic"),
+        .init(path: "/digest/", realm: "Digest Realm", method: "digest", algorithm: "SHA-256"),
+        .init(path: "/md5/", realm: "MD5 Realm", method: "digest", algorithm: "MD5"),
+        .init(path: "/alice/", realm: "Realm A", method: "digest", algorithm: "SHA-256", user: "alice"),
+        .init(path: "/bob/", realm: "Realm B", method: "basic", user: "bob"),
+    ]
+
+    func start(https: Bool = true) throws -> LighttpdServer {
+        try LighttpdServer.start(
+            areas: Self.areas,
+            users: Self.users,
+            certificate: https ? fixture.path("chain.pem") : nil,
+            key: https ? fixture.path("leaf-rsa.key") : nil,
+            in: URL(fileURLWithPath: NSTemporaryDirectory())
+        )
+    }
+
+    func withClient<T>(_ body: (HTTPClient) async throws -> T) async throws -> T {
+        let client = HTTPClient(
+            eventLoopGroup: HTTPClient.defaultEventLoopGroup,
+            configuration: try HTTPClient.Configuration(secKit: try fixture.clientConfiguration())
+        )
+        do {
+            let result = try await body(client)
+            try await client.shutdown()
+            return result
+        } catch {
+            try await client.shutdown()
+            throw error
+        }
+    }
+
+    /// The body of `GET url` through `authenticator`, or the status line when not 200.
+    func get(_ url: String, _ authenticator: HTTPAuthenticator, client: HTTPClient) async throws -> String {
+        let response = try await authenticator.execute(HTTPClientRequest(url: url), on: client, timeout: .seconds(30))
+        let body = String(buffer: try await response.body.collect(upTo: 1 << 16))
+        return response.status == .ok ? body : "status \(response.status.code)"
+    }
+
+    func space(_ server: LighttpdServer, realm: String, _ method: AuthenticationMethod) -> ProtectionSpace {
+        ProtectionSpace(scheme: server.scheme, host: "127.0.0.1", port: server.port, realm: realm, method: method)
+    }
+
+    func credential(_ user: String, _ password: String? = nil) -> HTTPCredential {
+        HTTPCredential(user: user, password: SecureBytes(Array((password ?? Self.users[user]!).utf8)))
+    }
+
+    @Test func basicDigestMD5AndDigestSHA256() async throws {
+        let server = try start()
+        defer { server.stop() }
+        let provider = InMemoryCredentialProvider()
+        for (realm, method) in [
+            ("Basic Realm", AuthenticationMethod.basic), ("Digest Realm", .digest), ("MD5 Realm", .digest),
+        ] {
+            await provider.save(credential("alice"), for: space(server, realm: realm, method), persistence: .forSession)
+        }
+        let authenticator = HTTPAuthenticator(credentials: provider)
+        try await withClient { (client: HTTPClient) async throws in
+            for path in ["/basic/", "/digest/", "/md5/"] {
+                #expect(
+                    try await get(server.url(path + "index.txt"), authenticator, client: client) == "area \(path)\n"
+                )
+            }
+        }
+        // Each area: one challenge, one authenticated request, by alice.
+        server.stop()
+        #expect(server.accessLog.filter { $0.hasPrefix("200 alice") }.count == 3, "\(server.accessLog)")
+        #expect(server.accessLog.filter { $0.hasPrefix("401") }.count == 3, "\(server.accessLog)")
+    }
+
+    @Test func aWrongPasswordEndsTheCallWithoutALoop() async throws {
+        let server = try start()
+        defer { server.stop() }
+        let provider = InMemoryCredentialProvider()
+        await provider.save(
+            credential("alice", "wrong"),
+            for: space(server, realm: "Digest Realm", .digest),
+            persistence: .forSession
+        )
+        let authenticator = HTTPAuthenticator(credentials: provider, persistence: .permanent)
+        await #expect(throws: HTTPAuthError.authenticationFailed(realm: "Digest Realm", method: .digest, failures: 1)) {
+            try await withClient { (client: HTTPClient) async throws in
+                try await get(server.url("/digest/index.txt"), authenticator, client: client)
+            }
+        }
+        // No credential at all for a realm: the call ends after the challenge.
+        await #expect(throws: HTTPAuthError.authenticationFailed(realm: "MD5 Realm", method: .digest, failures: 0)) {
+            try await withClient { (client: HTTPClient) async throws in
+                try await get(server.url("/md5/index.txt"), authenticator, client: client)
+            }
+        }
+        server.stop()
+        let digest = server.accessLog.filter { $0.contains("/digest/") }
+        #expect(digest.count == 2, "the challenge and the refused answer only: \(server.accessLog)")
+        #expect(server.accessLog.filter { $0.contains("/md5/") }.count == 1, "\(server.accessLog)")
+    }
+
+    @Test func aDigestNonceIsReusedOnTheNextRequest() async throws {
+        let server = try start()
+        defer { server.stop() }
+        let provider = InMemoryCredentialProvider()
+        await provider.save(
+            credential("alice"),
+            for: space(server, realm: "Digest Realm", .digest),
+            persistence: .forSession
+        )
+        let authenticator = HTTPAuthenticator(credentials: provider)
+        try await withClient { (client: HTTPClient) async throws in
+            for _ in 0..<3 {
+                #expect(
+                    try await get(server.url("/digest/index.txt"), authenticator, client: client) == "area /digest/\n"
+                )
+            }
+        }
+        // One challenge, then three authenticated requests (nc 1, 2, 3 of one nonce).
+        server.stop()
+        #expect(server.accessLog.filter { $0.hasPrefix("401") }.count == 1, "\(server.accessLog)")
+        #expect(server.accessLog.filter { $0.hasPrefix("200 alice") }.count == 3, "\(server.accessLog)")
+    }
+
+    @Test func basicOverCleartextOnlyWhenAllowed() async throws {
+        let server = try start(https: false)
+        defer { server.stop() }
+        let provider = InMemoryCredentialProvider()
+        await provider.save(
+            credential("alice"),
+            for: space(server, realm: "Basic Realm", .basic),
+            persistence: .forSession
+        )
+        await provider.save(
+            credential("alice"),
+            for: space(server, realm: "Digest Realm", .digest),
+            persistence: .forSession
+        )
+        await #expect(throws: HTTPAuthError.self) {
+            try await withClient { (client: HTTPClient) async throws in
+                try await get(server.url("/basic/index.txt"), HTTPAuthenticator(credentials: provider), client: client)
+            }
+        }
+        try await withClient { (client: HTTPClient) async throws in
+            // Digest sends no password: fine over http.
+            #expect(
+                try await get(server.url("/digest/index.txt"), HTTPAuthenticator(credentials: provider), client: client)
+                    == "area /digest/\n"
+            )
+            let allowing = HTTPAuthenticator(credentials: provider, allowsBasicOverCleartext: true)
+            #expect(try await get(server.url("/basic/index.txt"), allowing, client: client) == "area /basic/\n")
+        }
+        // The refused call sent no password: its challenge, then the allowed call's challenge and answer.
+        server.stop()
+        let basic = server.accessLog.filter { $0.contains("/basic/") }.map { $0.prefix(5) }
+        #expect(basic == ["401 -", "401 -", "200 a"], "\(server.accessLog)")
+    }
+
+    @Test(.enabled(if: SecretServiceSupport.hasPrivateSecretService, SecretServiceSupport.privateSessionOnly))
+    func twoRealmsOfOneHostFromTheKeychain() async throws {
+        let server = try start()
+        defer { server.stop() }
+        let seccli = try #require(BuiltExecutable.path("seccli"))
+        let set = try ProcessRunner.run(
+            seccli,
+            [
+                "cred", "set", "--server", "127.0.0.1", "--protocol", "https", "--port", "\(server.port)", "--account",
+                "alice", "--realm", "Realm A",
+            ],
+            stdin: Array(Self.users["alice"]!.utf8)
+        )
+        #expect(set.status == 0, "\(set.stderr)")
+        let stored = try SecretServiceSupport.secretTool(
+            [
+                "store", "--label", "bob at Realm B", "server", "127.0.0.1", "protocol", "https", "port",
+                "\(server.port)", "user", "bob", "realm", "Realm B",
+            ],
+            stdin: Array(Self.users["bob"]!.utf8)
+        )
+        #expect(stored.status == 0, "\(stored.stderr)")
+        let authenticator = HTTPAuthenticator(credentials: KeychainCredentialProvider(store: SecretServiceStore()))
+        try await withClient { (client: HTTPClient) async throws in
+            #expect(try await get(server.url("/alice/index.txt"), authenticator, client: client) == "area /alice/\n")
+            #expect(try await get(server.url("/bob/index.txt"), authenticator, client: client) == "area /bob/\n")
+        }
+        server.stop()
+        #expect(
+            server.accessLog.contains { $0.hasPrefix("200 alice") }
+                && server.accessLog.contains { $0.hasPrefix("200 bob") }
+        )
+        _ = try await KeychainCredentialProvider(store: SecretServiceStore()).removeAll(host: "127.0.0.1")
+    }
+
+    @Test func curlDigestAgreesWithTheServer() throws {
+        let server = try start()
+        defer { server.stop() }
+        let curl = try ProcessRunner.run(
+            "curl",
+            [
+                "-sS", "--cacert", fixture.path("ca.pem"), "--digest", "-u", "alice:wonderland",
+                server.url("/digest/index.txt"),
+            ]
+        )
+        #expect(curl.status == 0 && curl.stdoutText == "area /digest/\n", "\(curl.stderr)")
+        let refused = try ProcessRunner.run(
+            "curl",
+            [
+                "-sS", "-o", "/dev/null", "-w", "%{http_code}", "--cacert", fixture.path("ca.pem"), "--digest", "-u",
+                "alice:wrong", server.url("/digest/index.txt"),
+            ]
+        )
+        #expect(refused.stdoutText == "401")
+    }
+}

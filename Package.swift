@@ -93,7 +93,7 @@ let package = Package(
         .executableTarget(
             name: "seckit-fetch",
             dependencies: [
-                "SecKitHTTPClient", "SecIO",
+                "SecKitHTTPClient", "SecHTTPAuth", "SecKeychain", "SecIO",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             path: "Examples/seckit-fetch"

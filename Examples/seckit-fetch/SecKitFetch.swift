@@ -3,27 +3,32 @@ import AsyncHTTPClient
 import Foundation
 import NIOCore
 import SecCrypto
+import SecHTTPAuth
 import SecIO
+import SecKeychain
 import SecKitHTTPClient
 import SecKitNIO
 import SecTLS
 
 /// `seckit-fetch URL`: one GET through AsyncHTTPClient with SecKit's TLS (trust, pins, client
-/// identity), the body on standard output. Exit codes as `seccli pin`, see `discussion`.
+/// identity) and HTTP authentication (Basic, Digest; a credential given or found in the keychain by
+/// the challenge's protection space), the body on standard output. Exit codes as `seccli pin`, see
+/// `discussion`.
 @main
 struct SecKitFetch: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "seckit-fetch",
-        abstract: "GET an https:// URL through AsyncHTTPClient with SecKit's pins and client identities.",
+        abstract: "GET a URL through AsyncHTTPClient with SecKit's pins, client identities and HTTP authentication.",
         discussion: """
-            Secrets (key and PKCS#12 passphrases) come only from env:VAR, file:PATH, fd:N or stdin.
+            Secrets (key, PKCS#12 and HTTP passwords) come only from env:VAR, file:PATH, fd:N or stdin.
             Exit codes: 0 ok, 2 unreadable identity or secret, 3 pin mismatch, 4 certificate verification \
             failure, 5 client certificate required or refused, 6 connection failure or timeout, \
+            7 HTTP authentication failed (no credential for the realm, or it was refused), \
             22 HTTP error status (400 and above; the body is still written), 64 usage.
             """
     )
 
-    @Argument(help: "The https:// URL to GET.") var url: String
+    @Argument(help: "The https:// (or http://) URL to GET.") var url: String
     @Option(help: "Trust the CA certificates of this PEM file instead of the system's.") var ca: String?
     @Flag(help: "Trust the pins alone (no CA): needs --pin.") var pinOnly = false
     @Option(name: .customLong("pin"), help: "A pin of the server (sha256/BASE64 of its key); repeatable.")
@@ -34,6 +39,12 @@ struct SecKitFetch: AsyncParsableCommand {
     @Option(help: "Client identity as PKCS#12.") var p12: String?
     @Option(help: "Where the PKCS#12 passphrase comes from (absent: the file has none).") var p12Password: String?
     @Option(help: "Seconds for the whole request.") var timeout: Double = 30
+    @Option(help: "User name for HTTP authentication (Basic or Digest), for the URL's origin only.") var user: String?
+    @Option(help: "Where the HTTP password comes from (with --user).") var password: String?
+    @Flag(help: "Look the credential up in the keychain by the challenge's protection space (realm included).")
+    var keychain = false
+    @Flag(help: "Answer a Basic challenge over cleartext http:// (the password crosses the network readable).")
+    var allowBasicOverHttp = false
 
     func validate() throws {
         if ca != nil && pinOnly { throw ValidationError("--ca and --pin-only exclude each other") }
@@ -43,6 +54,7 @@ struct SecKitFetch: AsyncParsableCommand {
         if keyPassword != nil && key == nil { throw ValidationError("--key-password needs --key") }
         if p12Password != nil && p12 == nil { throw ValidationError("--p12-password needs --p12") }
         if !(timeout > 0 && timeout <= 86_400) { throw ValidationError("--timeout must be 0 < SECONDS <= 86400") }
+        if (user == nil) != (password == nil) { throw ValidationError("--user and --password go together") }
     }
 
     func run() async throws {
@@ -57,9 +69,10 @@ struct SecKitFetch: AsyncParsableCommand {
     }
 
     private func fetch() async throws(FetchFailure) -> FetchExit {
-        guard let target = URL(string: url), target.scheme?.lowercased() == "https", let host = target.host,
-            !host.isEmpty
-        else { throw FetchFailure(.usage, "not an https:// URL: \(url)") }
+        guard let target = URL(string: url), ["https", "http"].contains(target.scheme?.lowercased()),
+            let host = target.host, !host.isEmpty
+        else { throw FetchFailure(.usage, "not an https:// or http:// URL: \(url)") }
+        let authenticator = try authenticator(for: target)
         let configuration = try tlsConfiguration(host: host)
         let clientConfiguration: HTTPClient.Configuration
         do {
@@ -68,7 +81,7 @@ struct SecKitFetch: AsyncParsableCommand {
         let client = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: clientConfiguration)
         let outcome: Result<FetchExit, FetchFailure>
         do {
-            outcome = .success(try await get(with: client))
+            outcome = .success(try await get(with: client, authenticator: authenticator))
         } catch {
             outcome = .failure(FetchFailure(request: error, identityConfigured: configuration.clientIdentity != nil))
         }
@@ -77,8 +90,15 @@ struct SecKitFetch: AsyncParsableCommand {
     }
 
     /// The GET: the body to standard output as it arrives.
-    private func get(with client: HTTPClient) async throws -> FetchExit {
-        let response = try await client.execute(HTTPClientRequest(url: url), timeout: .seconds(Int64(timeout)))
+    private func get(with client: HTTPClient, authenticator: HTTPAuthenticator?) async throws -> FetchExit {
+        let request = HTTPClientRequest(url: url)
+        let limit = TimeAmount.seconds(Int64(timeout))
+        let response: HTTPClientResponse
+        if let authenticator {
+            response = try await authenticator.execute(request, on: client, timeout: limit)
+        } else {
+            response = try await client.execute(request, timeout: limit)
+        }
         for try await chunk in response.body {
             FileHandle.standardOutput.write(Data(chunk.readableBytesView))
         }
@@ -87,6 +107,22 @@ struct SecKitFetch: AsyncParsableCommand {
             return .httpStatus
         }
         return .success
+    }
+
+    /// The authenticator of --user/--password (for the URL's origin) and --keychain, nil without them.
+    private func authenticator(for target: URL) throws(FetchFailure) -> HTTPAuthenticator? {
+        var providers: [any HTTPCredentialProvider] = []
+        if let user {
+            guard let password = try secret(password) else { return nil }
+            providers.append(OriginCredential(HTTPCredential(user: user, password: password), for: target))
+        }
+        if keychain { providers.append(KeychainCredentialProvider(store: SecretServiceStore())) }
+        guard !providers.isEmpty else { return nil }
+        return HTTPAuthenticator(
+            credentials: FirstCredential(providers),
+            persistence: .none,
+            allowsBasicOverCleartext: allowBasicOverHttp
+        )
     }
 
     private func tlsConfiguration(host: String) throws(FetchFailure) -> SecTLS.TLSConfiguration {
@@ -123,15 +159,63 @@ struct SecKitFetch: AsyncParsableCommand {
     }
 
     /// The secret of `source`: env:, file:, fd: or stdin (a passphrase may be empty).
-    private func secret(_ source: String?) throws -> SecureBytes? {
+    private func secret(_ source: String?) throws(FetchFailure) -> SecureBytes? {
         guard let source else { return nil }
         let parsed: SecretSource
         do { parsed = try SecretSource(parsing: source) } catch { throw FetchFailure(.usage, "\(error)") }
         if case .keyring = parsed {
-            throw FetchFailure(.usage, "seckit-fetch reads no keyring: use env:, file:, fd: or stdin")
+            throw FetchFailure(.usage, "seckit-fetch reads no keyring source: use env:, file:, fd: or stdin")
         }
-        return try parsed.read(allowingEmpty: true)
+        do { return try parsed.read(allowingEmpty: true) } catch { throw FetchFailure(.dataError, "\(error)") }
     }
+}
+
+/// The credential given on the command line, for the URL's origin (any realm) only: a redirect to
+/// another origin, or a proxy, never gets it.
+struct OriginCredential: HTTPCredentialProvider {
+    let credential: HTTPCredential
+    let scheme: String
+    let host: String
+    let port: Int
+
+    init(_ credential: HTTPCredential, for url: URL) {
+        let scheme = url.scheme?.lowercased() ?? "https"
+        let origin = ProtectionSpace(
+            scheme: scheme,
+            host: url.host ?? "",
+            port: url.port ?? (scheme == "https" ? 443 : 80),
+            realm: nil,
+            method: .basic
+        )
+        self.credential = credential
+        self.scheme = origin.scheme
+        self.host = origin.host
+        self.port = origin.port
+    }
+
+    func credential(for space: ProtectionSpace) -> HTTPCredential? {
+        space.scheme == scheme && space.host == host && space.port == port && !space.isProxy ? credential : nil
+    }
+    func save(_: HTTPCredential, for _: ProtectionSpace, persistence _: CredentialPersistence) {}
+    func remove(space _: ProtectionSpace) -> Int { 0 }
+    func removeAll(host _: String) -> Int { 0 }
+}
+
+/// The first provider's credential that has one for the space.
+struct FirstCredential: HTTPCredentialProvider {
+    let providers: [any HTTPCredentialProvider]
+
+    init(_ providers: [any HTTPCredentialProvider]) { self.providers = providers }
+
+    func credential(for space: ProtectionSpace) async throws -> HTTPCredential? {
+        for provider in providers {
+            if let credential = try await provider.credential(for: space) { return credential }
+        }
+        return nil
+    }
+    func save(_: HTTPCredential, for _: ProtectionSpace, persistence _: CredentialPersistence) {}
+    func remove(space _: ProtectionSpace) -> Int { 0 }
+    func removeAll(host _: String) -> Int { 0 }
 }
 
 /// seckit-fetch's exit codes (those of `seccli pin` where they mean the same).
@@ -142,6 +226,7 @@ enum FetchExit: Int32 {
     case verificationFailed = 4
     case clientCertificateRefused = 5
     case connectionFailed = 6
+    case authenticationFailed = 7
     case httpStatus = 22
     case usage = 64
 }
@@ -170,7 +255,13 @@ struct FetchFailure: Error {
     /// A failed request: SecKit's refusals, swift-nio-ssl's errors in SecKit's terms, the rest
     /// (refused connections, timeouts, resets) a connection failure.
     init(request error: any Error, identityConfigured: Bool) {
-        if let error = error as? TLSError {
+        if let error = error as? HTTPAuthError {
+            switch error {
+            case .authenticationFailed, .cleartextBasicRefused: self.init(.authenticationFailed, "\(error)")
+            case .invalidCredentials: self.init(.usage, "\(error)")
+            default: self.init(.connectionFailed, "\(error)")
+            }
+        } else if let error = error as? TLSError {
             self.init(tls: error)
         } else if let error = TLSError(translating: error, clientIdentityConfigured: identityConfigured) {
             self.init(tls: error)

@@ -227,4 +227,69 @@ import Testing
         )
         #expect(refused.stdoutText == "401")
     }
+
+    // MARK: - seckit-fetch
+
+    func fetch(_ arguments: [String], environment: [String: String] = [:]) throws -> ProcessResult {
+        try ProcessRunner.run(
+            try #require(BuiltExecutable.path("seckit-fetch")),
+            arguments + ["--ca", fixture.path("ca.pem"), "--timeout", "30"],
+            environment: environment
+        )
+    }
+
+    @Test func seckitFetchWithAUserAndAPasswordSource() throws {
+        let server = try start()
+        defer { server.stop() }
+        let alice = ["--user", "alice", "--password", "env:HTTP_PASSWORD"]
+        let digest = try fetch([server.url("/digest/index.txt")] + alice, environment: ["HTTP_PASSWORD": "wonderland"])
+        #expect(digest.status == 0 && digest.stdoutText == "area /digest/\n", "\(digest.stderr)")
+        let wrong = try fetch([server.url("/digest/index.txt")] + alice, environment: ["HTTP_PASSWORD": "nope"])
+        #expect(wrong.status == 7 && wrong.stderr.contains("Digest realm \"Digest Realm\""), "\(wrong.stderr)")
+        #expect(!wrong.stderr.contains("nope"))
+        let none = try fetch([server.url("/basic/index.txt")])
+        #expect(none.status == 22 && none.stderr.contains("HTTP status 401"), "no authenticator: the 401 itself")
+
+        let cleartext = try start(https: false)
+        defer { cleartext.stop() }
+        let refused = try fetch(
+            [cleartext.url("/basic/index.txt")] + alice,
+            environment: ["HTTP_PASSWORD": "wonderland"]
+        )
+        #expect(refused.status == 7 && refused.stderr.contains("cleartext"), "\(refused.stderr)")
+        let allowed = try fetch(
+            [cleartext.url("/basic/index.txt"), "--allow-basic-over-http"] + alice,
+            environment: ["HTTP_PASSWORD": "wonderland"]
+        )
+        #expect(allowed.status == 0 && allowed.stdoutText == "area /basic/\n", "\(allowed.stderr)")
+    }
+
+    @Test(.enabled(if: SecretServiceSupport.hasPrivateSecretService, SecretServiceSupport.privateSessionOnly))
+    func seckitFetchFindsTheRealmsCredentialInTheKeychain() throws {
+        let server = try start()
+        defer { server.stop() }
+        let seccli = try #require(BuiltExecutable.path("seccli"))
+        for (user, realm) in [("alice", "Realm A"), ("bob", "Realm B")] {
+            let set = try ProcessRunner.run(
+                seccli,
+                [
+                    "cred", "set", "--server", "127.0.0.1", "--protocol", "https", "--port", "\(server.port)",
+                    "--account", user, "--realm", realm,
+                ],
+                stdin: Array(Self.users[user]!.utf8)
+            )
+            #expect(set.status == 0, "\(set.stderr)")
+        }
+        for area in ["/alice/", "/bob/"] {
+            let result = try fetch([server.url(area + "index.txt"), "--keychain"])
+            #expect(result.status == 0 && result.stdoutText == "area \(area)\n", "\(area): \(result.stderr)")
+        }
+        let unknown = try fetch([server.url("/md5/index.txt"), "--keychain"])
+        #expect(unknown.status == 7, "no item for the MD5 realm: \(unknown.stderr)")
+        let delete = try ProcessRunner.run(
+            seccli,
+            ["cred", "delete", "--server", "127.0.0.1", "--protocol", "https", "--port", "\(server.port)", "--all"]
+        )
+        #expect(delete.status == 0, "\(delete.stderr)")
+    }
 }

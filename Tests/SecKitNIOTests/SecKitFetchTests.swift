@@ -72,7 +72,7 @@ struct SecKitFetchTests {
 
     @Test func usageErrorsAndSecretsOnlyFromSources() throws {
         for arguments in [
-            ["http://127.0.0.1:1/"],
+            ["ftp://127.0.0.1:1/"],
             ["https://127.0.0.1:1/", "--pin-only"],
             ["https://127.0.0.1:1/", "--pin", "sha256/short"],
             ["https://127.0.0.1:1/", "--cert", "client.pem"],

@@ -54,7 +54,7 @@ let package = Package(
         .target(name: "SecHTTPAuth", dependencies: ["SecCrypto", "SecKeychain"]),
         .target(
             name: "SecKit",
-            dependencies: ["SecCrypto", "SecIO", "SecEnvelope", "SecTLS", "SecKeychain", "SecIdentities"]
+            dependencies: ["SecCrypto", "SecIO", "SecEnvelope", "SecTLS", "SecKeychain", "SecIdentities", "SecHTTPAuth"]
         ),
         .executableTarget(
             name: "seccli",

@@ -26,6 +26,7 @@ let package = Package(
                 .product(name: "SecKitNIO", package: "SecKit"),
                 .product(name: "SecKitHTTPClient", package: "SecKit"),
                 .product(name: "SecKitHummingbird", package: "SecKit"),
+                .product(name: "SecHTTPAuth", package: "SecKit"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),

@@ -56,4 +56,6 @@ let benchmarks: [Benchmark] = [
     httpClientGet(secKit: true),
     mutualTLSGet(secKit: false),
     mutualTLSGet(secKit: true),
+    httpDigest(authenticated: false),
+    httpDigest(authenticated: true),
 ]

@@ -45,6 +45,10 @@ struct DigestAuthorizationHeader {
 
     /// A quoted-string: `"` and `\` escaped with `\` (RFC 9110 §5.6.4).
     static func quoted(_ text: String) -> String {
+        // Nonces, hashes and most names hold neither: one append, not one per character.
+        if !text.utf8.contains(where: { $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) {
+            return "\"" + text + "\""
+        }
         var result = "\""
         for character in text {
             if character == "\"" || character == "\\" { result.append("\\") }

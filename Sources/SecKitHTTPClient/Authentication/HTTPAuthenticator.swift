@@ -68,10 +68,16 @@ public final class HTTPAuthenticator: Sendable {
     ) async throws -> HTTPClientResponse {
         var attempt = request
         attempt.body = body.map { .bytes($0) }
-        guard let origin = Origin(request.url, isProxy: false) else {
+        guard let components = URLComponents(string: request.url), let origin = Origin(components, isProxy: false)
+        else {
             return try await client.execute(attempt, timeout: timeout)
         }
-        var sent = try preemptiveAnswer(for: &attempt, origin: origin, body: body)
+        var sent = try preemptiveAnswer(
+            for: &attempt,
+            origin: origin,
+            target: Answer.requestTarget(components),
+            body: body
+        )
         var rejected: [HTTPCredential] = []
         var failures = 0
         while true {
@@ -133,7 +139,8 @@ public final class HTTPAuthenticator: Sendable {
             }
             var answer = Answer(space: space, credential: credential!, digest: digest, isFresh: true)
             attempt.url = response.url?.absoluteString ?? attempt.url
-            try answer.authorize(&attempt, as: kind, body: body)
+            let requestTarget = URLComponents(string: attempt.url).map(Answer.requestTarget) ?? "/"
+            try answer.authorize(&attempt, target: requestTarget, as: kind, body: body)
             answered.withLock { $0[target] = answer }
             sent = answer
         }
@@ -144,11 +151,12 @@ public final class HTTPAuthenticator: Sendable {
     private func preemptiveAnswer(
         for attempt: inout HTTPClientRequest,
         origin: Origin,
+        target: String,
         body: [UInt8]?
     ) throws -> Answer? {
         try answered.withLock { answered -> Answer? in
             guard var answer = answered[origin], answer.digest != nil || preemptiveBasic else { return nil }
-            try answer.authorize(&attempt, as: .server, body: body)
+            try answer.authorize(&attempt, target: target, as: .server, body: body)
             answer.isFresh = false
             answered[origin] = answer
             return answer
@@ -163,12 +171,15 @@ public final class HTTPAuthenticator: Sendable {
         let isProxy: Bool
 
         init?(_ url: String, isProxy: Bool) {
-            guard let url = URL(string: url), let scheme = url.scheme?.lowercased(), let host = url.host else {
-                return nil
-            }
+            guard let components = URLComponents(string: url) else { return nil }
+            self.init(components, isProxy: isProxy)
+        }
+
+        init?(_ components: URLComponents, isProxy: Bool) {
+            guard let scheme = components.scheme?.lowercased(), let host = components.host else { return nil }
             self.scheme = scheme
             self.host = host
-            self.port = url.port ?? (scheme == "https" ? 443 : 80)
+            self.port = components.port ?? (scheme == "https" ? 443 : 80)
             self.isProxy = isProxy
         }
     }
@@ -181,8 +192,11 @@ public final class HTTPAuthenticator: Sendable {
         /// Taken from the provider in this call (saved once it works), not from an earlier one.
         var isFresh: Bool
 
+        /// Adds the `Authorization` (or `Proxy-Authorization`) header for `request`, whose request
+        /// target (path and query) is `target`.
         mutating func authorize(
             _ request: inout HTTPClientRequest,
+            target: String,
             as kind: AuthenticationHeaders,
             body: [UInt8]?
         ) throws {
@@ -190,7 +204,7 @@ public final class HTTPAuthenticator: Sendable {
             if var session = digest {
                 value = try session.authorization(
                     method: request.method.rawValue,
-                    uri: Self.requestTarget(request.url),
+                    uri: target,
                     user: credential.user,
                     password: credential.password,
                     body: body
@@ -204,8 +218,7 @@ public final class HTTPAuthenticator: Sendable {
         }
 
         /// The request target as AsyncHTTPClient puts it on the request line: path and query.
-        static func requestTarget(_ url: String) -> String {
-            guard let components = URLComponents(string: url) else { return "/" }
+        static func requestTarget(_ components: URLComponents) -> String {
             let path = components.percentEncodedPath.isEmpty ? "/" : components.percentEncodedPath
             return path + (components.percentEncodedQuery.map { "?" + $0 } ?? "")
         }

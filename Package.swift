@@ -54,7 +54,9 @@ let package = Package(
         .target(name: "SecHTTPAuth", dependencies: ["SecCrypto", "SecKeychain"]),
         .target(
             name: "SecKit",
-            dependencies: ["SecCrypto", "SecIO", "SecEnvelope", "SecTLS", "SecKeychain", "SecIdentities", "SecHTTPAuth"]
+            dependencies: [
+                "SecCrypto", "SecIO", "SecEnvelope", "SecTLS", "SecKeychain", "SecIdentities", "SecHTTPAuth",
+            ]
         ),
         .executableTarget(
             name: "seccli",

@@ -78,10 +78,17 @@ func httpDigest(authenticated: Bool) -> Benchmark {
                     realm: "Digest Realm",
                     method: .digest
                 )
-                await provider.save(HTTPCredential(user: "alice", password: password), for: space, persistence: .forSession)
+                await provider.save(
+                    HTTPCredential(user: "alice", password: password),
+                    for: space,
+                    persistence: .forSession
+                )
                 return try await get()  // takes the challenge
             }
-            return Prepared(operation: { UInt8(truncatingIfNeeded: blocking(name, get).utf8.count) }, result: result.isEmpty ? "empty" : "ok")
+            return Prepared(
+                operation: { UInt8(truncatingIfNeeded: blocking(name, get).utf8.count) },
+                result: result.isEmpty ? "empty" : "ok"
+            )
         }
         let header = blocking(name) { () async throws -> String in
             let challenge = try await client.execute(HTTPClientRequest(url: url), timeout: .seconds(30))
@@ -98,6 +105,9 @@ func httpDigest(authenticated: Bool) -> Benchmark {
             try await body(try await client.execute(preset, timeout: .seconds(30)), name)
         }
         let result = blocking(name, get)
-        return Prepared(operation: { UInt8(truncatingIfNeeded: blocking(name, get).utf8.count) }, result: result.isEmpty ? "empty" : "ok")
+        return Prepared(
+            operation: { UInt8(truncatingIfNeeded: blocking(name, get).utf8.count) },
+            result: result.isEmpty ? "empty" : "ok"
+        )
     }
 }

@@ -29,7 +29,7 @@ public struct KeychainCredentialProvider: HTTPCredentialProvider {
     public func credential(for space: ProtectionSpace) async throws -> HTTPCredential? {
         if let kept = await session.credential(for: space) { return kept }
         let ranked = try await items(of: space.host).compactMap { item in
-            space.rank(of: item.identity.internetLocation!).map { (rank: $0, item: item) }
+            rank(of: item, for: space).map { (rank: $0, item: item) }
         }
         guard let best = ranked.filter({ !$0.item.isExpired() }).min(by: { $0.rank < $1.rank })?.item else {
             return nil
@@ -62,7 +62,7 @@ public struct KeychainCredentialProvider: HTTPCredentialProvider {
     public func remove(space: ProtectionSpace) async throws -> Int {
         let forgotten = await session.remove(space: space)
         return try await forgotten
-            + delete(items(of: space.host).filter { space.rank(of: $0.identity.internetLocation!) == 0 })
+            + delete(items(of: space.host).filter { rank(of: $0, for: space) == 0 })
     }
 
     /// Forgets the session's credentials of `host` and deletes every internet password of it in
@@ -77,6 +77,11 @@ public struct KeychainCredentialProvider: HTTPCredentialProvider {
     private func items(of host: String) async throws(KeychainError) -> [CredentialItem] {
         let query = CredentialQuery(itemClass: .internetPassword, accessGroup: accessGroup, server: host)
         return try await store.search(query, timeout: timeout).filter { $0.identity.accessGroup == accessGroup }
+    }
+
+    /// `space.rank(of:)` of an internet password item (the only kind `items(of:)` returns).
+    private func rank(of item: CredentialItem, for space: ProtectionSpace) -> Int? {
+        item.identity.internetLocation.flatMap(space.rank(of:))
     }
 
     /// Deletes each item's identity; returns how many identities were deleted.

@@ -33,11 +33,7 @@ extension HTTPClient.Configuration {
         onPinEvaluation: (@Sendable (PinEvaluation) -> Void)? = nil
     ) throws(TLSError) {
         self.init()
-        if let maximum = configuration.maximumVersion, maximum < configuration.minimumVersion {
-            throw .invalidConfiguration(
-                "the maximum version \(maximum) is below the minimum \(configuration.minimumVersion)"
-            )
-        }
+        try configuration.checkVersionRange()
         if configuration.serverName != nil {
             throw .invalidConfiguration("AsyncHTTPClient takes the server name from the URL; leave serverName nil")
         }

@@ -69,6 +69,9 @@ public final class LighttpdServer: @unchecked Sendable {
         (try? String(contentsOf: directory.appendingPathComponent("error.log"), encoding: .utf8)) ?? ""
     }
 
+    /// Kept-alive connections stay open for 2 minutes (lighttpd's default is 5 s): a test held up by
+    /// the tests running alongside must not find its next request's connection closed under it.
+    ///
     /// Starts lighttpd in a new folder under `parent` with `areas`, the `users` (name: password) of
     /// its plain user file and, when given, `certificate` and `key` (PEM paths) for HTTPS; waits up
     /// to `timeout` until it accepts connections.
@@ -114,6 +117,8 @@ public final class LighttpdServer: @unchecked Sendable {
             accesslog.filename = "\(directory.appendingPathComponent("access.log").path)"
             accesslog.format = "%>s %u \\"%r\\""
             mimetype.assign = ( ".txt" => "text/plain" )
+            server.max-keep-alive-idle = 120
+            server.max-read-idle = 120
             auth.backend = "plain"
             auth.backend.plain.userfile = "\(userFile.path)"
             auth.require = ( \(requirements.joined(separator: ", ")) )

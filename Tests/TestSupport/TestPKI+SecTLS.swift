@@ -134,3 +134,15 @@ extension TestPKI {
         return (try server(cert: refused.cert, chain: refused.chain, refused.options), configuration)
     }
 }
+
+/// True when `error` is `TLSError.pinMismatch` (for `#expect { … } throws:`).
+public func isPinMismatch(_ error: any Error) -> Bool {
+    if case TLSError.pinMismatch = error { return true }
+    return false
+}
+
+/// True when `error` is `TLSError.certificateVerificationFailed` with `reason`.
+public func isVerificationFailure(_ error: any Error, _ reason: CertificateVerificationFailure.Reason) -> Bool {
+    if case TLSError.certificateVerificationFailed(let failure) = error { return failure.reason == reason }
+    return false
+}

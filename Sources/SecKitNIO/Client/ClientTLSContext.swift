@@ -25,11 +25,7 @@ public final class ClientTLSContext: Sendable {
     /// Reads the trust store and the identity into memory. Throws `invalidConfiguration` as
     /// `TLSClient(configuration:)` does.
     public init(configuration: SecTLS.TLSConfiguration) throws(TLSError) {
-        if let maximum = configuration.maximumVersion, maximum < configuration.minimumVersion {
-            throw .invalidConfiguration(
-                "the maximum version \(maximum) is below the minimum \(configuration.minimumVersion)"
-            )
-        }
+        try configuration.checkVersionRange()
         var tls = NIOSSL.TLSConfiguration.makeClientConfiguration()
         // The callback replaces BoringSSL's verification; BoringSSL itself trusts nothing.
         tls.trustRoots = .certificates([])

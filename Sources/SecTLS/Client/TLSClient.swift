@@ -26,11 +26,7 @@ public final class TLSClient: Sendable {
     /// Builds the OpenSSL context. Throws `invalidConfiguration` for an unreadable CA file, pin-only
     /// trust without pins, or a maximum version below the minimum.
     public init(configuration: TLSConfiguration = TLSConfiguration()) throws(TLSError) {
-        if let maximum = configuration.maximumVersion, maximum < configuration.minimumVersion {
-            throw .invalidConfiguration(
-                "the maximum version \(maximum) is below the minimum \(configuration.minimumVersion)"
-            )
-        }
+        try configuration.checkVersionRange()
         self.configuration = configuration
         self.verifier = try ServerCertificateVerifier(configuration: configuration)
         self.context = try SSLContextHandle(configuration, trustStore: verifier.trustStore)

@@ -108,3 +108,13 @@ public struct TLSConfiguration: Sendable {
         self.timeouts = timeouts
     }
 }
+
+extension TLSConfiguration {
+    /// Throws `invalidConfiguration` when the maximum version is below the minimum: the check every
+    /// client of a configuration (TLSClient, SecKitNIO's, AsyncHTTPClient's) makes first.
+    package func checkVersionRange() throws(TLSError) {
+        if let maximumVersion, maximumVersion < minimumVersion {
+            throw .invalidConfiguration("the maximum version \(maximumVersion) is below the minimum \(minimumVersion)")
+        }
+    }
+}

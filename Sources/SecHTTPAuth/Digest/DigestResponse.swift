@@ -18,42 +18,41 @@ struct DigestResponse {
 
     /// The lower-case hex response.
     func value(password: SecureBytes) -> String {
-        let sessionKey = ha1(password: password)
-        var data = nonce + ":"
+        // Each part goes to the hash as it is: no joined strings (this runs once per request).
+        var hasher = DigestHasher(algorithm.hash)
+        ha1(password: password).withUnsafeBytes { hasher.update(bufferPointer: $0) }
+        hasher.update(strings: ":", nonce, ":")
         if let qualityOfProtection {
-            data += "\(nonceCount):\(clientNonce):\(qualityOfProtection.rawValue):"
+            hasher.update(strings: nonceCount, ":", clientNonce, ":", qualityOfProtection.rawValue, ":")
         }
-        data += ha2
-        return keyedDigest(sessionKey, data)
+        hasher.update(string: ha2)
+        return hasher.finalizeLast().hexString
     }
 
     /// H(A1) in hex, in wiped memory: it lets anyone answer for this user in this realm.
     private func ha1(password: SecureBytes) -> SecureBytes {
         var hasher = DigestHasher(algorithm.hash)
-        hasher.update(data: Array("\(user):\(realm):".utf8))
+        hasher.update(strings: user, ":", realm, ":")
         password.withUnsafeBytes { hasher.update(bufferPointer: $0) }
-        let inner = Hex.encodeSecret(hasher.finalize())
+        let inner = Hex.encodeSecret(hasher.finalizeLast())
         guard algorithm.isSession else { return inner }
-        return Hex.encodeSecret(Self.digest(algorithm.hash, inner, ":\(nonce):\(clientNonce)"))
+        var session = DigestHasher(algorithm.hash)
+        inner.withUnsafeBytes { session.update(bufferPointer: $0) }
+        session.update(strings: ":", nonce, ":", clientNonce)
+        return Hex.encodeSecret(session.finalizeLast())
     }
 
     /// H(A2): `method:uri`, and `:H(body)` for auth-int.
     private var ha2: String {
-        var a2 = "\(method):\(uri)"
-        if qualityOfProtection == .authInt, let bodyHash { a2 += ":\(bodyHash)" }
-        return DigestHasher.hash(algorithm.hash, data: Array(a2.utf8)).hexString
+        var hasher = DigestHasher(algorithm.hash)
+        hasher.update(strings: method, ":", uri)
+        if qualityOfProtection == .authInt, let bodyHash { hasher.update(strings: ":", bodyHash) }
+        return hasher.finalizeLast().hexString
     }
+}
 
-    /// KD(secret, data) = H(secret ":" data).
-    private func keyedDigest(_ secret: SecureBytes, _ data: String) -> String {
-        Self.digest(algorithm.hash, secret, ":\(data)").hexString
-    }
-
-    /// H(secret ‖ suffix) without copying the secret out of its wiped memory.
-    private static func digest(_ hash: HashAlgorithm, _ secret: SecureBytes, _ suffix: String) -> Digest {
-        var hasher = DigestHasher(hash)
-        secret.withUnsafeBytes { hasher.update(bufferPointer: $0) }
-        hasher.update(data: Array(suffix.utf8))
-        return hasher.finalize()
+extension DigestHasher {
+    fileprivate mutating func update(strings: String...) {
+        for string in strings { update(string: string) }
     }
 }

@@ -25,12 +25,13 @@ import Testing
         .init(path: "/bob/", realm: "Realm B", method: "basic", user: "bob"),
     ]
 
-    func start(https: Bool = true) throws -> LighttpdServer {
+    func start(https: Bool = true, movableClock: Bool = false) throws -> LighttpdServer {
         try LighttpdServer.start(
             areas: Self.areas,
             users: Self.users,
             certificate: https ? fixture.path("chain.pem") : nil,
             key: https ? fixture.path("leaf-rsa.key") : nil,
+            movableClock: movableClock,
             in: URL(fileURLWithPath: NSTemporaryDirectory())
         )
     }
@@ -65,15 +66,30 @@ import Testing
         HTTPCredential(user: user, password: SecureBytes(Array((password ?? Self.users[user]!).utf8)))
     }
 
+    /// An in-memory provider holding `credential` (alice's by default) for each realm of `server`.
+    func provider(
+        _ server: LighttpdServer,
+        _ realms: [(String, AuthenticationMethod)],
+        credential: HTTPCredential? = nil
+    ) async -> InMemoryCredentialProvider {
+        let provider = InMemoryCredentialProvider()
+        for (realm, method) in realms {
+            await provider.save(
+                credential ?? self.credential("alice"),
+                for: space(server, realm: realm, method),
+                persistence: .forSession
+            )
+        }
+        return provider
+    }
+
     @Test func basicDigestMD5AndDigestSHA256() async throws {
         let server = try start()
         defer { server.stop() }
-        let provider = InMemoryCredentialProvider()
-        for (realm, method) in [
-            ("Basic Realm", AuthenticationMethod.basic), ("Digest Realm", .digest), ("MD5 Realm", .digest),
-        ] {
-            await provider.save(credential("alice"), for: space(server, realm: realm, method), persistence: .forSession)
-        }
+        let provider = await provider(
+            server,
+            [("Basic Realm", .basic), ("Digest Realm", .digest), ("MD5 Realm", .digest)]
+        )
         let authenticator = HTTPAuthenticator(credentials: provider)
         try await withClient { (client: HTTPClient) async throws in
             for path in ["/basic/", "/digest/", "/md5/"] {
@@ -91,12 +107,7 @@ import Testing
     @Test func aWrongPasswordEndsTheCallWithoutALoop() async throws {
         let server = try start()
         defer { server.stop() }
-        let provider = InMemoryCredentialProvider()
-        await provider.save(
-            credential("alice", "wrong"),
-            for: space(server, realm: "Digest Realm", .digest),
-            persistence: .forSession
-        )
+        let provider = await provider(server, [("Digest Realm", .digest)], credential: credential("alice", "wrong"))
         let authenticator = HTTPAuthenticator(credentials: provider, persistence: .permanent)
         await #expect(throws: HTTPAuthError.authenticationFailed(realm: "Digest Realm", method: .digest, failures: 1)) {
             try await withClient { (client: HTTPClient) async throws in
@@ -118,12 +129,7 @@ import Testing
     @Test func aDigestNonceIsReusedOnTheNextRequest() async throws {
         let server = try start()
         defer { server.stop() }
-        let provider = InMemoryCredentialProvider()
-        await provider.save(
-            credential("alice"),
-            for: space(server, realm: "Digest Realm", .digest),
-            persistence: .forSession
-        )
+        let provider = await provider(server, [("Digest Realm", .digest)])
         let authenticator = HTTPAuthenticator(credentials: provider)
         try await withClient { (client: HTTPClient) async throws in
             for _ in 0..<3 {
@@ -138,20 +144,32 @@ import Testing
         #expect(server.accessLog.filter { $0.hasPrefix("200 alice") }.count == 3, "\(server.accessLog)")
     }
 
+    @Test func aStaleNonceIsAnsweredWithTheNewOneAndCountsAsNoFailure() async throws {
+        let server = try start(movableClock: true)
+        defer { server.stop() }
+        let provider = await provider(server, [("Digest Realm", .digest)])
+        // One failure ends a call: a stale nonce taken for a refusal would fail it.
+        let authenticator = HTTPAuthenticator(credentials: provider, maximumFailures: 1)
+        let url = server.url("/digest/index.txt")
+        try await withClient { (client: HTTPClient) async throws in
+            #expect(try await get(url, authenticator, client: client) == "area /digest/\n")
+            // lighttpd calls a nonce older than 10 minutes stale.
+            try server.advanceClock(bySeconds: 660)
+            #expect(try await get(url, authenticator, client: client) == "area /digest/\n")
+            #expect(try await get(url, authenticator, client: client) == "area /digest/\n")
+        }
+        // The challenge, alice; the kept nonce refused as stale, alice again with the new nonce;
+        // then the new nonce is kept.
+        server.stop()
+        let statuses = server.accessLog.map { $0.split(separator: " ").prefix(2).joined(separator: " ") }
+        #expect(statuses == ["401 -", "200 alice", "401 -", "200 alice", "200 alice"], "\(server.accessLog)")
+        #expect(server.errorLog.contains("clock jumped"))
+    }
+
     @Test func basicOverCleartextOnlyWhenAllowed() async throws {
         let server = try start(https: false)
         defer { server.stop() }
-        let provider = InMemoryCredentialProvider()
-        await provider.save(
-            credential("alice"),
-            for: space(server, realm: "Basic Realm", .basic),
-            persistence: .forSession
-        )
-        await provider.save(
-            credential("alice"),
-            for: space(server, realm: "Digest Realm", .digest),
-            persistence: .forSession
-        )
+        let provider = await provider(server, [("Basic Realm", .basic), ("Digest Realm", .digest)])
         await #expect(throws: HTTPAuthError.self) {
             try await withClient { (client: HTTPClient) async throws in
                 try await get(server.url("/basic/index.txt"), HTTPAuthenticator(credentials: provider), client: client)

@@ -7,7 +7,9 @@ import Glibc
 /// A `lighttpd` on a free 127.0.0.1 port whose areas require HTTP authentication (mod_auth with
 /// mod_authn_file's `plain` backend), over HTTPS when given a certificate; for tests of HTTP
 /// authentication clients. Each area serves `index.txt` holding `area PATH`. `stop()` (also run on
-/// release) terminates it.
+/// release) terminates it. Started with `movableClock`, it runs under libfaketime, and
+/// `advanceClock(bySeconds:)` moves its time forward: Digest nonces older than 10 minutes are
+/// answered with `stale=true`, with no ten-minute wait.
 ///
 /// ```swift
 /// let server = try LighttpdServer.start(
@@ -46,6 +48,7 @@ public final class LighttpdServer: @unchecked Sendable {
     private let directory: URL
     private let lock = NSLock()
     private var stopped = false
+    private var clockOffset = 0
 
     private init(port: Int, scheme: String, process: Process, directory: URL) {
         self.port = port
@@ -53,6 +56,9 @@ public final class LighttpdServer: @unchecked Sendable {
         self.process = process
         self.directory = directory
     }
+
+    /// libfaketime reads the offset from this file at every clock call.
+    private var clockFile: URL { directory.appendingPathComponent("faketime") }
 
     /// The URL of `path` on this server.
     public func url(_ path: String) -> String { "\(scheme)://127.0.0.1:\(port)\(path)" }
@@ -80,6 +86,7 @@ public final class LighttpdServer: @unchecked Sendable {
         users: [String: String],
         certificate: String? = nil,
         key: String? = nil,
+        movableClock: Bool = false,
         in parent: URL,
         timeout: Duration = .seconds(15)
     ) throws -> LighttpdServer {
@@ -145,6 +152,15 @@ public final class LighttpdServer: @unchecked Sendable {
             "import os, signal, sys; signal.pthread_sigmask(signal.SIG_SETMASK, []); os.execv(sys.argv[1], sys.argv[1:])",
             try lighttpdPath.get(), "-D", "-f", configurationFile.path,
         ]
+        if movableClock {
+            let clockFile = directory.appendingPathComponent("faketime")
+            try "+0\n".write(to: clockFile, atomically: true, encoding: .utf8)
+            var environment = ProcessInfo.processInfo.environment
+            environment["LD_PRELOAD"] = try fakeTimeLibrary.get()
+            environment["FAKETIME_TIMESTAMP_FILE"] = clockFile.path
+            environment["FAKETIME_NO_CACHE"] = "1"
+            process.environment = environment
+        }
         process.standardInput = FileHandle.nullDevice
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
@@ -168,6 +184,23 @@ public final class LighttpdServer: @unchecked Sendable {
         let log = server.errorLog
         server.stop()
         throw ProcessRunnerError(description: "lighttpd did not listen within \(timeout): \(log)")
+    }
+
+    /// Moves the clock of a server started with `movableClock` forward by `seconds`, and waits until
+    /// lighttpd has seen the jump (it logs it, and closes its idle connections then).
+    public func advanceClock(bySeconds seconds: Int, timeout: Duration = .seconds(15)) throws {
+        let jumps = errorLog.components(separatedBy: "clock jumped").count
+        try lock.withLock {
+            clockOffset += seconds
+            try "+\(clockOffset)s\n".write(to: clockFile, atomically: true, encoding: .utf8)
+        }
+        let deadline = ContinuousClock.now + timeout
+        while errorLog.components(separatedBy: "clock jumped").count == jumps {
+            guard ContinuousClock.now < deadline else {
+                throw ProcessRunnerError(description: "lighttpd did not see its clock move: \(errorLog)")
+            }
+            usleep(50_000)
+        }
     }
 
     /// Terminates the server and waits for it (its logs stay readable). Idempotent.
@@ -197,6 +230,14 @@ public final class LighttpdServer: @unchecked Sendable {
                 connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0
             }
         }
+    }
+
+    private static let fakeTimeLibrary = Result { () throws -> String in
+        let folders = ["/usr/lib/x86_64-linux-gnu", "/usr/lib/aarch64-linux-gnu", "/usr/lib"]
+        for folder in folders where FileManager.default.fileExists(atPath: "\(folder)/faketime/libfaketime.so.1") {
+            return "\(folder)/faketime/libfaketime.so.1"
+        }
+        throw ProcessRunnerError(description: "libfaketime is not installed (tools/install-deps installs it)")
     }
 
     private static let lighttpdPath = Result { () throws -> String in

@@ -8,6 +8,9 @@ struct Prepared {
     /// One operation; returns a byte of its result so the work cannot be optimised away.
     let operation: () -> UInt8
     var result: String? = nil
+    /// How many operations one call of `operation` performs: more than one for async work timed as
+    /// a sequence awaited in one task, as a service runs it (see HTTPAuthBench.swift).
+    var operationsPerCall = 1
 }
 
 /// One benchmark: `prepare` builds the inputs once and returns the operation to time.

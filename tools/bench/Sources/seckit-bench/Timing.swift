@@ -26,9 +26,14 @@ func userCPUSeconds() -> Double {
 }
 
 /// Runs `operation` in batches until at least `target` seconds have passed; returns
-/// (operations, elapsed wall seconds, elapsed user CPU seconds). The batch size starts at 1 and
-/// grows so reading the clock costs nothing.
-func runFor(_ target: Double, batch initialBatch: inout Int, _ operation: () -> UInt8) -> (Int, Double, Double) {
+/// (operations, elapsed wall seconds, elapsed user CPU seconds), each call counting
+/// `operationsPerCall`. The batch size starts at 1 and grows so reading the clock costs nothing.
+func runFor(
+    _ target: Double,
+    batch initialBatch: inout Int,
+    operationsPerCall: Int,
+    _ operation: () -> UInt8
+) -> (Int, Double, Double) {
     var operations = 0
     var acc: UInt8 = 0
     let cpuStart = userCPUSeconds()
@@ -36,7 +41,7 @@ func runFor(_ target: Double, batch initialBatch: inout Int, _ operation: () -> 
     var elapsed = 0.0
     while elapsed < target {
         for _ in 0..<initialBatch { acc ^= operation() }
-        operations += initialBatch
+        operations += initialBatch * operationsPerCall
         elapsed = seconds(clock.now - start)
         // Aim for roughly 100 clock reads per second.
         if elapsed > 0, elapsed < target {
@@ -74,23 +79,25 @@ func run(_ benchmark: Benchmark, options: Options) {
     let prepared = benchmark.prepare()
     let operation = prepared.operation
     let resultField = prepared.result.map { " result=\($0)" } ?? ""
+    let perCall = prepared.operationsPerCall
     if let count = options.fixedOps {
         var acc: UInt8 = 0
         let start = clock.now
-        for _ in 0..<count { acc ^= operation() }
+        let calls = (count + perCall - 1) / perCall
+        for _ in 0..<calls { acc ^= operation() }
         let elapsed = seconds(clock.now - start)
         sink ^= acc
-        emit("\(benchmark.name) ops=\(count) seconds=\(elapsed)\(resultField)\n", to: 1)
+        emit("\(benchmark.name) ops=\(calls * perCall) seconds=\(elapsed)\(resultField)\n", to: 1)
         return
     }
     var batch = 1
     if options.warmupSeconds > 0 {
-        _ = runFor(options.warmupSeconds, batch: &batch, operation)
+        _ = runFor(options.warmupSeconds, batch: &batch, operationsPerCall: perCall, operation)
     }
     var rates: [Double] = []
     var cpuRates: [Double] = []
     for round in 1...options.rounds {
-        let (ops, elapsed, cpu) = runFor(options.roundSeconds, batch: &batch, operation)
+        let (ops, elapsed, cpu) = runFor(options.roundSeconds, batch: &batch, operationsPerCall: perCall, operation)
         let rate = Double(ops) / elapsed
         rates.append(rate)
         // getrusage counts in microseconds (the kernel in ticks of its own): never divide by zero.

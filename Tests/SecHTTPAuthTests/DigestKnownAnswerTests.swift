@@ -129,6 +129,31 @@ import Testing
         #expect(third[parameter: "opaque"] == nil)
     }
 
+    /// The session keeps H(user:realm:password) and H(method:uri) from one request to the next: each
+    /// response must still be the RFC 7616 formula over that request's own inputs.
+    @Test func keptHashesFollowAChangeOfPasswordUserOrTarget() throws {
+        let requests = [
+            ("GET", "/a", "Mufasa", "Circle of Life"), ("GET", "/a", "Mufasa", "other"),
+            ("GET", "/b", "Mufasa", "other"), ("PUT", "/b", "Simba", "other"),
+            ("GET", "/a", "Mufasa", "Circle of Life"),
+        ]
+        var session = try Self.session(Self.rfcChallenges[0], clientNonces: requests.indices.map { "c\($0)" })
+        let hex = { (text: String) in DigestHasher.hash(.sha256, data: Array(text.utf8)).hexString }
+        for (index, (method, uri, user, password)) in requests.enumerated() {
+            let value = try session.authorization(
+                method: method,
+                uri: uri,
+                user: user,
+                password: SecureBytes(Array(password.utf8))
+            )
+            let nonce = "7ypf/xlj9XXwfDPEoM4URrv/xwf94BcCAzFZH4GiTo0v"
+            let count = "0000000\(index + 1)"
+            let ha1 = hex("\(user):http-auth@example.org:\(password)")
+            let expected = hex("\(ha1):\(nonce):\(count):c\(index):auth:\(hex("\(method):\(uri)"))")
+            #expect(try Self.parameters(of: value)[parameter: "response"] == expected, "request \(index + 1)")
+        }
+    }
+
     @Test func randomClientNoncesDifferPerRequest() throws {
         let challenge = try #require(try AuthenticationChallenge.parse(headerValues: [Self.rfcChallenges[0]]).first)
         var session = try DigestSession(challenge: challenge)
@@ -139,6 +164,12 @@ import Testing
         }
         #expect(Set(nonces).count == 5)
         #expect(nonces.allSatisfy { $0?.count == 32 })
+        // Client nonces are drawn in blocks; a copy of the session draws from the same block.
+        var copy = session
+        let fromCopy = try copy.authorization(method: "GET", uri: "/", user: "u", password: Self.mufasa)
+        let fromOriginal = try session.authorization(method: "GET", uri: "/", user: "u", password: Self.mufasa)
+        let last = try [fromCopy, fromOriginal].map { try Self.parameters(of: $0)[parameter: "cnonce"] }
+        #expect(Set(nonces + last).count == 7)
     }
 
     @Test func authIntCoversTheBodyOnlyWhenItIsGiven() throws {

@@ -28,10 +28,20 @@ public struct DigestSession: Sendable {
     /// How many requests used the current nonce (`nc`).
     public private(set) var nonceCount: UInt32 = 0
     private let makeClientNonce: @Sendable () throws(HTTPAuthError) -> String
+    private var kept = Kept()
+
+    /// What the last request hashed that the next one on the same nonce repeats: H(user:realm:password)
+    /// while the credential is the same, H(method:uri) while the target is (no auth-int body). A
+    /// request on a kept nonce then hashes only its response.
+    private struct Kept: Sendable {
+        var credential: (user: String, password: SecureBytes, hash: SecureBytes)?
+        var target: (method: String, uri: String, hash: String)?
+    }
 
     /// A session for a Digest challenge (`HTTPAuthError.unusableChallenge` for one it cannot answer).
     public init(challenge: AuthenticationChallenge) throws(HTTPAuthError) {
-        self.init(challenge: try DigestChallenge(challenge), clientNonce: Self.randomClientNonce)
+        let clientNonces = ClientNonceSource()
+        self.init(challenge: try DigestChallenge(challenge)) { () throws(HTTPAuthError) in try clientNonces.next() }
     }
 
     /// A session with a chosen client nonce source: for known-answer tests.
@@ -56,39 +66,66 @@ public struct DigestSession: Sendable {
         password: SecureBytes,
         body: [UInt8]? = nil
     ) throws(HTTPAuthError) -> String {
-        guard !method.isEmpty, method.utf8.allSatisfy({ $0 > 0x20 && $0 < 0x7F && $0 != UInt8(ascii: "\"") }) else {
-            throw .invalidRequest("the method is not an HTTP token")
-        }
-        guard !uri.isEmpty, uri.utf8.allSatisfy({ $0 > 0x20 && $0 < 0x7F && $0 != UInt8(ascii: "\"") }) else {
-            throw .invalidRequest("the request target has a character outside visible ASCII or a quote")
-        }
-        guard !user.utf8.contains(where: isControlCharacter) else {
-            throw .invalidCredentials("control character in the user name")
-        }
         let qualityOfProtection = try chooseQualityOfProtection(hasBody: body != nil)
+        let algorithm = challenge.algorithm
+        let targetHash: String
+        if qualityOfProtection != .authInt, let kept = kept.target, kept.method == method, kept.uri == uri {
+            targetHash = kept.hash
+        } else {
+            guard !method.isEmpty, method.utf8.allSatisfy({ $0 > 0x20 && $0 < 0x7F && $0 != UInt8(ascii: "\"") })
+            else { throw .invalidRequest("the method is not an HTTP token") }
+            guard !uri.isEmpty, uri.utf8.allSatisfy({ $0 > 0x20 && $0 < 0x7F && $0 != UInt8(ascii: "\"") }) else {
+                throw .invalidRequest("the request target has a character outside visible ASCII or a quote")
+            }
+            var bodyHash: String?
+            if qualityOfProtection == .authInt, let body {
+                bodyHash = DigestHasher.hash(algorithm.hash, data: body).hexString
+            }
+            targetHash = DigestResponse.targetHash(algorithm, method: method, uri: uri, bodyHash: bodyHash)
+            // auth-int's H(A2) covers the body: never kept.
+            if bodyHash == nil { kept.target = (method, uri, targetHash) }
+        }
+        let credentialHash: SecureBytes
+        if let kept = kept.credential, kept.user == user, kept.password == password {
+            credentialHash = kept.hash
+        } else {
+            guard !user.utf8.contains(where: isControlCharacter) else {
+                throw .invalidCredentials("control character in the user name")
+            }
+            credentialHash = DigestResponse.credentialHash(
+                algorithm,
+                user: user,
+                realm: challenge.realm,
+                password: password
+            )
+            kept.credential = (user, password, credentialHash)
+        }
         guard nonceCount < UInt32.max else { throw .unusableChallenge("nonce count exhausted; a new nonce is needed") }
         nonceCount += 1
+        let count = Self.eightHexDigits(nonceCount)
         let clientNonce = try makeClientNonce()
-        let response = DigestResponse(
-            algorithm: challenge.algorithm,
-            user: user,
-            realm: challenge.realm,
+        let response = DigestResponse.value(
+            algorithm,
+            sessionKey: DigestResponse.sessionKey(
+                algorithm,
+                credentialHash: credentialHash,
+                nonce: challenge.nonce,
+                clientNonce: clientNonce
+            ),
             nonce: challenge.nonce,
+            nonceCount: count,
             clientNonce: clientNonce,
-            nonceCount: formattedNonceCount,
             qualityOfProtection: qualityOfProtection,
-            method: method,
-            uri: uri,
-            bodyHash: body.map { DigestHasher.hash(challenge.algorithm.hash, data: $0).hexString }
+            targetHash: targetHash
         )
         return DigestAuthorizationHeader(
             challenge: challenge,
             user: user,
             uri: uri,
             qualityOfProtection: qualityOfProtection,
-            nonceCount: formattedNonceCount,
+            nonceCount: count,
             clientNonce: clientNonce,
-            response: response.value(password: password)
+            response: response
         ).value
     }
 
@@ -99,6 +136,7 @@ public struct DigestSession: Sendable {
         guard next.isStale else { return .credentialsRejected }
         self.challenge = next
         nonceCount = 0
+        kept = Kept()
         return .retryWithFreshNonce
     }
 
@@ -113,17 +151,14 @@ public struct DigestSession: Sendable {
         return .auth
     }
 
-    private var formattedNonceCount: String {
-        let hex = String(nonceCount, radix: 16)
-        return String(repeating: "0", count: 8 - hex.count) + hex
-    }
-
-    /// 24 random bytes in base64: 192 bits, as long as the RFC 7616 examples' client nonces.
-    private static func randomClientNonce() throws(HTTPAuthError) -> String {
-        do {
-            return Base64.encode(try SecureRandom.bytes(count: 24))
-        } catch {
-            throw .randomGenerationFailed
+    /// `nc`: eight lower-case hex digits.
+    private static func eightHexDigits(_ value: UInt32) -> String {
+        String(unsafeUninitializedCapacity: 8) { digits in
+            for index in 0..<8 {
+                let nibble = UInt8(truncatingIfNeeded: value >> (28 - 4 * index)) & 0x0F
+                digits[index] = nibble < 10 ? UInt8(ascii: "0") + nibble : UInt8(ascii: "a") + nibble - 10
+            }
+            return 8
         }
     }
 }

@@ -184,7 +184,14 @@ METHOD = Template(
   pin matches: one new connection each). `mtls-get` and `mtls-get-seckit`: the same GETs from a client presenting
   its certificate, to Hummingbird `.tls` requiring a client certificate (`certificateVerification
   .noHostnameVerification`, `trustRoots` the CA) vs `.mutualTLS(context:)` with a `ServerTLSContext` whose
-  `ClientCertificateVerifier` trusts the CA (the answer must name the client SecKit verified). ${rounds} rounds of
+  `ClientCertificateVerifier` trusts the CA (the answer must name the client SecKit verified). `http-preset` and
+  `http-digest`: GETs of `/digest/index.txt` on one kept-alive HTTP/1.1 connection (plain TCP) to a lighttpd that the
+  part starts (mod_auth, plain user file, Digest SHA-256); one operation = 16 GETs awaited in a row in one task,
+  counted as 16 (a task and a semaphore per GET would add two thread wake-ups to each, and those decided the
+  comparison). Preset: every GET carries one Authorization header made once from the challenge (lighttpd does not
+  check the nonce count). Digest: `HTTPAuthenticator` with an in-memory credential, after one untimed GET that took
+  the challenge; every GET gets a new header (the next nonce count, a new client nonce). lighttpd is a process of its
+  own: its work is not in the CPU figures. ${rounds} rounds of
   ${nio_seconds} s per case (each process warms up 0.5 s first); the two cases of a pair run back to back, which goes
   first alternating between rounds. Reported figures: medians of the rounds by the wall clock (the target) and per
   second of user CPU time of the seckit-bench process (which holds the in-process servers too).

@@ -2,14 +2,9 @@ import AsyncHTTPClient
 import Dispatch
 import Foundation
 import NIOCore
-import NIOPosix
 import SecCrypto
 import SecHTTPAuth
 import SecKitHTTPClient
-
-#if canImport(Glibc)
-import Glibc
-#endif
 
 // MARK: HTTP authentication
 
@@ -26,8 +21,6 @@ import Glibc
 // decides the comparison: one RAND_bytes call of 1 µs before a preset request cost 50 µs there.
 private let requestsPerCall = 16
 
-private let authClientGroup = MultiThreadedEventLoopGroup(numberOfThreads: 1)
-
 /// Runs `body` to completion from the synchronous timing loop.
 private func blocking<T: Sendable>(_ name: String, _ body: @escaping @Sendable () async throws -> T) -> T {
     let done = DispatchSemaphore(value: 0)
@@ -43,13 +36,6 @@ private func blocking<T: Sendable>(_ name: String, _ body: @escaping @Sendable (
     }
 }
 
-private func digestURL(_ name: String) -> String {
-    guard let value = getenv("SECKIT_BENCH_DIGEST_URL").map({ String(cString: $0) }), !value.isEmpty else {
-        fail("\(name): SECKIT_BENCH_DIGEST_URL is not set")
-    }
-    return value
-}
-
 /// The body of one response, or a failure naming its status.
 private func body(_ response: HTTPClientResponse, _ name: String) async throws -> String {
     guard response.status == .ok else { fail("\(name): HTTP \(response.status.code)") }
@@ -63,8 +49,8 @@ func httpDigest(authenticated: Bool) -> Benchmark {
         summary: "GET on a kept-alive connection to lighttpd's Digest SHA-256 area, "
             + (authenticated ? "HTTPAuthenticator (a new Digest header each)" : "a preset Authorization header")
     ) {
-        let url = digestURL(name)
-        let client = HTTPClient(eventLoopGroup: authClientGroup)
+        let url = setting("SECKIT_BENCH_DIGEST_URL", for: name)
+        let client = HTTPClient(eventLoopGroup: clientGroup)
         let password = SecureBytes(Array("wonderland".utf8))
         if authenticated {
             let provider = InMemoryCredentialProvider()

@@ -35,7 +35,8 @@ import Glibc
 // `result=` names what was checked on the first operation, so the run can tell that both variants
 // did the same work.
 
-private func setting(_ variable: String, for name: String) -> String {
+/// The value of an environment variable the run sets, or a failure naming it.
+func setting(_ variable: String, for name: String) -> String {
     guard let value = getenv(variable).map({ String(cString: $0) }), !value.isEmpty else {
         fail("\(name): \(variable) is not set")
     }
@@ -43,7 +44,7 @@ private func setting(_ variable: String, for name: String) -> String {
 }
 
 /// The single client event loop every benchmark's connections run on.
-private let clientGroup = MultiThreadedEventLoopGroup(numberOfThreads: 1)
+let clientGroup = MultiThreadedEventLoopGroup(numberOfThreads: 1)
 
 private func attempt<T>(_ name: String, _ body: () throws -> T) -> T {
     do { return try body() } catch { fail("\(name): \(error)") }

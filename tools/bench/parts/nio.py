@@ -47,21 +47,22 @@ auth.require = ( "/digest/" => ( "method" => "digest", "realm" => "Digest Realm"
 """
 
 
-def start_lighttpd(folder):
-    """A lighttpd on a free port whose /digest/ needs Digest SHA-256 (alice, wonderland); its URL and process."""
+def start_lighttpd(ctx, folder):
+    """A lighttpd on a free port whose /digest/ needs Digest SHA-256 (alice, wonderland), stopped when
+    the part ends or the run does; its URL and process."""
     (folder / "www" / "digest").mkdir(parents=True)
     (folder / "www" / "digest" / "index.txt").write_text("area /digest/\n")
     (folder / "users").write_text("alice:wonderland\n")
     port = free_port()
     (folder / "lighttpd.conf").write_text(LIGHTTPD_CONFIGURATION.format(root=folder / "www", port=port, folder=folder))
     process = subprocess.Popen(["/usr/sbin/lighttpd", "-D", "-f", str(folder / "lighttpd.conf")])
+    ctx.on_exit(lambda: stop_server(process))
     for _ in range(200):
         try:
             socket.create_connection(("127.0.0.1", port), timeout=0.1).close()
             return f"http://127.0.0.1:{port}/digest/index.txt", process
         except OSError:
             time.sleep(0.05)
-    process.kill()
     raise SystemExit("bench: lighttpd did not start")
 EXTENSIONS = """[ca]
 basicConstraints=critical,CA:TRUE
@@ -115,7 +116,7 @@ def measure(ctx):
         SECKIT_BENCH_NIO_CLIENT_CHAIN=str(folder / "client-chain.pem"),
         SECKIT_BENCH_NIO_CLIENT_KEY=str(folder / "client.key"),
     )
-    digest_url, lighttpd = start_lighttpd(folder / "lighttpd")
+    digest_url, lighttpd = start_lighttpd(ctx, folder / "lighttpd")
     os.environ["SECKIT_BENCH_DIGEST_URL"] = digest_url
     rates = {name: [] for pair in PAIRS for name in pair[:2]}  # (per second of wall time, of user CPU time)
 
@@ -133,8 +134,7 @@ def measure(ctx):
             + ", ".join(f"{plain} {rates[plain][-1][0]}/s vs {secure} {rates[secure][-1][0]}/s" for plain, secure, _ in PAIRS)
         )
     stop_server(server)
-    lighttpd.terminate()
-    lighttpd.wait()
+    stop_server(lighttpd)
 
     m = SimpleNamespace(
         wall={name: f"{median([w for w, _ in rates[name]]):.0f}" for name in rates},

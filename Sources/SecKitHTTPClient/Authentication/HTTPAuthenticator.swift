@@ -6,17 +6,18 @@ import SecCrypto
 import SecHTTPAuth
 import Synchronization
 
-/// Answers HTTP authentication challenges (RFC 9110 §11: 401 with `WWW-Authenticate`, 407 with
-/// `Proxy-Authenticate`) for requests made through an `HTTPClient`, with credentials found by
-/// protection space, as URLSession's challenge handling does:
+/// Answers HTTP authentication challenges (RFC 9110 §11: 401 with `WWW-Authenticate`) for requests
+/// made through an `HTTPClient`, with credentials found by protection space, as URLSession's
+/// challenge handling does:
 ///
 /// - the strongest challenge offered is answered (Digest SHA-512-256, SHA-256, MD5, then Basic);
 /// - the credential comes from `credentials` for the protection space (scheme, host, port, realm,
-///   method, proxy or not);
+///   method);
 /// - a refused credential is not sent again; when the provider has no other one, or after
 ///   `maximumFailures` refusals, the call ends with `HTTPAuthError.authenticationFailed` naming the
 ///   realm and scheme — never an endless loop. A Digest `stale=true` is answered with the new nonce
-///   and counts as no failure;
+///   and counts as no failure, and so does the refusal of a kept answer from an earlier call (a
+///   server that forgot its nonces): it is answered as a first challenge;
 /// - a credential that worked is kept as `persistence` says (never one that was refused);
 /// - later requests to the same origin send Digest at once with the next `nc` of the kept nonce
 ///   (no challenge round trip), and Basic only when `preemptiveBasic` is set;
@@ -24,6 +25,10 @@ import Synchronization
 ///   credentials go only where a challenge asked for them: AsyncHTTPClient drops `Authorization`
 ///   on a redirect to another origin, and that origin's challenge is answered with that origin's
 ///   credential.
+///
+/// A proxy's 407 is returned as it came: AsyncHTTPClient's `HTTPClient.Configuration.Proxy` carries
+/// proxy credentials (`.server(host:port:authorization:)`), and an `https://` request through a
+/// proxy never shows the 407 here (AsyncHTTPClient throws at CONNECT).
 ///
 /// ```swift
 /// let authenticator = HTTPAuthenticator(credentials: KeychainCredentialProvider(store: SecretServiceStore()))
@@ -39,7 +44,7 @@ public final class HTTPAuthenticator: Sendable {
     public let allowsBasicOverCleartext: Bool
     public let preemptiveBasic: Bool
 
-    /// Per origin (and proxy or not): the space last answered there, with what.
+    /// Per origin: the space last answered there, with what.
     private let answered = Mutex<[Origin: Answer]>([:])
 
     public init(
@@ -68,8 +73,7 @@ public final class HTTPAuthenticator: Sendable {
     ) async throws -> HTTPClientResponse {
         var attempt = request
         attempt.body = body.map { .bytes($0) }
-        guard let components = URLComponents(string: request.url), let origin = Origin(components, isProxy: false)
-        else {
+        guard let components = URLComponents(string: request.url), let origin = Origin(components) else {
             return try await client.execute(attempt, timeout: timeout)
         }
         var sent = try preemptiveAnswer(
@@ -82,15 +86,17 @@ public final class HTTPAuthenticator: Sendable {
         var failures = 0
         while true {
             let response = try await client.execute(attempt, timeout: timeout)
-            guard let kind = AuthenticationHeaders(statusCode: Int(response.status.code)) else {
-                if let sent, sent.isFresh {
+            guard response.status == .unauthorized else {
+                // A proxy's 407 has not judged the server's credential yet.
+                if let sent, sent.isFresh, response.status != .proxyAuthenticationRequired {
                     try await credentials.save(sent.credential, for: sent.space, persistence: persistence)
                 }
                 return response
             }
-            let challenges = try AuthenticationChallenge.parse(headerValues: response.headers[kind.challengeHeaderName])
+            let challenges = try AuthenticationChallenge.parse(headerValues: response.headers["WWW-Authenticate"])
             guard let chosen = SupportedChallenge.strongest(in: challenges),
-                let target = Origin(response.url?.absoluteString ?? attempt.url, isProxy: kind.isProxy)
+                let url = URLComponents(string: response.url?.absoluteString ?? attempt.url),
+                let target = Origin(url)
             else { return response }
             _ = try? await response.body.collect(upTo: 1 << 20)  // the connection stays usable
             let space = ProtectionSpace(
@@ -98,10 +104,9 @@ public final class HTTPAuthenticator: Sendable {
                 host: target.host,
                 port: target.port,
                 realm: chosen.challenge.realm,
-                method: chosen.method,
-                isProxy: kind.isProxy
+                method: chosen.method
             )
-            if chosen.method == .basic && !space.isSecure && !space.isProxy && !allowsBasicOverCleartext {
+            if chosen.method == .basic && !space.isSecure && !allowsBasicOverCleartext {
                 throw HTTPAuthError.cleartextBasicRefused(space.description)
             }
             var digest: DigestSession?
@@ -113,7 +118,7 @@ public final class HTTPAuthenticator: Sendable {
                     // The nonce went stale: the credential was right, answer the new nonce.
                     digest = session
                     credential = previous.credential
-                } else {
+                } else if previous.isFresh {
                     rejected.append(previous.credential)
                     failures += 1
                     answered.withLock { _ = $0.removeValue(forKey: target) }
@@ -125,6 +130,8 @@ public final class HTTPAuthenticator: Sendable {
                         )
                     }
                 }
+                // A kept answer of an earlier call refused (the server forgot its nonces, or a
+                // redirect changed the request): a first challenge, not a refused credential.
             }
             if credential == nil {
                 guard let found = try await credentials.credential(for: space), !rejected.contains(found) else {
@@ -139,8 +146,7 @@ public final class HTTPAuthenticator: Sendable {
             }
             var answer = Answer(space: space, credential: credential!, digest: digest, isFresh: true)
             attempt.url = response.url?.absoluteString ?? attempt.url
-            let requestTarget = URLComponents(string: attempt.url).map(Answer.requestTarget) ?? "/"
-            try answer.authorize(&attempt, target: requestTarget, as: kind, body: body)
+            try answer.authorize(&attempt, target: Answer.requestTarget(url), body: body)
             answered.withLock { $0[target] = answer }
             sent = answer
         }
@@ -156,31 +162,24 @@ public final class HTTPAuthenticator: Sendable {
     ) throws -> Answer? {
         try answered.withLock { answered -> Answer? in
             guard var answer = answered[origin], answer.digest != nil || preemptiveBasic else { return nil }
-            try answer.authorize(&attempt, target: target, as: .server, body: body)
+            try answer.authorize(&attempt, target: target, body: body)
             answer.isFresh = false
             answered[origin] = answer
             return answer
         }
     }
 
-    /// Where a challenge came from: an origin, and whether a proxy asked.
+    /// Where a challenge came from.
     struct Origin: Hashable {
         let scheme: String
         let host: String
         let port: Int
-        let isProxy: Bool
 
-        init?(_ url: String, isProxy: Bool) {
-            guard let components = URLComponents(string: url) else { return nil }
-            self.init(components, isProxy: isProxy)
-        }
-
-        init?(_ components: URLComponents, isProxy: Bool) {
+        init?(_ components: URLComponents) {
             guard let scheme = components.scheme?.lowercased(), let host = components.host else { return nil }
             self.scheme = scheme
             self.host = host
             self.port = components.port ?? (scheme == "https" ? 443 : 80)
-            self.isProxy = isProxy
         }
     }
 
@@ -192,14 +191,8 @@ public final class HTTPAuthenticator: Sendable {
         /// Taken from the provider in this call (saved once it works), not from an earlier one.
         var isFresh: Bool
 
-        /// Adds the `Authorization` (or `Proxy-Authorization`) header for `request`, whose request
-        /// target (path and query) is `target`.
-        mutating func authorize(
-            _ request: inout HTTPClientRequest,
-            target: String,
-            as kind: AuthenticationHeaders,
-            body: [UInt8]?
-        ) throws {
+        /// Adds the `Authorization` header for `request`, whose request target (path and query) is `target`.
+        mutating func authorize(_ request: inout HTTPClientRequest, target: String, body: [UInt8]?) throws {
             let value: String
             if var session = digest {
                 value = try session.authorization(
@@ -214,7 +207,7 @@ public final class HTTPAuthenticator: Sendable {
                 let basic = try BasicAuthorization.headerValue(user: credential.user, password: credential.password)
                 value = basic.withUnsafeBytes { String(decoding: $0, as: UTF8.self) }
             }
-            request.headers.replaceOrAdd(name: kind.authorizationHeaderName, value: value)
+            request.headers.replaceOrAdd(name: "Authorization", value: value)
         }
 
         /// The request target as AsyncHTTPClient puts it on the request line: path and query.

@@ -44,6 +44,7 @@ public struct ProtectionSpace: Hashable, Sendable, CustomStringConvertible {
     public var isSecure: Bool { scheme == "https" }
 
     public var description: String {
-        "\(isProxy ? "proxy " : "")\(scheme)://\(host):\(port) \(method)" + (realm.map { " realm \"\($0)\"" } ?? "")
+        "\(isProxy ? "proxy " : "")\(scheme)://\(host):\(port) \(method)"
+            + (realm.map { " realm \(quotedServerText($0))" } ?? "")
     }
 }

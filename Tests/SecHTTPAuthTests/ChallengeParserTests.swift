@@ -8,6 +8,27 @@ import Testing
         try AuthenticationChallenge.parse(headerValues: values)
     }
 
+    /// A realm is the server's text: errors and protection spaces show it escaped and cut short.
+    @Test func aRealmInMessagesIsEscapedAndCut() {
+        let failure = HTTPAuthError.authenticationFailed(
+            realm: "a\"b \u{1B}[2J\u{202E}evil\u{2028}",
+            method: .basic,
+            failures: 1
+        )
+        #expect(
+            failure.description
+                == #"authentication failed: Basic realm "a\"b \u{1b}[2J\u{202e}evil\u{2028}", 1 credential(s) refused"#
+        )
+        let long = ProtectionSpace(
+            scheme: "https",
+            host: "example.org",
+            port: 443,
+            realm: String(repeating: "r", count: 16_000),
+            method: .digest
+        )
+        #expect(long.description == "https://example.org:443 Digest realm \"\(String(repeating: "r", count: 64))…\"")
+    }
+
     @Test func rfc9110ExampleWithTwoChallengesInOneHeader() throws {
         let challenges = try parse(#"Newauth realm="apps", type=1, title="Login to \"apps\"", Basic realm="simple""#)
         #expect(challenges.count == 2)

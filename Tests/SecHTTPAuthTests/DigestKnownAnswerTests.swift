@@ -178,6 +178,12 @@ import Testing
             of: try session.authorization(method: "POST", uri: "/", user: "u", password: Self.mufasa, body: [1, 2])
         )
         #expect(withBody[parameter: "qop"] == "auth-int")
+        // RFC 7616 §3.4.3: H(A2) = H(method:uri:H(body)).
+        let hex = { (bytes: [UInt8]) in DigestHasher.hash(.sha256, data: bytes).hexString }
+        let ha1 = hex(Array("u:http-auth@example.org:Circle of Life".utf8))
+        let ha2 = hex(Array("POST:/:\(hex([1, 2]))".utf8))
+        let nonce = "7ypf/xlj9XXwfDPEoM4URrv/xwf94BcCAzFZH4GiTo0v"
+        #expect(withBody[parameter: "response"] == hex(Array("\(ha1):\(nonce):00000001:c1:auth-int:\(ha2)".utf8)))
         let withoutBody = try Self.parameters(
             of: try session.authorization(method: "POST", uri: "/", user: "u", password: Self.mufasa)
         )

@@ -170,7 +170,8 @@ import Testing
         let server = try start(https: false)
         defer { server.stop() }
         let provider = await provider(server, [("Basic Realm", .basic), ("Digest Realm", .digest)])
-        await #expect(throws: HTTPAuthError.self) {
+        let refusal = HTTPAuthError.cleartextBasicRefused(space(server, realm: "Basic Realm", .basic).description)
+        await #expect(throws: refusal) {
             try await withClient { (client: HTTPClient) async throws in
                 try await get(server.url("/basic/index.txt"), HTTPAuthenticator(credentials: provider), client: client)
             }

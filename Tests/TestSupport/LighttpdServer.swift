@@ -80,7 +80,8 @@ public final class LighttpdServer: @unchecked Sendable {
     ///
     /// Starts lighttpd in a new folder under `parent` with `areas`, the `users` (name: password) of
     /// its plain user file and, when given, `certificate` and `key` (PEM paths) for HTTPS; waits up
-    /// to `timeout` until it accepts connections.
+    /// to `timeout` until it accepts connections. A free port is taken, and another when a test
+    /// running alongside took it first.
     public static func start(
         areas: [Area],
         users: [String: String],
@@ -89,6 +90,36 @@ public final class LighttpdServer: @unchecked Sendable {
         movableClock: Bool = false,
         in parent: URL,
         timeout: Duration = .seconds(15)
+    ) throws -> LighttpdServer {
+        var lastError: any Error = ProcessRunnerError(description: "lighttpd did not start")
+        for _ in 0..<5 {
+            do {
+                return try startOnce(
+                    areas: areas,
+                    users: users,
+                    certificate: certificate,
+                    key: key,
+                    movableClock: movableClock,
+                    port: try TLSTestServer.freePort(),
+                    in: parent,
+                    timeout: timeout
+                )
+            } catch let error as PortTaken {
+                lastError = error
+            }
+        }
+        throw lastError
+    }
+
+    private static func startOnce(
+        areas: [Area],
+        users: [String: String],
+        certificate: String?,
+        key: String?,
+        movableClock: Bool,
+        port: Int,
+        in parent: URL,
+        timeout: Duration
     ) throws -> LighttpdServer {
         let directory = parent.appendingPathComponent("lighttpd-\(UUID().uuidString)")
         let root = directory.appendingPathComponent("www")
@@ -106,7 +137,6 @@ public final class LighttpdServer: @unchecked Sendable {
         let userFile = directory.appendingPathComponent("users")
         try users.map { "\($0.key):\($0.value)\n" }.joined().write(to: userFile, atomically: true, encoding: .utf8)
 
-        let port = try TLSTestServer.freePort()
         let requirements = areas.map { area in
             var fields = [
                 "\"method\" => \"\(area.method)\"", "\"realm\" => \"\(area.realm)\"",
@@ -165,6 +195,7 @@ public final class LighttpdServer: @unchecked Sendable {
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
         try process.run()
+        TestServerProcesses.register(process)
         let server = LighttpdServer(
             port: port,
             scheme: certificate == nil ? "http" : "https",
@@ -177,6 +208,7 @@ public final class LighttpdServer: @unchecked Sendable {
             if !process.isRunning {
                 let log = server.errorLog
                 server.stop()
+                if log.contains("in use") { throw PortTaken(description: "port \(port) taken: \(log)") }
                 throw ProcessRunnerError(description: "lighttpd exited \(process.terminationStatus): \(log)")
             }
             usleep(10_000)
@@ -210,6 +242,7 @@ public final class LighttpdServer: @unchecked Sendable {
         guard !stopped else { return }
         stopped = true
         process.terminateAndWait()
+        TestServerProcesses.unregister(process)
     }
 
     deinit {

@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 
 #if canImport(Glibc)
 import Glibc
@@ -67,17 +66,13 @@ public final class TLSTestServer: @unchecked Sendable {
         guard !stopped else { return }
         stopped = true
         process.terminateAndWait()
-        _ = Self.running.withLock { $0.remove(process.processIdentifier) }
+        TestServerProcesses.unregister(process)
         try? FileManager.default.removeItem(at: logURL)
     }
 
     deinit { stop() }
 
     // MARK: - Starting
-
-    private struct PortTaken: Error, CustomStringConvertible {
-        let description: String
-    }
 
     private static func startOnce(
         _ arguments: [String],
@@ -103,8 +98,7 @@ public final class TLSTestServer: @unchecked Sendable {
         process.environment = environment
         try process.run()
         let server = TLSTestServer(port: port, process: process, logURL: logURL)
-        running.withLock { _ = $0.insert(process.processIdentifier) }
-        _ = installExitHandler
+        TestServerProcesses.register(process)
 
         let deadline = ContinuousClock.now + timeout
         while ContinuousClock.now < deadline {
@@ -171,11 +165,5 @@ public final class TLSTestServer: @unchecked Sendable {
     }
 
     /// Servers not stopped yet, killed when the test process exits.
-    private static let running = Mutex<Set<pid_t>>([])
 
-    private static let installExitHandler: Void = {
-        atexit {
-            for pid in TLSTestServer.running.withLock({ $0 }) { kill(pid, SIGKILL) }
-        }
-    }()
 }

@@ -16,7 +16,9 @@ extension ClientTLSContext {
     /// Connects to `host` (a name or an IP address) on `port` over SwiftNIO and completes the
     /// handshake with every check, within the configuration's connect and handshake timeouts: the
     /// same checks and typed errors as `TLSClient.connect` (`scheme` only matters for the
-    /// allow-list). A cancelled task closes the connection and gets `TLSError.cancelled`.
+    /// allow-list), with one difference: under TLS 1.3 a server's refusal of the client certificate
+    /// arrives after the handshake, as the error of the first read (`TLSClient.connect` waits for
+    /// it). A cancelled task closes the connection and gets `TLSError.cancelled`.
     ///
     /// ```swift
     /// let connection = try await tls.connect(host: "api.example.com", port: 443)
@@ -36,7 +38,7 @@ extension ClientTLSContext {
         let opened: (NIOAsyncChannel<ByteBuffer, ByteBuffer>, EventLoopFuture<VerifiedServerChain>)
         do {
             opened = try await ClientBootstrap(group: group)
-                .connectTimeout(.nanoseconds(Int64(timeouts.connect.nanoseconds)))
+                .connectTimeout(TimeAmount(timeouts.connect))
                 .connect(host: host, port: port) { channel in
                     channel.eventLoop.makeCompletedFuture {
                         let verification = try self.addHandlers(to: channel.pipeline.syncOperations, serverName: host)
@@ -44,11 +46,12 @@ extension ClientTLSContext {
                     }
                 }
         } catch {
+            if Task.isCancelled { throw TLSError.cancelled }
             throw Self.connectFailure(error, host: host, port: port)
         }
         let (channel, verification) = opened
         let timedOut = NIOLockedValueBox(false)
-        let deadline = verification.eventLoop.scheduleTask(in: .nanoseconds(Int64(timeouts.handshake.nanoseconds))) {
+        let deadline = verification.eventLoop.scheduleTask(in: TimeAmount(timeouts.handshake)) {
             timedOut.withLockedValue { $0 = true }
             channel.channel.close(promise: nil)
         }
@@ -81,12 +84,5 @@ extension ClientTLSContext {
         case let error as TLSError: return error
         default: return TLSError.connectionFailed("\(host):\(port): \(error)")
         }
-    }
-}
-
-extension Duration {
-    fileprivate var nanoseconds: Int64 {
-        let (seconds, attoseconds) = components
-        return seconds * 1_000_000_000 + attoseconds / 1_000_000_000
     }
 }

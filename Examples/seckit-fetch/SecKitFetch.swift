@@ -69,6 +69,9 @@ struct SecKitFetch: AsyncParsableCommand {
     }
 
     private func fetch() async throws(FetchFailure) -> FetchExit {
+        if let components = URLComponents(string: url), components.user != nil || components.password != nil {
+            throw FetchFailure(.usage, "the URL holds a user name or password: give --user NAME --password SOURCE")
+        }
         guard let target = URL(string: url), ["https", "http"].contains(target.scheme?.lowercased()),
             let host = target.host, !host.isEmpty
         else { throw FetchFailure(.usage, "not an https:// or http:// URL: \(url)") }
@@ -112,8 +115,7 @@ struct SecKitFetch: AsyncParsableCommand {
     /// The authenticator of --user/--password (for the URL's origin) and --keychain, nil without them.
     private func authenticator(for target: URL) throws(FetchFailure) -> HTTPAuthenticator? {
         var providers: [any HTTPCredentialProvider] = []
-        if let user {
-            guard let password = try secret(password) else { return nil }
+        if let user, let password = try secret(password) {
             providers.append(OriginCredential(HTTPCredential(user: user, password: password), for: target))
         }
         if keychain { providers.append(KeychainCredentialProvider(store: SecretServiceStore())) }
@@ -257,10 +259,12 @@ struct FetchFailure: Error {
     init(request error: any Error, identityConfigured: Bool) {
         if let error = error as? HTTPAuthError {
             switch error {
-            case .authenticationFailed, .cleartextBasicRefused: self.init(.authenticationFailed, "\(error)")
             case .invalidCredentials: self.init(.usage, "\(error)")
-            default: self.init(.connectionFailed, "\(error)")
+            default: self.init(.authenticationFailed, "\(error)")
             }
+        } else if let error = error as? KeychainError {
+            // --keychain: no Secret Service, a locked keyring, a timeout.
+            self.init(.dataError, "keychain: \(error)")
         } else if let error = error as? TLSError {
             self.init(tls: error)
         } else if let error = TLSError(translating: error, clientIdentityConfigured: identityConfigured) {

@@ -283,6 +283,17 @@ import Testing
         #expect(allowed.status == 0 && allowed.stdoutText == "area /basic/\n", "\(allowed.stderr)")
     }
 
+    @Test func seckitFetchWithoutASecretServiceExitsTwo() throws {
+        let server = try start()
+        defer { server.stop() }
+        let result = try fetch(
+            [server.url("/digest/index.txt"), "--keychain"],
+            environment: ["DBUS_SESSION_BUS_ADDRESS": "unix:path=/nonexistent/seckit-test-bus"]
+        )
+        #expect(result.status == 2 && result.stderr.hasPrefix("seckit-fetch: keychain:"), "\(result.stderr)")
+        #expect(result.stdout.isEmpty)
+    }
+
     @Test(.enabled(if: SecretServiceSupport.hasPrivateSecretService, SecretServiceSupport.privateSessionOnly))
     func seckitFetchFindsTheRealmsCredentialInTheKeychain() throws {
         let server = try start()

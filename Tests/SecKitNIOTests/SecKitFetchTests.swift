@@ -81,6 +81,9 @@ struct SecKitFetchTests {
                 "https://127.0.0.1:1/", "--cert", "client.pem", "--key", "client-encrypted.key", "--key-password",
                 "hunter2",
             ],
+            ["https://127.0.0.1:1/", "--user", "alice", "--password", "hunter2"],
+            // A password in the URL: refused, and not repeated in the message.
+            ["https://alice:hunter2@127.0.0.1:1/"],
         ] {
             let result = try fetch(arguments)
             #expect(result.status == 64, "\(arguments): \(result.stderr)")

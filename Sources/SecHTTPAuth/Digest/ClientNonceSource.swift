@@ -4,7 +4,8 @@ import Synchronization
 /// Client nonces from OpenSSL's random generator, drawn sixteen at a time. A request on a kept
 /// nonce needs a new client nonce, and each `RAND_bytes` call of OpenSSL 3.0 goes through its
 /// provider and ends by rekeying the CTR-DRBG: one draw per request cost about as much as the rest
-/// of the Digest header. Shared by the copies of a session, so no two of them send the same one.
+/// of the Digest header. One source serves every session of the process, so no two sessions (or
+/// copies of one) send the same client nonce.
 final class ClientNonceSource: Sendable {
     /// 192 bits, as long as the RFC 7616 examples' client nonces.
     private static let nonceByteCount = 24

@@ -28,6 +28,7 @@ public struct DigestSession: Sendable {
     /// How many requests used the current nonce (`nc`).
     public private(set) var nonceCount: UInt32 = 0
     private let makeClientNonce: @Sendable () throws(HTTPAuthError) -> String
+    private static let clientNonces = ClientNonceSource()
     private var kept = Kept()
 
     /// What the last request hashed that the next one on the same nonce repeats: H(user:realm:password)
@@ -40,8 +41,9 @@ public struct DigestSession: Sendable {
 
     /// A session for a Digest challenge (`HTTPAuthError.unusableChallenge` for one it cannot answer).
     public init(challenge: AuthenticationChallenge) throws(HTTPAuthError) {
-        let clientNonces = ClientNonceSource()
-        self.init(challenge: try DigestChallenge(challenge)) { () throws(HTTPAuthError) in try clientNonces.next() }
+        self.init(challenge: try DigestChallenge(challenge)) { () throws(HTTPAuthError) in
+            try Self.clientNonces.next()
+        }
     }
 
     /// A session with a chosen client nonce source: for known-answer tests.
@@ -153,12 +155,6 @@ public struct DigestSession: Sendable {
 
     /// `nc`: eight lower-case hex digits.
     private static func eightHexDigits(_ value: UInt32) -> String {
-        String(unsafeUninitializedCapacity: 8) { digits in
-            for index in 0..<8 {
-                let nibble = UInt8(truncatingIfNeeded: value >> (28 - 4 * index)) & 0x0F
-                digits[index] = nibble < 10 ? UInt8(ascii: "0") + nibble : UInt8(ascii: "a") + nibble - 10
-            }
-            return 8
-        }
+        withUnsafeBytes(of: value.bigEndian) { Hex.encode($0) }
     }
 }

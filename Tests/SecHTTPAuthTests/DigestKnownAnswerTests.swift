@@ -164,7 +164,7 @@ import Testing
         }
         #expect(Set(nonces).count == 5)
         #expect(nonces.allSatisfy { $0?.count == 32 })
-        // Client nonces are drawn in blocks; a copy of the session draws from the same block.
+        // Client nonces are drawn in blocks; every session (a copy too) draws from the same source.
         var copy = session
         let fromCopy = try copy.authorization(method: "GET", uri: "/", user: "u", password: Self.mufasa)
         let fromOriginal = try session.authorization(method: "GET", uri: "/", user: "u", password: Self.mufasa)

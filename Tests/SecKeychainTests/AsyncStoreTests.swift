@@ -31,6 +31,11 @@ import Glibc
         #expect(try await store.search(CredentialQuery(service: id.service)).map(\.identity) == [id])
         try await store.delete(id)
         await #expect(throws: KeychainError.notFound) { try await store.secret(for: id) }
+        let other = CredentialIdentity.genericPassword(service: try #require(id.service), account: "b")
+        try await store.upsert(id, string: "x")
+        try await store.upsert(other, string: "y")
+        #expect(try await store.deleteAll(matching: CredentialQuery(service: id.service)) == 2)
+        #expect(try await store.search(CredentialQuery(service: id.service)).isEmpty)
     }
 
     @Test func aTaskCancelledBeforeTheCallStartsNothing() async throws {

@@ -72,7 +72,9 @@ struct MTLSServerExampleTests {
     /// Bad options end the server at once with one line on standard error and nothing on standard output.
     @Test(arguments: [
         (["--client-pin", "sha256/not a pin"], Int32(64), "seckit-mtls-server: pin:"),
-        (["--client-pin", "sha1/" + String(repeating: "A", count: 27) + "="], 64, "seckit-mtls-server: "),
+        (["--client-pin", "sha1/" + String(repeating: "A", count: 27) + "="], 64, "seckit-mtls-server: pin: SHA-1"),
+        // Pins are checked before any file is read: a bad pin wins over a missing certificate.
+        (["--cert", "/nonexistent/server.pem", "--client-pin", "sha256/x"], 64, "seckit-mtls-server: pin:"),
         (["--cert", "/nonexistent/server.pem"], 2, "seckit-mtls-server: client identity:"),
         (["--client-ca", "/nonexistent/ca.pem"], 2, "seckit-mtls-server: TLS configuration:"),
         (["--port", "70000"], 64, "Error: --port must be 0...65535"),

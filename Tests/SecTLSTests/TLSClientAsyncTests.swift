@@ -9,10 +9,10 @@ import Testing
 @Suite struct TLSClientAsyncTests {
     let fixture = TestPKI.shared
 
-    /// Trusting the fixture's CA, with every phase limited to `timeout`.
     /// The timeout of operations that hang until cancelled: far beyond any delay of the pool.
     static let hangLimit: Duration = .seconds(900)
 
+    /// Trusting the fixture's CA, with every phase limited to `timeout`.
     func client(timeout: Duration = .seconds(10)) throws -> TLSClient {
         var configuration = TLSConfiguration(trustRoots: .caFile(fixture.path("ca.pem")))
         configuration.timeouts = .all(timeout)

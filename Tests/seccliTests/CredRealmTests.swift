@@ -42,6 +42,13 @@ struct CredRealmTests {
             #expect(entries.first?["realm"] as? String == "wiki")
             #expect(entries.first?["server"] as? String == server)
 
+            // Without --realm: a third identity, beside the two.
+            try Keychain.seccliSucceeding(["cred", "set"] + base, stdin: Array("no realm".utf8), environment: env)
+            for (identity, secret) in [(base, "no realm"), (admin, "admin secret"), (wiki, "wiki secret")] {
+                let got = try Keychain.seccliSucceeding(["cred", "get"] + identity, environment: env)
+                #expect(got.stdoutText == secret)
+            }
+
             try Keychain.seccliSucceeding(["cred", "delete"] + admin, environment: env)
             expectOneLineError(try Keychain.seccli(["cred", "get"] + admin, environment: env), status: 10)
             #expect(

@@ -54,16 +54,32 @@ import Glibc
     /// while this one holds it across its awaits.)
     @Test func cancellingAWriterThatWaitsForTheLockEndsTheWait() async throws {
         let store = try KeychainFixture.makeFileStore()
-        let holder = open(KeychainBackend.file.writerLockPath(of: store), O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
+        let lockPath = KeychainBackend.file.writerLockPath(of: store)
+        let holder = open(lockPath, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
         defer { close(holder) }
         #expect(flock(holder, LOCK_EX) == 0)
         let id = CredentialIdentity.genericPassword(service: KeychainFixture.uniqueService("async-lock"), account: "w")
         let task = Task { try await store.upsert(id, string: "x", timeout: .seconds(900)) }
-        try await Task.sleep(for: .milliseconds(300))
+        // The writer has opened the lock file, so it waits for the lock: the cancel ends a wait,
+        // not a call that never started.
+        let deadline = ContinuousClock.now + .seconds(900)
+        while descriptors(on: lockPath) < 2 {
+            try #require(ContinuousClock.now < deadline, "the writer never opened the lock file")
+            try await Task.sleep(for: .milliseconds(10))
+        }
         task.cancel()
         // `cancelled`, not `timedOut`: the cancellation ended the wait. (No wall-clock bound: the
         // parallel tests' blocking calls can hold the pool's threads, and the resumption, for minutes.)
         await #expect(throws: KeychainError.cancelled) { try await task.value }
+    }
+
+    /// How many of this process's open descriptors are on `path`.
+    func descriptors(on path: String) -> Int {
+        let target = URL(fileURLWithPath: path).resolvingSymlinksInPath().path
+        let descriptors = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd")) ?? []
+        return descriptors.filter {
+            (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/fd/\($0)")) == target
+        }.count
     }
 
     /// SIGSTOP leaves the daemon's D-Bus name and socket in place: calls to it are queued by the bus

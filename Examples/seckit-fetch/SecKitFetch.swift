@@ -181,18 +181,10 @@ struct OriginCredential: HTTPCredentialProvider {
     let port: Int
 
     init(_ credential: HTTPCredential, for url: URL) {
-        let scheme = url.scheme?.lowercased() ?? "https"
-        let origin = ProtectionSpace(
-            scheme: scheme,
-            host: url.host ?? "",
-            port: url.port ?? (scheme == "https" ? 443 : 80),
-            realm: nil,
-            method: .basic
-        )
         self.credential = credential
-        self.scheme = origin.scheme
-        self.host = origin.host
-        self.port = origin.port
+        scheme = url.scheme?.lowercased() ?? "https"
+        host = ProtectionSpace.canonicalHost(url.host ?? "")
+        port = url.port ?? ProtectionSpace.defaultPort(forScheme: scheme)
     }
 
     func credential(for space: ProtectionSpace) -> HTTPCredential? {

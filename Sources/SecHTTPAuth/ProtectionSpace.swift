@@ -31,9 +31,7 @@ public struct ProtectionSpace: Hashable, Sendable, CustomStringConvertible {
         isProxy: Bool = false
     ) {
         self.scheme = scheme.lowercased()
-        var host = host.lowercased()
-        if host.hasSuffix(".") { host.removeLast() }
-        self.host = host
+        self.host = Self.canonicalHost(host)
         self.port = port
         self.realm = realm
         self.method = method
@@ -42,6 +40,18 @@ public struct ProtectionSpace: Hashable, Sendable, CustomStringConvertible {
 
     /// True when requests to this space travel encrypted (`https`).
     public var isSecure: Bool { scheme == "https" }
+
+    /// A host as a protection space keeps it: lower-case, without a trailing dot.
+    public static func canonicalHost(_ host: String) -> String {
+        var host = host.lowercased()
+        if host.hasSuffix(".") { host.removeLast() }
+        return host
+    }
+
+    /// The port of `scheme` when a URL names none: 443 for https, 80 otherwise.
+    public static func defaultPort(forScheme scheme: String) -> Int {
+        scheme.lowercased() == "https" ? 443 : 80
+    }
 
     public var description: String {
         "\(isProxy ? "proxy " : "")\(scheme)://\(host):\(port) \(method)"

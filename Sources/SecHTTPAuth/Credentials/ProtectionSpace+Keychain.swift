@@ -4,11 +4,6 @@ import SecKeychain
 /// the scheme (`http-proxy`/`https-proxy` for a proxy, as Apple's keychain keeps proxy passwords
 /// apart), `port`, `authtype` the method in lower case (`basic`, `digest`) and `realm`.
 extension ProtectionSpace {
-    /// The host as a protection space keeps it: lower-case, without a trailing dot.
-    static func canonicalHost(_ host: String) -> String {
-        ProtectionSpace(scheme: "", host: host, port: 0, realm: nil, method: .basic).host
-    }
-
     /// The same space for the whole origin: no realm.
     var withoutRealm: ProtectionSpace {
         ProtectionSpace(scheme: scheme, host: host, port: port, realm: nil, method: method, isProxy: isProxy)
@@ -42,12 +37,9 @@ extension ProtectionSpace {
         guard Self.canonicalHost(location.server) == host, location.path == nil,
             agrees(location.protocol, keychainProtocol),
             agrees(location.authenticationType, keychainAuthenticationType),
-            (location.port ?? defaultPort) == port
+            (location.port ?? Self.defaultPort(forScheme: scheme)) == port
         else { return nil }
         if location.realm == realm { return 0 }
         return location.realm == nil ? 1 : nil
     }
-
-    /// The port of the scheme when none is given: 443 for https, 80 otherwise.
-    private var defaultPort: Int { isSecure ? 443 : 80 }
 }

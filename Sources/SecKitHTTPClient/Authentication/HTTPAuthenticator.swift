@@ -178,8 +178,8 @@ public final class HTTPAuthenticator: Sendable {
         init?(_ components: URLComponents) {
             guard let scheme = components.scheme?.lowercased(), let host = components.host else { return nil }
             self.scheme = scheme
-            self.host = host
-            self.port = components.port ?? (scheme == "https" ? 443 : 80)
+            self.host = ProtectionSpace.canonicalHost(host)
+            self.port = components.port ?? ProtectionSpace.defaultPort(forScheme: scheme)
         }
     }
 

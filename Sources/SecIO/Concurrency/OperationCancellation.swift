@@ -21,26 +21,33 @@ package final class OperationCancellation: Sendable {
         var isCancelled = false
         var nextID = 0
         var handlers: [Int: @Sendable () -> Void] = [:]
+        /// The socket pair behind `descriptor`, made on its first use: most operations never poll.
+        var pair: (read: Int32, write: Int32)?
     }
 
     private let state = Mutex(State())
 
+    package init() {}
+
+    deinit {
+        if let pair = state.withLock({ $0.pair }) {
+            for end in [pair.read, pair.write] where end >= 0 { close(end) }
+        }
+    }
+
     /// Readable once cancelled (one end of a socket pair, made close-on-exec at once, as `pipe2` would
     /// but Glibc's module does not export); -1 when none could be made, which `poll` ignores (the
     /// operation then notices cancellation only when it looks at `isCancelled`).
-    package let descriptor: Int32
-    private let writeEnd: Int32
-
-    package init() {
-        var ends: [Int32] = [-1, -1]
-        let type = Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue) | Int32(SOCK_NONBLOCK.rawValue)
-        if socketpair(AF_UNIX, type, 0, &ends) != 0 { ends = [-1, -1] }
-        descriptor = ends[0]
-        writeEnd = ends[1]
-    }
-
-    deinit {
-        for end in [descriptor, writeEnd] where end >= 0 { close(end) }
+    package var descriptor: Int32 {
+        state.withLock { state in
+            if let pair = state.pair { return pair.read }
+            var ends: [Int32] = [-1, -1]
+            let type = Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue) | Int32(SOCK_NONBLOCK.rawValue)
+            if socketpair(AF_UNIX, type, 0, &ends) != 0 { ends = [-1, -1] }
+            state.pair = (ends[0], ends[1])
+            if state.isCancelled { Self.signal(ends[1]) }
+            return ends[0]
+        }
     }
 
     package var isCancelled: Bool { state.withLock { $0.isCancelled } }
@@ -50,14 +57,18 @@ package final class OperationCancellation: Sendable {
         let handlers = state.withLock { state in
             guard !state.isCancelled else { return [@Sendable () -> Void]() }
             state.isCancelled = true
+            if let pair = state.pair { Self.signal(pair.write) }
             defer { state.handlers = [:] }
             return Array(state.handlers.values)
         }
-        if writeEnd >= 0 {
-            var byte: UInt8 = 1
-            _ = write(writeEnd, &byte, 1)
-        }
         for handler in handlers { handler() }
+    }
+
+    /// Makes the read end of the pair readable.
+    private static func signal(_ writeEnd: Int32) {
+        guard writeEnd >= 0 else { return }
+        var byte: UInt8 = 1
+        _ = write(writeEnd, &byte, 1)
     }
 
     /// Runs `handler` when the operation is cancelled — at once (returning nil) when it already is.

@@ -4,8 +4,9 @@ import Synchronization
 
 /// An established, verified TLS connection: read and write the application protocol over it, then
 /// `close()` (also done when the connection is released). Calls from several threads or tasks are
-/// serialised (a read waiting for data holds up a write); the async `read`/`write` run on a thread
-/// of their own and stop with `cancelled` when their task is cancelled.
+/// serialised: a read waiting for data holds up a write, `peerChain` and `close()` until it returns
+/// (at most the read timeout); the async `read`/`write` run on a thread of their own and stop with
+/// `cancelled` when their task is cancelled, which ends such a wait at once.
 public final class TLSConnection: Sendable {
     /// The host connected to, as given.
     public let host: String

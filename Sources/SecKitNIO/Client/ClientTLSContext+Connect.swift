@@ -55,7 +55,9 @@ extension ClientTLSContext {
             timedOut.withLockedValue { $0 = true }
             channel.channel.close(promise: nil)
         }
-        defer { deadline.cancel() }
+        // Ended on the event loop as soon as the handshake's outcome is known: this task may resume
+        // much later (a busy cooperative pool), and a verdict reached in time is no timeout.
+        verification.whenComplete { _ in deadline.cancel() }
         do {
             let verified = try await withTaskCancellationHandler {
                 try await verification.get()

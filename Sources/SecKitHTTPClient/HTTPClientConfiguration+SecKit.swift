@@ -14,12 +14,17 @@ extension HTTPClient.Configuration {
     ///   AsyncHTTPClient 1.37 lets no verification callback in, so this one check is BoringSSL's.
     /// - **Versions**: TLS 1.2 at least (or the configuration's range).
     /// - **Client identity**: the certificate chain and an OpenSSL-held key that signs for BoringSSL.
+    /// - **No CN as a host name**: a server certificate without a DNS or IP subjectAltName is
+    ///   refused (`certificateVerificationFailed`, host name mismatch) where swift-nio-ssl would
+    ///   have matched the host against the subject's CN, as `TLSClient` and SecKitNIO refuse it.
     /// - **Pins**, checked by SecTLS once the handshake is done: AsyncHTTPClient shows only the
-    ///   server's certificate, so pins are matched against it alone (curl's `--pinnedpubkey`): the
-    ///   pin set of every host the certificate is valid for must match (report-only sets report).
-    ///   Pins of a trusted CA's key are refused here with `invalidConfiguration` rather than never
-    ///   matching; pin-only trust needs exactly one enforced pin set (the host of a connection is
-    ///   not known at that point).
+    ///   server's certificate, and not the host, so pins are matched against the certificate alone
+    ///   (curl's `--pinnedpubkey`): the pin set of every host the certificate is valid for must
+    ///   match (report-only sets report), and a certificate no pin set covers is refused unless
+    ///   the policy allows unpinned hosts. The connected host is always among those names, the
+    ///   host name having been matched against them. Pins of a trusted CA's key are refused here
+    ///   with `invalidConfiguration` rather than never matching; pin-only trust needs exactly one
+    ///   enforced pin set.
     ///
     /// Cleartext `http://` requests pass (there is no TLS to configure) unless pins are configured:
     /// then they are refused with `invalidConfiguration`, never sent around the pins.
@@ -99,7 +104,6 @@ extension HTTPClient.Configuration {
             TLSErrorTranslationHandler(presentsIdentity: presentsIdentity),
             position: .after(tlsHandler)
         )
-        guard !pinCheck.pinPolicy.pinSets.isEmpty else { return }
         do {
             guard let leaf = tlsHandler.peerCertificate else {
                 throw TLSError.handshakeFailed("the server sent no certificate")

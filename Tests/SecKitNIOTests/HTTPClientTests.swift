@@ -14,15 +14,19 @@ import Testing
 @Suite struct HTTPClientTests {
     let fixture = TestPKI.shared
 
-    /// `GET https://127.0.0.1:PORT/` through an HTTPClient made from `configuration`; the body.
-    func get(_ server: TLSTestServer, _ configuration: SecTLS.TLSConfiguration) async throws -> String {
+    /// `GET https://HOST:PORT/` through an HTTPClient made from `configuration`; the body.
+    func get(
+        _ server: TLSTestServer,
+        _ configuration: SecTLS.TLSConfiguration,
+        host: String = "127.0.0.1"
+    ) async throws -> String {
         let client = HTTPClient(
             eventLoopGroup: HTTPClient.defaultEventLoopGroup,
             configuration: try HTTPClient.Configuration(secKit: configuration)
         )
         do {
             let response = try await client.execute(
-                HTTPClientRequest(url: "https://127.0.0.1:\(server.port)/"),
+                HTTPClientRequest(url: "https://\(host):\(server.port)/"),
                 timeout: .seconds(20)
             )
             let body = try await response.body.collect(upTo: 1 << 20)
@@ -103,6 +107,52 @@ import Testing
             guard case TLSError.invalidConfiguration(let reason) = error else { return false }
             return reason.contains("exactly one enforced pin set")
         }
+    }
+
+    /// swift-nio-ssl would match the host against the CN of a certificate without subjectAltNames,
+    /// and no pin set would then cover it: such a certificate is refused, pinned or not.
+    @Test func aCertificateThatNamesItsHostOnlyInTheCNIsRefused() async throws {
+        let server = try fixture.server(cert: "cn-only")
+        defer { server.stop() }
+        for pins in [[try fixture.pin("other")], [try fixture.pin("cn-only")], nil] {
+            var configuration = try fixture.clientConfiguration()
+            if let pins { configuration.pinPolicy = try PinPolicy(host: "localhost", pins: pins) }
+            await #expect {
+                try await get(server, configuration, host: "localhost")
+            } throws: { isVerificationFailure($0, .hostnameMismatch) }
+        }
+    }
+
+    @Test(
+        .enabled(if: TLSTestServer.ipv6LoopbackAvailable, "IPv6 is off here: no socket can be bound to ::1"),
+        arguments: ["[0:0:0:0:0:0:0:1]", "[0::1]", "[::1]"]
+    )
+    func anAddressWrittenAnotherWayKeepsItsPins(host: String) async throws {
+        let server = try fixture.server(address: "::1")
+        defer { server.stop() }
+        var configuration = try fixture.clientConfiguration()
+        configuration.pinPolicy = try PinPolicy(host: "::1", pins: [try fixture.pin("other")])
+        await #expect { try await get(server, configuration, host: host) } throws: { isPinMismatch($0) }
+        configuration.pinPolicy = try PinPolicy(host: "0::1", pins: [try fixture.pin("leaf-rsa")])
+        let page = try await get(server, configuration, host: host)
+        #expect(page.hasPrefix("<HTML>") || page.contains("s_server"))
+    }
+
+    @Test func aServerNoPinSetCoversIsRefusedUnlessThePolicyAllowsIt() async throws {
+        let server = try fixture.server()
+        defer { server.stop() }
+        var configuration = try fixture.clientConfiguration()
+        let pinSet = try PinSet(host: "api.example.com", pins: [try fixture.pin("leaf-rsa")])
+        configuration.pinPolicy = PinPolicy([pinSet])
+        await #expect {
+            try await get(server, configuration)
+        } throws: { error in
+            guard case TLSError.pinMismatch(let evaluation) = error else { return false }
+            return evaluation.outcome == .hostNotCovered
+        }
+        configuration.pinPolicy = PinPolicy([pinSet], unpinnedHosts: .allow)
+        let page = try await get(server, configuration)
+        #expect(page.hasPrefix("<HTML>") || page.contains("s_server"))
     }
 
     @Test func pinOnlyTrustChecksTheLeaf() async throws {

@@ -59,6 +59,31 @@ import Testing
         }
     }
 
+    /// The pin set is looked up by the host asked for, canonicalised, never by the certificate's names.
+    @Test(
+        .enabled(if: TLSTestServer.ipv6LoopbackAvailable, "IPv6 is off here: no socket can be bound to ::1"),
+        arguments: ["0:0:0:0:0:0:0:1", "0::1", "::1"]
+    )
+    func anAddressWrittenAnotherWayKeepsItsPins(host: String) async throws {
+        let server = try fixture.server(address: "::1")
+        defer { server.stop() }
+        var configuration = try fixture.clientConfiguration()
+        configuration.pinPolicy = try PinPolicy(host: "::1", pins: [try fixture.pin("other")])
+        await #expect { try await connect(server, configuration, host: host) } throws: { isPinMismatch($0) }
+        let policy = PinPolicy([try PinSet(host: "api.example.com", pins: [try fixture.pin("leaf-rsa")])])
+        configuration.pinPolicy = policy
+        await #expect {
+            try await connect(server, configuration, host: host)
+        } throws: { error in
+            guard case TLSError.pinMismatch(let evaluation) = error else { return false }
+            return evaluation.outcome == .hostNotCovered && evaluation.host == "::1"
+        }
+        configuration.pinPolicy = PinPolicy(policy.pinSets, unpinnedHosts: .allow)
+        let connection = try await connect(server, configuration, host: host)
+        #expect(connection.verified.pinEvaluation.outcome == .notPinned)
+        #expect(try await statusPage(connection).hasPrefix("HTTP/1.0 200 ok"))
+    }
+
     @Test func anAppendedCertificateCannotSatisfyAPin() async throws {
         // The server sends leaf, intermediate and an unrelated certificate; only the verified chain counts.
         let server = try fixture.server(chain: "appended-chain.pem")

@@ -70,6 +70,26 @@ struct SecKitFetchTests {
         #expect(refused.status == 6, "\(refused.stderr)")
     }
 
+    /// The pin bypasses of issue #27: a host named only in the CN (swift-nio-ssl matched it, no pin
+    /// set covered the certificate), and an IPv6 address written another way than the pin's host.
+    @Test func noPinBypassByTheCNOrAnotherSpellingOfTheHost() throws {
+        let cnOnly = try fixture.server(cert: "cn-only")
+        defer { cnOnly.stop() }
+        let refused = try fetch(["https://localhost:\(cnOnly.port)/", "--ca", "ca.pem", "--pin", try pin("other")])
+        #expect(refused.status == 4 && refused.stdout.isEmpty, "\(refused.status): \(refused.stderr)")
+        #expect(refused.stderr.contains("subjectAltName"), "\(refused.stderr)")
+        guard TLSTestServer.ipv6LoopbackAvailable else { return }
+        let server = try fixture.server(address: "::1")
+        defer { server.stop() }
+        for host in ["[0:0:0:0:0:0:0:1]", "[0::1]", "[::1]"] {
+            let url = "https://\(host):\(server.port)/"
+            let wrong = try fetch([url, "--ca", "ca.pem", "--pin", try pin("other")])
+            #expect(wrong.status == 3 && wrong.stdout.isEmpty, "\(host): \(wrong.status): \(wrong.stderr)")
+            let right = try fetch([url, "--ca", "ca.pem", "--pin", try pin("leaf-rsa")])
+            #expect(right.status == 0, "\(host): \(right.stderr)")
+        }
+    }
+
     @Test func usageErrorsAndSecretsOnlyFromSources() throws {
         for arguments in [
             ["ftp://127.0.0.1:1/"],

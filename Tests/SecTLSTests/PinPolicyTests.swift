@@ -142,6 +142,33 @@ import Testing
         )
     }
 
+    @Test func aHostNoPinSetCoversIsRefusedUnlessThePolicyAllowsIt() throws {
+        let chain = try TestPKI.serverChain.map(fixture.certificate)
+        let leaf = try fixture.pin("leaf-rsa")
+        let pinSets = [try PinSet(host: "api.example.com", pins: [leaf]), try PinSet(host: "::1", pins: [leaf])]
+        let refusing = PinPolicy(pinSets)
+        let uncovered = PinEvaluation.evaluate(chain, host: "localhost", policy: refusing)
+        #expect(uncovered.outcome == .hostNotCovered && uncovered.refusesConnection && uncovered.pinSet == nil)
+        #expect(uncovered.description.contains("no pin set covers"))
+        let allowing = PinPolicy(pinSets, unpinnedHosts: .allow)
+        let unpinned = PinEvaluation.evaluate(chain, host: "localhost", policy: allowing)
+        #expect(unpinned.outcome == .notPinned && !unpinned.refusesConnection)
+        // An empty policy pins nothing and refuses nothing.
+        #expect(PinEvaluation.evaluate(chain, host: "localhost", policy: PinPolicy([])).outcome == .notPinned)
+    }
+
+    @Test(arguments: ["API.EXAMPLE.COM.", "[0:0:0:0:0:0:0:1]", "0::1", "::1", "[::1]"])
+    func aHostSpelledAnotherWayFindsItsPinSet(host: String) throws {
+        let chain = try TestPKI.serverChain.map(fixture.certificate)
+        let other = try fixture.pin("other")
+        let policy = PinPolicy(
+            [try PinSet(host: "api.example.com", pins: [other]), try PinSet(host: "0:0::1", pins: [other])],
+            unpinnedHosts: .allow
+        )
+        let evaluation = PinEvaluation.evaluate(chain, host: host, policy: policy)
+        #expect(evaluation.outcome == .mismatched && evaluation.refusesConnection, "\(evaluation)")
+    }
+
     @Test func backupPinRule() throws {
         let chain = try TestPKI.serverChain.map(fixture.certificate)
         let leaf = try fixture.pin("leaf-rsa")

@@ -94,6 +94,42 @@ import Glibc
         }
     }
 
+    /// The pin set is looked up by the host asked for, canonicalised: another spelling of the same
+    /// address finds the same pin set, and a host no set covers is refused.
+    @Test(
+        .enabled(if: TLSTestServer.ipv6LoopbackAvailable, "IPv6 is off here: no socket can be bound to ::1"),
+        arguments: ["0::1", "0:0:0:0:0:0:0:1", "0:0::1"]
+    )
+    func anAddressWrittenAnotherWayKeepsItsPins(host: String) throws {
+        let server = try fixture.server(address: "::1")
+        defer { server.stop() }
+        var configuration = try fixture.clientConfiguration()
+        configuration.pinPolicy = try PinPolicy(host: "::1", pins: [try fixture.pin("other")])
+        #expect { try connect(server, configuration, host: host) } throws: { isPinMismatch($0) }
+        configuration.pinPolicy = try PinPolicy(host: "::1", pins: [try fixture.pin("leaf-rsa")])
+        let connection = try connect(server, configuration, host: host)
+        defer { connection.close() }
+        #expect(connection.pinEvaluation.outcome == .matched(pin: try fixture.pin("leaf-rsa"), depth: 0))
+    }
+
+    @Test func aHostNoPinSetCoversIsRefused() throws {
+        let server = try fixture.server()
+        defer { server.stop() }
+        var configuration = try fixture.clientConfiguration()
+        let pinSet = try PinSet(host: "api.example.com", pins: [try fixture.pin("leaf-rsa")])
+        configuration.pinPolicy = PinPolicy([pinSet])
+        #expect {
+            try connect(server, configuration, host: "127.1")
+        } throws: { error in
+            guard case TLSError.pinMismatch(let evaluation) = error else { return false }
+            return evaluation.outcome == .hostNotCovered && evaluation.host == "127.0.0.1"
+        }
+        configuration.pinPolicy = PinPolicy([pinSet], unpinnedHosts: .allow)
+        let connection = try connect(server, configuration, host: "127.1")
+        defer { connection.close() }
+        #expect(connection.pinEvaluation.outcome == .notPinned)
+    }
+
     @Test func pinsMatchOnEveryDepthOfTheVerifiedChain() throws {
         let server = try fixture.server()
         defer { server.stop() }
@@ -233,8 +269,8 @@ import Glibc
         #expect(throws: TLSError.noBackupPin(host: "127.0.0.1")) { try connect(server, configuration) }
         configuration.pinPolicy = try PinPolicy(host: "127.0.0.1", pins: [leaf, wrong], backupPinRule: .strict)
         #expect(try connect(server, configuration).pinEvaluation.outcome == .matched(pin: leaf, depth: 0))
-        // A pin set for other hosts leaves this one unpinned.
-        configuration.pinPolicy = PinPolicy([try PinSet(host: "**.example.com", pins: [wrong])])
+        // A pin set for other hosts leaves this one unpinned when the policy says so.
+        configuration.pinPolicy = PinPolicy([try PinSet(host: "**.example.com", pins: [wrong])], unpinnedHosts: .allow)
         #expect(try connect(server, configuration).pinEvaluation.outcome == .notPinned)
     }
 

@@ -125,6 +125,15 @@ extension TestPKI {
             reason: .unknownIssuer
         ),
         .init(cert: "selfsigned", chain: nil, options: [], serverName: nil, caFile: nil, reason: .selfSigned),
+        // The right name, but only in the subject's CN: RFC 6125 and the browsers never fall back to it.
+        .init(
+            cert: "cn-only",
+            chain: "intermediate.pem",
+            options: [],
+            serverName: "localhost",
+            caFile: nil,
+            reason: .hostnameMismatch
+        ),
     ]
 
     /// The s_server of `refused` and the client configuration that must refuse it.

@@ -144,6 +144,16 @@ public final class TestPKI: Sendable {
             serial: "7",
             extensions: "leaf.ext"
         )
+        // Names its host only in the subject's CN, which no SecKit client accepts as a host name.
+        try write("cn-only.ext", "extendedKeyUsage=serverAuth\n")
+        try issue(
+            "cn-only",
+            subject: "/C=DE/O=SecKit Test/CN=localhost",
+            key: .ec,
+            by: "intermediate",
+            serial: "8",
+            extensions: "cn-only.ext"
+        )
         for name in Self.names {
             try openssl(["x509", "-in", "\(name).pem", "-outform", "DER", "-out", "\(name).der"])
         }

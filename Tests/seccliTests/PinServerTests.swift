@@ -276,6 +276,36 @@ struct PinServerTests {
 
     // MARK: - Connections, JSON, usage
 
+    @Test("a host named only in the certificate's CN does not verify, pinned or not: exit 4")
+    func commonNameOnly() throws {
+        let server = try Self.pki.server(cert: "cn-only")
+        defer { server.stop() }
+        let unrelated = try PinFileTests.Reference("other")
+        let cnOnly = try PinFileTests.Reference("cn-only")
+        for expect in [["--expect", "sha256/\(unrelated.pin)"], ["--expect", "sha256/\(cnOnly.pin)"], []] {
+            let result = try Self.pin(["localhost:\(server.port)", "--ca", "ca.pem"] + expect)
+            expectOneLineError(result, status: 4)
+            #expect(result.stderr.contains("hostname mismatch"), "\(result.stderr)")
+        }
+    }
+
+    @Test(
+        "an IPv6 address written another way is pinned as its canonical form: exit 3",
+        .enabled(if: TLSTestServer.ipv6LoopbackAvailable, "IPv6 is off here: no socket can be bound to ::1"),
+        arguments: ["[0:0:0:0:0:0:0:1]", "[0::1]", "[::1]"]
+    )
+    func anAddressWrittenAnotherWay(host: String) throws {
+        let server = try Self.pki.server(address: "::1")
+        defer { server.stop() }
+        let unrelated = try PinFileTests.Reference("other")
+        let refused = try Self.pin(["\(host):\(server.port)", "--ca", "ca.pem", "--expect", "sha256/\(unrelated.pin)"])
+        #expect(refused.status == 3, "\(refused.stderr)")
+        let leaf = try PinFileTests.Reference("leaf-rsa")
+        Self.expectSuccess(
+            try Self.pin(["\(host):\(server.port)", "--ca", "ca.pem", "--expect", "sha256/\(leaf.pin)"])
+        )
+    }
+
     @Test("no connection: refused, timed out (a listener that never answers), unknown host, IPv6 in brackets: exit 6")
     func connectionFailures() throws {
         let silent = try SilentListener()

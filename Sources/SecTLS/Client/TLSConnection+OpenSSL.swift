@@ -48,7 +48,7 @@ final class SSLSession {
                     throw .openSSL("X509_VERIFY_PARAM_set1_ip_asc")
                 }
             } else {
-                SSL_set_hostflags(ssl, UInt32(X509_CHECK_FLAG_NO_PARTIAL_WILDCARDS))
+                SSL_set_hostflags(ssl, ChainVerification.hostFlags)
                 guard SSL_set1_host(ssl, serverName) == 1 else { throw .openSSL("SSL_set1_host") }
             }
         }

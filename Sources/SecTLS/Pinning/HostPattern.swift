@@ -1,3 +1,5 @@
+import SecIO
+
 /// A host name pattern of a pin set or an allow-list entry, as OkHttp's `CertificatePinner` writes them:
 ///
 /// - `example.com`: that host only;
@@ -6,7 +8,8 @@
 ///
 /// Matching is on whole labels, case-insensitive, and ignores one trailing dot on either side, so
 /// `*.example.com` never matches `example.com.evil.net` or `badexample.com`. IP addresses are exact
-/// patterns (`127.0.0.1`, `::1`).
+/// patterns (`127.0.0.1`, `::1`), compared in canonical form (`HostName.canonical`): `0::1` and
+/// `[0:0:0:0:0:0:0:1]` are `::1`, `127.1` is `127.0.0.1`.
 public struct HostPattern: Hashable, Sendable, CustomStringConvertible {
     public enum Kind: Hashable, Sendable {
         /// The host itself.
@@ -103,11 +106,9 @@ public struct HostPattern: Hashable, Sendable, CustomStringConvertible {
         return index.map { name.unicodeScalars.distance(from: name.unicodeScalars.startIndex, to: $0) + 1 }
     }
 
-    /// Lower-case, surrounding white space and one trailing dot removed; `[::1]` brackets removed.
+    /// Surrounding white space removed, then `HostName.canonical`: lower-case, one trailing dot and
+    /// `[::1]` brackets removed, IP addresses in their one canonical form.
     package static func normalize(_ text: String) -> String {
-        var name = text.trimmingWhitespace().lowercased()
-        if name.hasSuffix(".") { name.removeLast() }
-        if name.hasPrefix("["), name.hasSuffix("]") { name = String(name.dropFirst().dropLast()) }
-        return name
+        HostName.canonical(text.trimmingWhitespace())
     }
 }

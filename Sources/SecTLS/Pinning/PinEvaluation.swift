@@ -25,8 +25,10 @@ public struct PinEvaluation: Hashable, Sendable, CustomStringConvertible {
         case matched(pin: Pin, depth: Int)
         /// No expected pin matched any certificate of the chain.
         case mismatched
-        /// No pin set applies to the host.
+        /// No pin set applies to the host, and the policy lets such hosts through (or is empty).
         case notPinned
+        /// No pin set applies to the host, and the policy refuses such hosts (fail closed).
+        case hostNotCovered
     }
 
     /// The host name the policy was looked up for.
@@ -40,8 +42,10 @@ public struct PinEvaluation: Hashable, Sendable, CustomStringConvertible {
     public let outcome: Outcome
     public let warnings: [PinWarning]
 
-    /// True when the connection must be refused: an enforced, unexpired pin set and no match.
+    /// True when the connection must be refused: an enforced, unexpired pin set and no match, or a
+    /// host no pin set covers under a policy that refuses such hosts.
     public var refusesConnection: Bool {
+        if outcome == .hostNotCovered { return true }
         guard outcome == .mismatched, let pinSet else { return false }
         return pinSet.mode == .enforce && !warnings.contains { if case .pinSetExpired = $0 { true } else { false } }
     }
@@ -60,7 +64,8 @@ public struct PinEvaluation: Hashable, Sendable, CustomStringConvertible {
         now: Date = Date()
     ) -> PinEvaluation {
         guard let pinSet = policy.pinSet(for: host) else {
-            return PinEvaluation(host: host, pinSet: nil, chain: chain, outcome: .notPinned, warnings: [])
+            let outcome: Outcome = policy.refusesUncoveredHosts ? .hostNotCovered : .notPinned
+            return PinEvaluation(host: host, pinSet: nil, chain: chain, outcome: outcome, warnings: [])
         }
         let digests = PinDigests.of(chain, for: pinSet.pins)
         var outcome = Outcome.mismatched
@@ -84,6 +89,8 @@ public struct PinEvaluation: Hashable, Sendable, CustomStringConvertible {
             return "\(host): pin \(pin) matched the certificate at depth \(depth) (\(chain[depth].subject))"
         case .notPinned:
             return "\(host): no pins configured"
+        case .hostNotCovered:
+            return "\(host): no pin set covers this host, and the pin policy refuses hosts it does not pin"
         case .mismatched:
             // Certificate pins are compared with the chain's fingerprints of the same algorithm: list those too.
             let algorithms = Set(

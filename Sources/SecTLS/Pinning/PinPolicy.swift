@@ -49,10 +49,13 @@ public struct PinSet: Hashable, Sendable, CustomStringConvertible {
     }
 }
 
-/// Every pin set of an application, and how strictly RFC 7469's backup-pin rule is applied.
+/// Every pin set of an application, how strictly RFC 7469's backup-pin rule is applied, and what
+/// happens to a host no pin set covers.
 ///
 /// For a host, the most specific matching pin set applies (an exact name before `*.` before `**.`,
-/// a longer base name before a shorter one); hosts no set matches are not pinned.
+/// a longer base name before a shorter one). Hosts are compared in canonical form
+/// (`HostName.canonical`). A host no set matches is refused (fail closed), unless the policy says
+/// `unpinnedHosts: .allow`; an empty policy pins nothing and refuses nothing.
 public struct PinPolicy: Hashable, Sendable {
     /// What to do when every pin of the applying set is in the current chain — RFC 7469 §2.5 wants at
     /// least one backup pin that is not, so that losing the current key does not lock clients out.
@@ -63,18 +66,45 @@ public struct PinPolicy: Hashable, Sendable {
         case strict
     }
 
+    /// What a connection to a host that no pin set of a non-empty policy covers gets.
+    public enum UnpinnedHostRule: String, Hashable, Sendable {
+        /// Refused with `TLSError.pinMismatch` (outcome `.hostNotCovered`): a host the policy was
+        /// meant for but spelled in a way no pattern foresaw is never let through unpinned.
+        case refuse
+        /// Connected without pins (outcome `.notPinned`): for a client that talks to pinned and
+        /// unpinned hosts alike.
+        case allow
+    }
+
     public let pinSets: [PinSet]
     public let backupPinRule: BackupPinRule
+    public let unpinnedHosts: UnpinnedHostRule
 
-    public init(_ pinSets: [PinSet], backupPinRule: BackupPinRule = .warn) {
+    /// A policy of `pinSets`.
+    ///
+    /// - Parameters:
+    ///   - pinSets: the pin sets; empty pins nothing.
+    ///   - backupPinRule: what to do when no backup pin is outside the current chain.
+    ///   - unpinnedHosts: what a host that no pin set covers gets; refused unless `.allow`.
+    public init(_ pinSets: [PinSet], backupPinRule: BackupPinRule = .warn, unpinnedHosts: UnpinnedHostRule = .refuse) {
         self.pinSets = pinSets
         self.backupPinRule = backupPinRule
+        self.unpinnedHosts = unpinnedHosts
     }
 
     /// One enforced pin set for exactly `host`: what `seccli pin --expect` and curl's `--pinnedpubkey` do.
+    ///
+    /// - Parameters:
+    ///   - host: the host pattern (`HostPattern`) the pins are for.
+    ///   - pins: the acceptable pins; at least one.
+    ///   - backupPinRule: what to do when no backup pin is outside the current chain.
+    /// - Throws: `TLSError.invalidHostPattern` or `invalidConfiguration` (no pins).
     public init(host: String, pins: [Pin], backupPinRule: BackupPinRule = .warn) throws(TLSError) {
         self.init([try PinSet(host: host, pins: pins)], backupPinRule: backupPinRule)
     }
+
+    /// True when a connection to a host that no pin set covers must be refused.
+    var refusesUncoveredHosts: Bool { !pinSets.isEmpty && unpinnedHosts == .refuse }
 
     /// The pin set that applies to `host`, if any.
     public func pinSet(for host: String) -> PinSet? {

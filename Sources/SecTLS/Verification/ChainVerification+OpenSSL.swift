@@ -35,7 +35,7 @@ enum ChainVerification {
                     TCPSocket.isIPAddress(host)
                     ? X509_VERIFY_PARAM_set1_ip_asc(parameters, host)
                     : {
-                        X509_VERIFY_PARAM_set_hostflags(parameters, UInt32(X509_CHECK_FLAG_NO_PARTIAL_WILDCARDS))
+                        X509_VERIFY_PARAM_set_hostflags(parameters, hostFlags)
                         return X509_VERIFY_PARAM_set1_host(parameters, host, 0)
                     }()
                 guard ok == 1 else { throw .openSSL("X509_VERIFY_PARAM_set1_host") }
@@ -119,6 +119,24 @@ enum ChainVerification {
             X509_STORE_CTX_set_default(context, purpose.openSSLName) == 1
         else { throw .openSSL("X509_STORE_CTX_init") }
         return try body(context)
+    }
+
+    /// How a host name is matched: whole labels only (no `f*.example.com`), and against DNS
+    /// subjectAltNames only. OpenSSL's default falls back to the subject's CN when a certificate
+    /// has no DNS name; RFC 6125 §6.4.4 deprecates that and the browsers dropped it, so a
+    /// certificate that names its host only in the CN is refused, on every client path alike.
+    static let hostFlags = UInt32(X509_CHECK_FLAG_NO_PARTIAL_WILDCARDS | X509_CHECK_FLAG_NEVER_CHECK_SUBJECT)
+
+    /// The refusal of a server certificate whose host name could only have matched its subject's
+    /// CN (it has no DNS or IP subjectAltName), for stacks that fell back to the CN themselves.
+    static func commonNameOnly(_ leaf: Certificate) -> CertificateVerificationFailure {
+        CertificateVerificationFailure(
+            reason: .hostnameMismatch,
+            code: Int(X509_V_ERR_HOSTNAME_MISMATCH),
+            message: "the certificate names no host in a subjectAltName, and a subject CN is no host name here",
+            depth: 0,
+            peerChain: [leaf]
+        )
     }
 
     private static let noCertificate = CertificateVerificationFailure(

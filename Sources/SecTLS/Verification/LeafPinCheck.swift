@@ -1,11 +1,18 @@
 import SecCrypto
 
 /// Pins checked on the server's certificate alone, curl's `--pinnedpubkey` model: for TLS stacks
-/// that verify the chain themselves and show the application only the server's certificate
-/// (AsyncHTTPClient). Not knowing which host a connection is for, it checks the certificate against
-/// the pin set of every host the certificate is valid for (the connected host is always one of
-/// them, the stack having verified the name), so a certificate is refused if any such enforced pin
-/// set misses it — never weaker than the one pin set of the connected host.
+/// that verify the chain and host name themselves and show the application only the server's
+/// certificate, never the host a connection is for (AsyncHTTPClient 1.37).
+///
+/// Which pin sets apply cannot be looked up by the host, so it is decided from the hosts the
+/// certificate is valid for, which is sound only because the connected host is one of them:
+///
+/// - the stack matched the host against the certificate's subjectAltNames (swift-nio-ssl falls
+///   back to the subject's CN only for a certificate that has none, and such a certificate is
+///   refused here, as `TLSClient` and SecKitNIO refuse it: SecKit never accepts a CN as a host name);
+/// - every pin set of every host the certificate names must accept it, never weaker than the one
+///   pin set of the connected host;
+/// - when no pin set covers any of its names, a policy that refuses unpinned hosts refuses it.
 package struct LeafPinCheck: Sendable {
     package let pinPolicy: PinPolicy
     private let pinsOnly: Bool
@@ -36,8 +43,23 @@ package struct LeafPinCheck: Sendable {
 
     /// The evaluation of each pin set that applies to `leaf`; throws `pinMismatch` (or `noBackupPin`
     /// under the strict rule) for the first that refuses it.
+    /// Throws `certificateVerificationFailed` (host name mismatch) for a certificate without a DNS
+    /// or IP subjectAltName, unless the trust is pin-only (no host name is verified then).
     package func check(_ leaf: Certificate, at now: Date = Date()) throws(TLSError) -> [PinEvaluation] {
+        let names = leaf.subjectAlternativeNames.compactMap { name -> String? in
+            switch name {
+            case .dns(let host), .ipAddress(let host): host
+            default: nil
+            }
+        }
+        if !pinsOnly && names.isEmpty {
+            throw .certificateVerificationFailed(ChainVerification.commonNameOnly(leaf))
+        }
         let pinSets = pinsOnly ? pinPolicy.pinSets : pinPolicy.pinSets.filter { covers(leaf, $0.host) }
+        if pinSets.isEmpty && pinPolicy.refusesUncoveredHosts {
+            let named = names.joined(separator: ", ")
+            throw .pinMismatch(PinEvaluation.evaluate([leaf], host: named, policy: pinPolicy, now: now))
+        }
         var evaluations: [PinEvaluation] = []
         for pinSet in pinSets {
             let host = pinSet.host.base

@@ -30,9 +30,31 @@ struct SecKitMTLSServer: AsyncParsableCommand {
         help: "Allow only client keys with these pins (sha256/BASE64); repeatable."
     )
     var clientPins: [String] = []
+    @Option(help: "Seconds from accept to the end of the TLS handshake before a connection is closed.")
+    var handshakeTimeout: Double = 10
+    @Option(help: "Seconds with nothing read or written before a connection is closed (0: never).")
+    var idleTimeout: Double = 60
+    @Option(help: "Connections one IP address may hold at once (0: no cap).")
+    var maxConnectionsPerPeer: Int = 64
 
     func validate() throws {
         if !(0...65_535).contains(port) { throw ValidationError("--port must be 0...65535") }
+        if !(handshakeTimeout > 0 && handshakeTimeout <= 3_600) {
+            throw ValidationError("--handshake-timeout must be 0 < SECONDS <= 3600")
+        }
+        if !(idleTimeout >= 0 && idleTimeout <= 86_400) {
+            throw ValidationError("--idle-timeout must be 0 <= SECONDS <= 86400")
+        }
+        if maxConnectionsPerPeer < 0 { throw ValidationError("--max-connections-per-peer must be 0 or more") }
+    }
+
+    /// The limits of the command line.
+    var limits: ServerConnectionLimits {
+        ServerConnectionLimits(
+            handshakeTimeout: .seconds(handshakeTimeout),
+            idleTimeout: idleTimeout == 0 ? nil : .seconds(idleTimeout),
+            maximumConnectionsPerPeer: maxConnectionsPerPeer == 0 ? nil : maxConnectionsPerPeer
+        )
     }
 
     func run() async throws {
@@ -49,7 +71,8 @@ struct SecKitMTLSServer: AsyncParsableCommand {
                 clientVerifier: try ClientCertificateVerifier(
                     clientCA: .caFile(clientCA),
                     allowedPins: pins.isEmpty ? nil : pins
-                )
+                ),
+                limits: limits
             )
         } catch {
             throw fail(error, status: 2)

@@ -24,7 +24,7 @@ struct MutualTLSChannel<Base: ServerChildChannel>: ServerChildChannel {
 
     func setup(channel: any Channel, logger: Logger) -> EventLoopFuture<Value> {
         channel.eventLoop.makeCompletedFuture {
-            let peer = try context.addHandlers(to: channel.pipeline.syncOperations)
+            let peer = try context.addHandlers(to: channel)
             pending.withLockedValue { $0[ObjectIdentifier(channel)] = peer }
         }.flatMap {
             base.setup(channel: channel, logger: logger)

@@ -69,6 +69,43 @@ struct MTLSServerExampleTests {
         #expect(refused.status != 0 && refused.stdout.isEmpty)
     }
 
+    /// Half-open handshakes, silent sockets and idle connections are closed, and one peer holds at
+    /// most so many connections (issue #27: all were still open after 180 s).
+    @Test func closesStalledAndIdleConnectionsAndCapsEachPeer() async throws {
+        let server = try MutualTLSServerProcess.start(
+            fixture,
+            extraArguments: ["--handshake-timeout", "1", "--idle-timeout", "2"]
+        )
+        defer { server.stop() }
+        let silent = try RawTCPConnection(port: server.port)
+        let partial = try RawTCPConnection(port: server.port)
+        // The first bytes of a ClientHello record, and no more.
+        try partial.send([0x16, 0x03, 0x01, 0x02, 0x00, 0x01, 0x00, 0x01, 0xFC, 0x03, 0x03])
+        #expect(silent.closedByServer(within: .seconds(30)))
+        #expect(partial.closedByServer(within: .seconds(30)))
+
+        // After a complete mutual TLS handshake, a client that sends nothing is closed when idle.
+        var configuration = try fixture.clientConfiguration()
+        configuration.clientIdentity = try ClientIdentity(
+            certificateFile: fixture.path("client.pem"),
+            keyFile: fixture.path("client.key")
+        )
+        let connection = try await TLSClient(configuration: configuration).connect(host: "127.0.0.1", port: server.port)
+        defer { connection.close() }
+        #expect(try await connection.readToEnd().isEmpty, "the server ended the idle connection")
+
+        let capped = try MutualTLSServerProcess.start(
+            fixture,
+            extraArguments: ["--handshake-timeout", "60", "--max-connections-per-peer", "2"]
+        )
+        defer { capped.stop() }
+        let held = [try RawTCPConnection(port: capped.port), try RawTCPConnection(port: capped.port)]
+        let third = try RawTCPConnection(port: capped.port)
+        #expect(third.closedByServer(within: .seconds(30)), "a third connection of the peer is closed on accept")
+        #expect(!held[0].closedByServer(within: .milliseconds(200)), "the first two stay open")
+        withExtendedLifetime(held) {}
+    }
+
     /// Bad options end the server at once with one line on standard error and nothing on standard output.
     @Test(arguments: [
         (["--client-pin", "sha256/not a pin"], Int32(64), "seckit-mtls-server: pin:"),

@@ -24,7 +24,7 @@ final class PlainNIOMutualTLSServer: Sendable {
         let channel = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
             .childChannelInitializer { channel in
                 channel.eventLoop.makeCompletedFuture {
-                    let peer = try context.addHandlers(to: channel.pipeline.syncOperations)
+                    let peer = try context.addHandlers(to: channel)
                     peers.withLockedValue { $0.append(peer) }
                     try channel.pipeline.syncOperations.addHandler(VerifiedClientResponder(peer: peer))
                 }

@@ -13,20 +13,33 @@ import SecTLS
 ///     clientVerifier: try ClientCertificateVerifier(clientCA: .caFile("clients-ca.pem"))
 /// )
 /// // in a child channel initializer:
-/// let peer = try tls.addHandlers(to: channel.pipeline.syncOperations)
+/// let peer = try tls.addHandlers(to: channel)
 /// ```
+///
+/// Every connection is bounded by `limits`: the handshake must end within its timeout, an idle
+/// connection is closed, and one peer address holds at most so many connections.
 public final class ServerTLSContext: Sendable {
     public let clientVerifier: ClientCertificateVerifier
+    public let limits: ServerConnectionLimits
     let sslContext: NIOSSLContext
     let certificates = CertificateCache()
+    private let peers = PeerConnectionCounter()
 
-    /// `identity` is the server's certificate (with its chain) and key. Throws `invalidConfiguration`
-    /// when swift-nio-ssl refuses the result.
+    /// Makes the context.
+    ///
+    /// - Parameters:
+    ///   - identity: the server's certificate (with its chain) and key.
+    ///   - clientVerifier: the client CAs and the optional allow-list of client key pins.
+    ///   - minimumVersion: TLS 1.2 unless raised.
+    ///   - maximumVersion: nil for the newest this build supports.
+    ///   - limits: the handshake and idle timeouts and the per-peer connection cap.
+    /// - Throws: `invalidConfiguration` when swift-nio-ssl refuses the result.
     public init(
         identity: ClientIdentity,
         clientVerifier: ClientCertificateVerifier,
         minimumVersion: SecTLS.TLSVersion = .tls12,
-        maximumVersion: SecTLS.TLSVersion? = nil
+        maximumVersion: SecTLS.TLSVersion? = nil,
+        limits: ServerConnectionLimits = ServerConnectionLimits()
     ) throws(TLSError) {
         var tls = NIOSSL.TLSConfiguration.makeServerConfiguration(certificateChain: [], privateKey: .file(""))
         try tls.apply(minimumVersion: minimumVersion, maximumVersion: maximumVersion, identity: identity)
@@ -36,12 +49,24 @@ public final class ServerTLSContext: Sendable {
         tls.trustRoots = .certificates(try [NIOSSLCertificate].from(clientVerifier.clientCAs))
         tls.sendCANameList = true
         self.clientVerifier = clientVerifier
+        self.limits = limits
         self.sslContext = try NIOSSLContext.make(tls)
     }
 
-    /// Adds the server TLS handler to `pipeline` and returns the connection's `MutualTLSPeer`, which
-    /// holds the verified client once the handshake is done. Call on the channel's event loop.
-    public func addHandlers(to pipeline: ChannelPipeline.SynchronousOperations) throws -> MutualTLSPeer {
+    /// Adds the server TLS handler, and the handlers that enforce `limits`, to an accepted
+    /// `channel`, and returns the connection's `MutualTLSPeer`, which holds the verified client
+    /// once the handshake is done. Call on the channel's event loop (a child channel initializer).
+    ///
+    /// - Parameter channel: the accepted connection.
+    /// - Returns: the connection's peer.
+    /// - Throws: `TLSError.connectionFailed` (and closes `channel`) when its peer address already
+    ///   holds `limits.maximumConnectionsPerPeer` connections; swift-nio-ssl's errors.
+    public func addHandlers(to channel: any Channel) throws -> MutualTLSPeer {
+        if let limit = limits.maximumConnectionsPerPeer, !peers.admit(channel, limit: limit) {
+            channel.close(promise: nil)
+            throw TLSError.connectionFailed("the peer already holds \(limit) connections")
+        }
+        let pipeline = channel.pipeline.syncOperations
         let record = HandshakeRecord<VerifiedClient>()
         let callback = VerificationCallback.make(record: record, cache: certificates) {
             [clientVerifier] presented throws(TLSError) in
@@ -51,6 +76,10 @@ public final class ServerTLSContext: Sendable {
         try pipeline.addHandler(
             NIOSSLServerHandler(context: sslContext, customVerificationCallbackWithMetadata: callback)
         )
+        try pipeline.addHandler(HandshakeTimeoutHandler(timeout: limits.handshakeTimeout))
+        if let idle = limits.idleTimeout {
+            try pipeline.addHandlers(IdleStateHandler(allTimeout: TimeAmount(idle)), IdleConnectionCloser())
+        }
         return MutualTLSPeer(record: record)
     }
 }

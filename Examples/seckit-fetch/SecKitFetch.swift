@@ -77,14 +77,27 @@ struct SecKitFetch: AsyncParsableCommand {
         else { throw FetchFailure(.usage, "not an https:// or http:// URL: \(url)") }
         let authenticator = try authenticator(for: target)
         let configuration = try tlsConfiguration(host: host)
-        let clientConfiguration: HTTPClient.Configuration
+        let limit = Duration.seconds(timeout)
+        var clientConfiguration: HTTPClient.Configuration
         do {
             clientConfiguration = try HTTPClient.Configuration(secKit: configuration)
         } catch { throw FetchFailure(tls: error) }
+        // The TCP connect and the TLS handshake of each connection: AsyncHTTPClient's own deadline
+        // for them, which the request's deadline does not cut short.
+        clientConfiguration.timeout.connect = TimeAmount(limit)
+        // A command that ends after its request does not wait for a stalled server's close_notify
+        // (swift-nio-ssl waits 5 s by default before it closes the socket).
+        clientConfiguration.tlsConfiguration?.shutdownTimeout = .milliseconds(100)
         let client = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: clientConfiguration)
         let outcome: Result<FetchExit, FetchFailure>
         do {
-            outcome = .success(try await get(with: client, authenticator: authenticator))
+            outcome = .success(
+                try await Self.within(limit) {
+                    try await get(with: client, authenticator: authenticator, limit: TimeAmount(limit))
+                }
+            )
+        } catch is FetchTimeout {
+            outcome = .failure(FetchFailure(.connectionFailed, "the request timed out"))
         } catch {
             outcome = .failure(FetchFailure(request: error, identityConfigured: configuration.clientIdentity != nil))
         }
@@ -92,10 +105,32 @@ struct SecKitFetch: AsyncParsableCommand {
         return try outcome.get()
     }
 
+    /// `operation`, cancelled when it has not ended within `limit`, which then throws `FetchTimeout`
+    /// at once: AsyncHTTPClient's deadline ends with the response head, and the body (or a 401's,
+    /// read by the authenticator) could stall for ever after its first byte.
+    private static func within<Result: Sendable>(
+        _ limit: Duration,
+        _ operation: @escaping @Sendable () async throws -> Result
+    ) async throws -> Result {
+        try await withThrowingTaskGroup(of: Result?.self) { group in
+            group.addTask { try await operation() }
+            group.addTask {
+                try await Task.sleep(for: limit)
+                throw FetchTimeout()
+            }
+            defer { group.cancelAll() }
+            guard let first = try await group.next(), let result = first else { throw FetchTimeout() }
+            return result
+        }
+    }
+
     /// The GET: the body to standard output as it arrives.
-    private func get(with client: HTTPClient, authenticator: HTTPAuthenticator?) async throws -> FetchExit {
+    private func get(
+        with client: HTTPClient,
+        authenticator: HTTPAuthenticator?,
+        limit: TimeAmount
+    ) async throws -> FetchExit {
         let request = HTTPClientRequest(url: url)
-        let limit = TimeAmount.seconds(Int64(timeout))
         let response: HTTPClientResponse
         if let authenticator {
             response = try await authenticator.execute(request, on: client, timeout: limit)
@@ -105,6 +140,8 @@ struct SecKitFetch: AsyncParsableCommand {
         for try await chunk in response.body {
             FileHandle.standardOutput.write(Data(chunk.readableBytesView))
         }
+        // A body cut short by the deadline can end like a complete one.
+        try Task.checkCancellation()
         guard response.status.code < 400 else {
             FileHandle.standardError.write(Data("seckit-fetch: HTTP status \(response.status.code)\n".utf8))
             return .httpStatus
@@ -212,6 +249,9 @@ struct FirstCredential: HTTPCredentialProvider {
     func removeAll(host _: String) -> Int { 0 }
 }
 
+/// The whole request did not end within `--timeout`.
+struct FetchTimeout: Error {}
+
 /// seckit-fetch's exit codes (those of `seccli pin` where they mean the same).
 enum FetchExit: Int32 {
     case success = 0
@@ -246,6 +286,11 @@ struct FetchFailure: Error {
         }
     }
 
+    /// AsyncHTTPClient's ways of saying that a deadline passed.
+    private static let timeouts: [HTTPClientError] = [
+        .deadlineExceeded, .connectTimeout, .readTimeout, .tlsHandshakeTimeout,
+    ]
+
     /// A failed request: SecKit's refusals, swift-nio-ssl's errors in SecKit's terms, the rest
     /// (refused connections, timeouts, resets) a connection failure.
     init(request error: any Error, identityConfigured: Bool) {
@@ -257,6 +302,8 @@ struct FetchFailure: Error {
         } else if let error = error as? KeychainError {
             // --keychain: no Secret Service, a locked keyring, a timeout.
             self.init(.dataError, "keychain: \(error)")
+        } else if let error = error as? HTTPClientError, Self.timeouts.contains(error) {
+            self.init(.connectionFailed, "the request timed out")
         } else if let error = error as? TLSError {
             self.init(tls: error)
         } else if let error = TLSError(translating: error, clientIdentityConfigured: identityConfigured) {

@@ -90,6 +90,34 @@ struct SecKitFetchTests {
         }
     }
 
+    /// `--timeout` bounds the whole request, below one second too, wherever a server stalls: in
+    /// the handshake, before the head, in the body after its first byte, in a 401's body (the
+    /// authenticator reads it). Each ends as a connection failure, soon after the limit.
+    @Test(arguments: ["handshake", "head", "body", "challenge"])
+    func theTimeoutBoundsTheWholeRequest(stall: String) throws {
+        let server = try AnnouncingServer(
+            "/usr/bin/env",
+            ["python3", InteropPeer.directory + "/stalling_server.py", stall, "chain.pem", "leaf-rsa.key"],
+            in: fixture.url(".")
+        )
+        defer { server.stop() }
+        let started = ContinuousClock.now
+        let result = try ProcessRunner.run(
+            BuiltExecutable.path("seckit-fetch")!,
+            [
+                "https://127.0.0.1:\(server.port)/", "--ca", "ca.pem", "--timeout", "0.5", "--user", "alice",
+                "--password", "env:PASSWORD",
+            ],
+            environment: ["PASSWORD": "secret"],
+            currentDirectory: fixture.path("."),
+            timeout: .seconds(60)
+        )
+        let elapsed = ContinuousClock.now - started
+        #expect(result.status == 6 && result.stderr.contains("timed out"), "\(stall): \(result.stderr)")
+        // 0.5 s and the start of a process; a timeout that did not bound took 5 s more, or for ever.
+        #expect(elapsed < .seconds(4 * ProcessRunner.timeoutScale), "\(stall): \(elapsed)")
+    }
+
     @Test func usageErrorsAndSecretsOnlyFromSources() throws {
         for arguments in [
             ["ftp://127.0.0.1:1/"],
@@ -124,46 +152,14 @@ struct SecKitFetchTests {
     }
 }
 
-/// The `seckit-mtls-server` example on a free port, stopped by `stop()`.
-struct MutualTLSServerProcess {
-    let process: Process
-    let port: Int
-
-    static func start(_ fixture: TestPKI, extraArguments: [String] = []) throws -> MutualTLSServerProcess {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: BuiltExecutable.path("seckit-mtls-server")!)
-        process.currentDirectoryURL = fixture.url(".")
-        process.arguments =
+/// The `seckit-mtls-server` example on a free port (`--port 0`), stopped by `stop()`.
+enum MutualTLSServerProcess {
+    static func start(_ fixture: TestPKI, extraArguments: [String] = []) throws -> AnnouncingServer {
+        try AnnouncingServer(
+            BuiltExecutable.path("seckit-mtls-server")!,
             ["--port", "0", "--cert", "chain.pem", "--key", "leaf-rsa.key", "--client-ca", "ca-chain.pem"]
-            + extraArguments
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        // "listening on 127.0.0.1:PORT" once it accepts connections.
-        var line = ""
-        while !line.hasSuffix("\n") {
-            let byte = output.fileHandleForReading.readData(ofLength: 1)
-            guard !byte.isEmpty else {
-                process.waitUntilExit()
-                throw ExampleServerError(description: "seckit-mtls-server exited with \(process.terminationStatus)")
-            }
-            line += String(decoding: byte, as: UTF8.self)
-        }
-        guard let port = Int(line.split(separator: ":").last?.trimmingCharacters(in: .whitespacesAndNewlines) ?? "")
-        else {
-            process.terminate()
-            throw ExampleServerError(description: "unexpected first line: \(line)")
-        }
-        return MutualTLSServerProcess(process: process, port: port)
+                + extraArguments,
+            in: fixture.url(".")
+        )
     }
-
-    func stop() {
-        process.terminate()
-        process.waitUntilExit()
-    }
-}
-
-struct ExampleServerError: Error, CustomStringConvertible {
-    let description: String
 }

@@ -1,0 +1,48 @@
+import Foundation
+
+/// A server process that prints `listening on [HOST:]PORT` on its first line once it accepts
+/// connections (the `seckit-mtls-server` example, the hostile Python peers). Killed when the test
+/// process exits, like every test server.
+public final class AnnouncingServer: @unchecked Sendable {
+    public let process: Process
+    public let port: Int
+
+    /// Starts `executable` with `arguments` in `directory` and waits for its first line.
+    public init(_ executable: String, _ arguments: [String], in directory: URL) throws {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.currentDirectoryURL = directory
+        process.arguments = arguments
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        TestServerProcesses.register(process)
+        var line = ""
+        while !line.hasSuffix("\n") {
+            let byte = output.fileHandleForReading.readData(ofLength: 1)
+            guard !byte.isEmpty else {
+                process.waitUntilExit()
+                TestServerProcesses.unregister(process)
+                throw ProcessRunnerError(description: "\(executable) exited with \(process.terminationStatus)")
+            }
+            line += String(decoding: byte, as: UTF8.self)
+        }
+        let last = line.split(whereSeparator: { $0 == ":" || $0 == " " }).last
+        guard line.hasPrefix("listening on "),
+            let port = last.flatMap({ Int($0.trimmingCharacters(in: .whitespacesAndNewlines)) })
+        else {
+            process.terminateAndWait()
+            TestServerProcesses.unregister(process)
+            throw ProcessRunnerError(description: "unexpected first line of \(executable): \(line)")
+        }
+        self.process = process
+        self.port = port
+    }
+
+    /// Stops the server (SIGTERM, then SIGKILL) and waits for it. Idempotent.
+    public func stop() {
+        process.terminateAndWait()
+        TestServerProcesses.unregister(process)
+    }
+}

@@ -51,7 +51,7 @@ let package = Package(
         // Client identities kept in a keychain: the one module that needs both SecTLS and SecKeychain.
         .target(name: "SecIdentities", dependencies: ["SecCrypto", "SecTLS", "SecKeychain"]),
         // HTTP authentication challenges (Basic, Digest) answered with credentials by protection space.
-        .target(name: "SecHTTPAuth", dependencies: ["SecCrypto", "SecKeychain"]),
+        .target(name: "SecHTTPAuth", dependencies: ["SecCrypto", "SecIO", "SecKeychain"]),
         .target(
             name: "SecKit",
             dependencies: [

@@ -1,3 +1,5 @@
+import SecIO
+
 /// An HTTP authentication scheme SecHTTPAuth answers challenges with.
 public enum AuthenticationMethod: String, Hashable, Sendable, CaseIterable, CustomStringConvertible {
     /// RFC 7617: the user name and password, base64-encoded (readable by anyone who sees the request).
@@ -14,7 +16,7 @@ public enum AuthenticationMethod: String, Hashable, Sendable, CaseIterable, Cust
 public struct ProtectionSpace: Hashable, Sendable, CustomStringConvertible {
     /// `http` or `https`, lower-case.
     public let scheme: String
-    /// The host, lower-case, without a trailing dot.
+    /// The host in canonical form (`HostName.canonical`).
     public let host: String
     public let port: Int
     /// The realm of the challenge; nil for a space known before any challenge (preemptive Basic).
@@ -41,12 +43,10 @@ public struct ProtectionSpace: Hashable, Sendable, CustomStringConvertible {
     /// True when requests to this space travel encrypted (`https`).
     public var isSecure: Bool { scheme == "https" }
 
-    /// A host as a protection space keeps it: lower-case, without a trailing dot.
-    public static func canonicalHost(_ host: String) -> String {
-        var host = host.lowercased()
-        if host.hasSuffix(".") { host.removeLast() }
-        return host
-    }
+    /// A host as a protection space keeps it: SecKit's one host rule, `HostName.canonical` (lower-case,
+    /// without a trailing dot or an IPv6 literal's brackets, IP addresses in canonical form), so that
+    /// credentials are found by the same host that pins are.
+    public static func canonicalHost(_ host: String) -> String { HostName.canonical(host) }
 
     /// The port of `scheme` when a URL names none: 443 for https, 80 otherwise.
     public static func defaultPort(forScheme scheme: String) -> Int {

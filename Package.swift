@@ -26,6 +26,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.0"),
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.0"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
     ],
     targets: [
         // System OpenSSL 3 (libcrypto/libssl). The header refuses OpenSSL < 3.0.
@@ -70,6 +71,7 @@ let package = Package(
             name: "SecKitNIO",
             dependencies: [
                 "SecTLS",
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOTLS", package: "swift-nio"),
@@ -80,31 +82,42 @@ let package = Package(
         .target(
             name: "SecKitHTTPClient",
             dependencies: [
-                "SecKitNIO", "SecHTTPAuth",
+                "SecKitNIO", "SecHTTPAuth", "SecTLS", "SecCrypto",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
             ]
         ),
         // Hummingbird servers that require client certificates verified by SecTLS.
         .target(
             name: "SecKitHummingbird",
             dependencies: [
-                "SecKitNIO",
+                "SecKitNIO", "SecTLS",
                 .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdCore", package: "hummingbird"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+                .product(name: "NIOCore", package: "swift-nio"),
             ]
         ),
         .executableTarget(
             name: "seckit-fetch",
             dependencies: [
-                "SecKitHTTPClient", "SecHTTPAuth", "SecKeychain", "SecIO",
+                "SecKitHTTPClient", "SecKitNIO", "SecHTTPAuth", "SecKeychain", "SecIO", "SecTLS", "SecCrypto",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
             ],
             path: "Examples/seckit-fetch"
         ),
         .executableTarget(
             name: "seckit-mtls-server",
             dependencies: [
-                "SecKitHummingbird",
+                "SecKitHummingbird", "SecKitNIO", "SecTLS",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Logging", package: "swift-log"),
             ],
             path: "Examples/seckit-mtls-server"
         ),

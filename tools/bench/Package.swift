@@ -10,10 +10,12 @@ let package = Package(
         .package(name: "SecKit", path: "../.."),
         // The same packages as SecKit's own, for the `nio` part's baselines (plain swift-nio-ssl,
         // AsyncHTTPClient and Hummingbird TLS) beside SecKitNIO, SecKitHTTPClient and SecKitHummingbird.
-        .package(url: "https://github.com/apple/swift-nio", from: "2.80.0"),
-        .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.0"),
-        .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
-        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.0"),
+        // Their versions are pinned once, in SecKit's manifest, whose requirements bind this graph
+        // too: here only the major version is named, which SwiftPM needs to resolve a product.
+        .package(url: "https://github.com/apple/swift-nio", from: "2.0.0"),
+        .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.0.0"),
+        .package(url: "https://github.com/swift-server/async-http-client", from: "1.0.0"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.0.0"),
     ],
     targets: [
         .executableTarget(

@@ -18,7 +18,7 @@ public struct KeychainCredentialProvider: HTTPCredentialProvider {
     public let timeout: Duration
     private let session = InMemoryCredentialProvider()
 
-    public init(store: any CredentialStore, accessGroup: String? = nil, timeout: Duration = .seconds(10)) {
+    public init(store: any CredentialStore, accessGroup: String? = nil, timeout: Duration = defaultKeychainTimeout) {
         self.store = store
         self.accessGroup = accessGroup
         self.timeout = timeout

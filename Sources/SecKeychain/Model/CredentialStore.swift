@@ -58,9 +58,13 @@ public protocol CredentialStore: SecretKeyring, Sendable {
     func search(_ query: CredentialQuery, timeout: Duration) throws(KeychainError) -> [CredentialItem]
 }
 
+/// How long a keychain call waits when its caller gives none, here and in the modules built on the
+/// keychain (SSO, identities, HTTP credentials): a locked keyring's prompt or a busy daemon.
+@usableFromInline package let defaultKeychainTimeout: Duration = .seconds(10)
+
 extension CredentialStore {
-    /// The timeout of calls that do not give one.
-    public static var defaultTimeout: Duration { .seconds(10) }
+    /// The timeout of calls that do not give one: 10 s.
+    public static var defaultTimeout: Duration { defaultKeychainTimeout }
 
     /// The largest secret a store accepts: 1 MiB.
     public static var maximumSecretByteCount: Int { 1 << 20 }

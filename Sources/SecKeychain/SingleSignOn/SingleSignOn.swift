@@ -31,7 +31,7 @@ public struct SingleSignOn: Sendable {
         group: String,
         store: any CredentialStore = SecretServiceStore(),
         service: String = "seckit-sso",
-        timeout: Duration = .seconds(10)
+        timeout: Duration = defaultKeychainTimeout
     ) {
         self.group = group
         self.service = service

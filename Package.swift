@@ -62,7 +62,7 @@ let package = Package(
         .executableTarget(
             name: "seccli",
             dependencies: [
-                "SecKit",
+                "SecKit", "SecIO",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),

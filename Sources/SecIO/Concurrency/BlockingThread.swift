@@ -28,42 +28,21 @@ package enum BlockingThread {
         let cancellation = OperationCancellation()
         let result = await withTaskCancellationHandler {
             await withCheckedContinuation { (continuation: CheckedContinuation<Result<R, E>, Never>) in
-                let started = start {
-                    let result = OperationCancellation.$current.withValue(cancellation) {
-                        Result { () throws(E) -> R in try work() }
+                do throws(NativeThread.StartFailure) {
+                    let thread = try NativeThread.start {
+                        let result = OperationCancellation.$current.withValue(cancellation) {
+                            Result { () throws(E) -> R in try work() }
+                        }
+                        continuation.resume(returning: result)
                     }
-                    continuation.resume(returning: result)
+                    pthread_detach(thread)
+                } catch {
+                    continuation.resume(returning: .failure(E.noThread(error.reason)))
                 }
-                if let failure = started { continuation.resume(returning: .failure(E.noThread(failure))) }
             }
         } onCancel: {
             cancellation.cancel()
         }
         return try result.get()
-    }
-
-    /// Starts a detached POSIX thread running `body`; the reason when none could be started.
-    private static func start(_ body: @escaping @Sendable () -> Void) -> String? {
-        final class Body {
-            let run: @Sendable () -> Void
-            init(_ run: @escaping @Sendable () -> Void) { self.run = run }
-        }
-        let argument = Unmanaged.passRetained(Body(body)).toOpaque()
-        var thread = pthread_t()
-        let status = pthread_create(
-            &thread,
-            nil,
-            { argument in
-                Unmanaged<Body>.fromOpaque(argument!).takeRetainedValue().run()
-                return nil
-            },
-            argument
-        )
-        guard status == 0 else {
-            Unmanaged<Body>.fromOpaque(argument).release()
-            return String(cString: strerror(status))
-        }
-        pthread_detach(thread)
-        return nil
     }
 }

@@ -1,3 +1,5 @@
+import SecIO
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -56,7 +58,7 @@ enum OrderedParallelMap {
                 workers = available
                 canStartThreads = available >= 2
                 while canStartThreads, threads.count < min(available, queuedForWorkers) {
-                    if let thread = startThread({ queue.work() }) {
+                    if let thread = try? NativeThread.start({ queue.work() }) {
                         threads.append(thread)
                     } else {
                         // No more threads now (a process or memory limit): the ones running do the
@@ -70,32 +72,6 @@ enum OrderedParallelMap {
             pending -= 1
             try deliver(element, output)
         }
-    }
-
-    /// Starts a thread running `body`; nil when the system refuses one.
-    private static func startThread(_ body: @escaping @Sendable () -> Void) -> pthread_t? {
-        // A C thread function cannot capture context, so `body` travels as the argument, retained
-        // here and released by the thread.
-        final class Body {
-            let run: () -> Void
-            init(_ run: @escaping () -> Void) { self.run = run }
-        }
-        let context = Unmanaged.passRetained(Body(body)).toOpaque()
-        var thread = pthread_t()
-        let result = pthread_create(
-            &thread,
-            nil,
-            { context in
-                Unmanaged<Body>.fromOpaque(context!).takeRetainedValue().run()
-                return nil
-            },
-            context
-        )
-        guard result == 0 else {
-            Unmanaged<Body>.fromOpaque(context).release()
-            return nil
-        }
-        return thread
     }
 }
 

@@ -4,7 +4,7 @@ One round trip seals a random 1 KiB payload (drawn once per process) and opens t
 both sides check, inside the timed loop, that the opened bytes equal the payload. Swift:
 seckit-bench jwe-dir-a256gcm-1024 (JWE.encrypt(_:using:), whose defaults are dir + A256GCM, then
 JWE.decrypt(_:using:)) and fernet-1024 (Fernet(key: String), .encrypt(_:), .decrypt(_:)), in-process
-on one thread. Python (peers/envelope_round.py): joserfc's jwe.encrypt_compact and decrypt_compact,
+on one thread. Python (baselines/envelope_round.py): joserfc's jwe.encrypt_compact and decrypt_compact,
 and cryptography.fernet.Fernet's encrypt and decrypt. In each round every case runs one Swift and one
 Python process (which goes first alternates); each warms up for 0.5 s, then counts round trips for
 about 1 s. Each Python process first opens the token the last Swift process printed (result=: a seal

@@ -1,5 +1,5 @@
 """Part hmac: HMAC-SHA256 in-process, Swift (`seckit-bench hmac-sha256-N`) vs Python
-(peers/hmac_round.py), same key and message, for 64- and 1024-byte messages.
+(baselines/hmac_round.py), same key and message, for 64- and 1024-byte messages.
 
 Each of the SECKIT_BENCH_ROUNDS rounds starts one Swift process, then one Python process; each
 warms up for 0.5 s, then counts for about 1 s. The figure for each side is the median over its rounds.

@@ -1,5 +1,5 @@
 """Part pbkdf2: PBKDF2-HMAC-SHA256, 600,000 iterations, 32 bytes, Swift in-process
-(`seckit-bench pbkdf2-sha256-600000`) vs Python hashlib (peers/pbkdf2_round.py).
+(`seckit-bench pbkdf2-sha256-600000`) vs Python hashlib (baselines/pbkdf2_round.py).
 
 Each round starts one seckit-bench process and one Python process (which goes first alternates);
 each derives once untimed, then times PER_PROCESS derivations one by one (wall clock) and reports

@@ -145,7 +145,7 @@ class Context:
         return line
 
     def peer_line(self, script, *arguments):
-        """Runs one of the Python peers in tools/bench/peers (its own process, as each round needs)
+        """Runs one of the Python baselines in tools/bench/baselines (its own process, as each round needs)
         and returns its result line."""
-        path = Path(__file__).resolve().parents[1] / "peers" / script
+        path = Path(__file__).resolve().parents[1] / "baselines" / script
         return output(["python3", path, *arguments]).strip()

@@ -5,7 +5,7 @@ a receipt sealed the same way. The shared key is a JWK in the environment variab
 (`seccli keygen --format jwe-oct`). It listens on 127.0.0.1 only and prints its port on the first
 line of standard output.
 
-    TRANSFER_KEY="$(cat transfer.jwk)" python3 docs/examples/transfer_server.py [PORT]
+    TRANSFER_KEY="$(cat transfer.jwk)" python3 Examples/transfer-server/transfer_server.py [PORT]
 """
 import json
 import os

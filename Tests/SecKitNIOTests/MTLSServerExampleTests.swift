@@ -4,8 +4,7 @@ import TestSupport
 import Testing
 
 /// The `seckit-mtls-server` example end to end: started as a process, asked by `curl`.
-@Suite(.enabled(if: BuiltExecutable.path("seckit-mtls-server") != nil, "needs the seckit-mtls-server example built"))
-struct MTLSServerExampleTests {
+@Suite struct MTLSServerExampleTests {
     let fixture = TestPKI.shared
     typealias Identity = MutualTLSClientTools.Identity
 
@@ -119,7 +118,7 @@ struct MTLSServerExampleTests {
     func refusesBadOptions(arguments: [String], status: Int32, message: String) throws {
         // Later options win: the bad one replaces the good one of serverOptions.
         let result = try ProcessRunner.run(
-            BuiltExecutable.path("seckit-mtls-server")!,
+            try BuiltExecutable.require("seckit-mtls-server"),
             ["--port", "0"] + serverOptions + arguments,
             timeout: .seconds(10)
         )

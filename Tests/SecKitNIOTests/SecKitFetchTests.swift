@@ -5,13 +5,12 @@ import Testing
 
 /// The `seckit-fetch` example end to end: against `openssl s_server` and the `seckit-mtls-server`
 /// example, every documented exit code, and secrets only from sources.
-@Suite(.enabled(if: BuiltExecutable.path("seckit-fetch") != nil, "needs the seckit-fetch example built"))
-struct SecKitFetchTests {
+@Suite struct SecKitFetchTests {
     let fixture = TestPKI.shared
 
     func fetch(_ arguments: [String], environment: [String: String] = [:]) throws -> ProcessResult {
         try ProcessRunner.run(
-            BuiltExecutable.path("seckit-fetch")!,
+            try BuiltExecutable.require("seckit-fetch"),
             arguments + ["--timeout", "30"],
             environment: environment,
             currentDirectory: fixture.path(".")
@@ -103,7 +102,7 @@ struct SecKitFetchTests {
         defer { server.stop() }
         let started = ContinuousClock.now
         let result = try ProcessRunner.run(
-            BuiltExecutable.path("seckit-fetch")!,
+            try BuiltExecutable.require("seckit-fetch"),
             [
                 "https://127.0.0.1:\(server.port)/", "--ca", "ca.pem", "--timeout", "0.5", "--user", "alice",
                 "--password", "env:PASSWORD",
@@ -156,7 +155,7 @@ struct SecKitFetchTests {
 enum MutualTLSServerProcess {
     static func start(_ fixture: TestPKI, extraArguments: [String] = []) throws -> AnnouncingServer {
         try AnnouncingServer(
-            BuiltExecutable.path("seckit-mtls-server")!,
+            try BuiltExecutable.require("seckit-mtls-server"),
             ["--port", "0", "--cert", "chain.pem", "--key", "leaf-rsa.key", "--client-ca", "ca-chain.pem"]
                 + extraArguments,
             in: fixture.url(".")

@@ -13,4 +13,13 @@ public enum BuiltExecutable {
         }
         return nil
     }
+
+    /// The path of executable `name`; throws when it was not built, so that a test of it fails
+    /// rather than being skipped (`swift build --build-tests` builds every executable).
+    public static func require(_ name: String) throws -> String {
+        guard let path = path(name) else {
+            throw ProcessRunnerError(description: "\(name) was not built next to the test bundle")
+        }
+        return path
+    }
 }

@@ -14,7 +14,11 @@ import Glibc
     @Test("an earlier deadline that comes after a later one is still kept; a finished operation is never cancelled")
     func deadlinesInAnyOrder() throws {
         let late = DeadlineCancellable(OperationDeadline(.seconds(60)))
-        usleep(50_000)  // the watchdog has gone to sleep until the 60 s deadline (or an earlier one of a parallel test)
+        // The watchdog has gone to sleep until the 60 s deadline (or an earlier one of a parallel
+        // test), so that the next, earlier deadline must wake it.
+        let asleep = ContinuousClock.now + .seconds(10)
+        while !DeadlineWatchdog.shared.isAsleep && ContinuousClock.now < asleep { usleep(1_000) }
+        #expect(DeadlineWatchdog.shared.isAsleep)
         let early = DeadlineCancellable(OperationDeadline(.milliseconds(100)))
         var finished: DeadlineCancellable? = DeadlineCancellable(OperationDeadline(.milliseconds(500)))
         let finishedPointer = try #require(finished?.pointer)

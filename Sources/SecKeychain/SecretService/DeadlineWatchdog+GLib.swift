@@ -18,7 +18,7 @@ final class DeadlineWatchdog: @unchecked Sendable {
     private var entries: [UInt64: Entry] = [:]
     private var nextID: UInt64 = 0
     private var isRunning = false
-    /// When the thread's wait ends: `.max` while it waits for a first deadline (or is not started),
+    /// When the thread's wait ends: `.max` while it waits with no deadline (or is not started),
     /// `.min` while it is awake (it looks at every entry before it sleeps again).
     private var wakeTime: gint64 = .max
 
@@ -57,6 +57,7 @@ final class DeadlineWatchdog: @unchecked Sendable {
         entries[nextID] = Entry(end: end, cancellable: cancellable)
         if !isRunning {
             isRunning = true
+            wakeTime = .min  // awake from its start: it looks at every entry before its first wait
             // The watchdog lives as long as the process, so the thread borrows it unretained.
             let thread = g_thread_new(
                 "seckit-deadline",
@@ -70,6 +71,14 @@ final class DeadlineWatchdog: @unchecked Sendable {
             pthread_cond_signal(condition)
         }
         return nextID
+    }
+
+    /// True while the thread waits (for a deadline, or for a first one), false while it is awake
+    /// looking at its entries: what a test needs to know before it adds an earlier deadline.
+    var isAsleep: Bool {
+        pthread_mutex_lock(mutex)
+        defer { pthread_mutex_unlock(mutex) }
+        return isRunning && wakeTime != .min
     }
 
     /// Forgets the deadline `watch` returned `id` for; its cancellable is never cancelled by it.

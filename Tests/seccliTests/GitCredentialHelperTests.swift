@@ -137,6 +137,77 @@ struct GitCredentialHelperTests {
         #expect(listed.stdoutText.contains("\"expires\" : \"2100-01-01T00:00:00Z\""), "\(listed.stdoutText)")
     }
 
+    @Test(
+        "an empty user name and an empty password: stored by either helper, the other answers username= and password=",
+        arguments: [(GitHelper.seccli, GitHelper.libsecret), (.libsecret, .seccli), (.seccli, .seccli)]
+    )
+    func emptyUserNameAndPassword(storer: GitHelper, reader: GitHelper) throws {
+        let host = Keychain.uniqueName("sso") + ".example.com"
+        try Git.approve(storer, host: host, username: "", password: "")
+        #expect(try Keychain.secretToolCount(["server", host, "user", ""]) == 1)
+        let expected = "protocol=https\nhost=\(host)\nusername=\npassword=\n"
+        for query in ["protocol=https\nhost=\(host)\n", "protocol=https\nhost=\(host)\nusername=\n"] {
+            #expect(try Git.credential("fill", helper: reader, query).stdoutText == expected, "\(query)")
+        }
+        // A named user is another login; the empty one is removed by a reject naming it.
+        let other = try Git.credential(
+            "fill",
+            helper: reader,
+            "protocol=https\nhost=\(host)\nusername=carol\n",
+            requiringSuccess: false
+        )
+        #expect(other.status != 0 && other.stdout.isEmpty)
+        try Git.credential("reject", helper: reader, "protocol=https\nhost=\(host)\nusername=\n")
+        #expect(try Keychain.secretToolCount(["server", host]) == 0)
+    }
+
+    @Test("an empty password of a named user is answered as password=, not left out (git would prompt)")
+    func emptyPassword() throws {
+        let host = Keychain.uniqueName("git") + ".example.com"
+        try Git.approve(.libsecret, host: host, username: "kim", password: "")
+        let got = try Keychain.seccliSucceeding(
+            ["cred", "git-helper", "get"],
+            stdin: Array("protocol=https\nhost=\(host)\n".utf8)
+        )
+        #expect(got.stdoutText == "username=kim\npassword=\n")
+    }
+
+    @Test(
+        "host=H: and host=H:0 name host H without a port, as git's helper stores them; [::1] keeps its colons",
+        arguments: [":", ":0"]
+    )
+    func hostWithoutPort(suffix: String) throws {
+        let server = Keychain.uniqueName("git") + ".example.com"
+        for (storer, reader) in [(GitHelper.seccli, GitHelper.libsecret), (.libsecret, .seccli)] {
+            let password = randomPrintable(12)
+            try Git.credential(
+                "approve",
+                helper: storer,
+                "protocol=https\nhost=\(server)\(suffix)\nusername=lee\npassword=\(password)\n"
+            )
+            // One item, server H and no port, whichever helper stored it (the second replaces the first).
+            #expect(try Keychain.secretToolCount(["server", server]) == 1, "\(storer)")
+            let search = try SecretServiceSupport.secretTool(["search", "--all", "server", server])
+            #expect(!search.stderr.contains("attribute.port"), "\(storer): \(search.stderr)")
+            for host in [server, server + suffix] {
+                let filled = try Git.credential("fill", helper: reader, "protocol=https\nhost=\(host)\n")
+                #expect(filled.stdoutLines.last == "password=\(password)", "\(storer) then \(reader), host=\(host)")
+            }
+        }
+        let literal = try Keychain.seccli(
+            ["cred", "git-helper", "store"],
+            stdin: Array("protocol=https\nhost=[::1]\nusername=\(server)\npassword=p\n".utf8)
+        )
+        #expect(literal.status == 0, "\(literal.stderr)")
+        #expect(try Keychain.secretToolCount(["server", "[::1]", "user", server]) == 1)
+        try Git.credential("reject", helper: .seccli, "protocol=https\nhost=[::1]\nusername=\(server)\n")
+        let tooLarge = try Keychain.seccli(
+            ["cred", "git-helper", "store"],
+            stdin: Array("protocol=https\nhost=\(server):65536\nusername=lee\npassword=p\n".utf8)
+        )
+        expectOneLineError(tooLarge, status: 2)
+    }
+
     @Test("no Secret Service: get answers nothing, quietly, with exit 13, at once; git then fails without prompting")
     func missingSecretService() throws {
         let start = ContinuousClock.now

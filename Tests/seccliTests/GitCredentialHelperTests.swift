@@ -2,6 +2,10 @@ import Foundation
 import TestSupport
 import Testing
 
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// `seccli cred git-helper` driven by real `git credential fill/approve/reject`, with git's own
 /// libsecret helper (built from the source Debian's git package ships) as the peer: each finds
 /// what the other stored, in the private Secret Service.
@@ -208,6 +212,32 @@ struct GitCredentialHelperTests {
         expectOneLineError(tooLarge, status: 2)
     }
 
+    @Test("git's own t/t0303-credential-external.sh (git's test library, the installed git) passes against seccli")
+    func gitsOwnHelperTest() throws {
+        let tests = try GitTests.directory()
+        try withScratch { scratch in
+            // The helper must be one word for t0303 (its clean-up passes it unquoted).
+            let seccli = try #require(Tools.seccliPath)
+            let helper = try scratch.write(
+                "git-credential-seccli",
+                "#!/bin/sh\nexec '\(seccli)' cred git-helper \"$@\"\n"
+            )
+            #expect(chmod(helper, 0o755) == 0)
+            // A nested private session: t0303 expects no login for example.com, sso.tld, … at its start.
+            let result = try Keychain.inNestedSession(
+                """
+                cd '\(tests)/t'
+                GIT_TEST_INSTALLED="$(dirname "$(command -v git)")" GIT_TEST_CREDENTIAL_HELPER='\(helper)' \\
+                  TEST_OUTPUT_DIRECTORY='\(scratch.path)' SECCLI_BACKEND=secret-service \\
+                  sh t0303-credential-external.sh -v
+                """
+            )
+            #expect(result.status == 0, "\(result.stdoutText)\n\(result.stderr)")
+            #expect(result.stdoutLines.filter { $0.hasPrefix("ok ") }.count == 12, "\(result.stdoutText)")
+            #expect(result.stdoutLines.contains("# passed all 12 test(s)"), "\(result.stdoutText)")
+        }
+    }
+
     @Test("no Secret Service: get answers nothing, quietly, with exit 13, at once; git then fails without prompting")
     func missingSecretService() throws {
         let start = ContinuousClock.now
@@ -281,6 +311,20 @@ enum GitLibsecret {
         _ = try ProcessRunner.run("make", ["-C", folder], timeout: .seconds(120))
             .requiringSuccess(of: "make in a copy of \(source) (needs gcc, make, pkg-config, libsecret-1-dev)")
         return folder + "/git-credential-libsecret"
+    }
+}
+
+/// git's own tests, from the source of the installed git package (tools/install-deps fetches it with
+/// `apt-get source git`: Debian's git package ships no tests): the folder with `t/`, git's test
+/// library and `t/t0303-credential-external.sh`.
+enum GitTests {
+    static func directory() throws -> String {
+        let path = ProcessInfo.processInfo.environment["SECKIT_GIT_TESTS"] ?? "/usr/local/share/seckit/git-tests"
+        try #require(
+            FileManager.default.fileExists(atPath: path + "/t/t0303-credential-external.sh"),
+            "git's test suite is not in \(path): run tools/install-deps"
+        )
+        return path
     }
 }
 

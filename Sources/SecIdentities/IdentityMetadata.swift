@@ -25,13 +25,16 @@ enum IdentityMetadata {
     /// The summary kept in `item`'s attributes; `invalidClientIdentity` when they are not what
     /// `attributes(of:)` writes (another tool wrote the item, or it was altered).
     static func identity(from item: CredentialItem) throws(TLSError) -> StoredIdentity {
-        let name = item.identity.account
         guard let comment = item.comment, let notAfter = item.expiresAt,
             let record = try? JSONDecoder().decode(Record.self, from: Data(comment.utf8)),
             let pin = try? PublicKeyPin(parsing: record.pin)
-        else { throw .invalidClientIdentity("the stored identity \(name) has no readable certificate summary") }
+        else {
+            throw .invalidClientIdentity(
+                "the item has no readable certificate summary (another tool wrote it, or it was altered)"
+            )
+        }
         return StoredIdentity(
-            name: name,
+            name: item.identity.account,
             subject: record.subject,
             issuer: record.issuer,
             notAfter: notAfter,

@@ -8,7 +8,7 @@ import SecTLS
 /// Each identity is one generic-password item with service `service` (default `seckit-identity`)
 /// and the name as its account. Its secret holds the certificate, the chain and the private key as
 /// one PEM text (the key unencrypted PKCS#8: the keyring encrypts its secrets). Its attributes hold
-/// only the certificate's summary (`StoredIdentity`), so `identities()` never reads a secret, and
+/// only the certificate's summary (`StoredIdentity`), so `list()` never reads a secret, and
 /// the private key is never in an attribute.
 ///
 /// ```swift
@@ -65,14 +65,26 @@ public struct IdentityStore: Sendable {
     }
 
     /// Every saved identity, by name, read from the items' attributes alone (no secret is loaded).
-    public func identities() throws -> [StoredIdentity] {
+    /// An item of the service whose attributes hold no readable summary (another tool wrote it, or
+    /// it was altered) is listed among `unreadable` and hides none of the others. Throws
+    /// `KeychainError` when the store cannot be searched.
+    public func list() throws(KeychainError) -> IdentityList {
         let items = try store.search(
             CredentialQuery(itemClass: .genericPassword, service: service),
             timeout: timeout
         )
+        var list = IdentityList()
         // The query's nil group matches every group; the identities are the items without one.
-        return try items.filter { $0.identity.accessGroup == nil }.map(IdentityMetadata.identity(from:))
-            .sorted { $0.name < $1.name }
+        for item in items where item.identity.accessGroup == nil {
+            do {
+                list.identities.append(try IdentityMetadata.identity(from: item))
+            } catch {
+                list.unreadable.append(UnreadableIdentity(name: item.identity.account, error: error))
+            }
+        }
+        list.identities.sort { $0.name < $1.name }
+        list.unreadable.sort { $0.name < $1.name }
+        return list
     }
 
     /// Deletes the identity saved as `name`. Throws `KeychainError.notFound` when there is none.

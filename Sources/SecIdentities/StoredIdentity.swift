@@ -46,3 +46,32 @@ public struct StoredIdentity: Sendable, Equatable {
         notAfter <= date.addingTimeInterval(window)
     }
 }
+
+/// What `IdentityStore.list()` found: the identities whose summaries read, and the items that hold
+/// none, so that one bad item never hides the others.
+public struct IdentityList: Sendable, Equatable {
+    /// The readable identities, by name.
+    public var identities: [StoredIdentity] = []
+    /// The items of the identities' service whose attributes hold no readable summary, by name.
+    public var unreadable: [UnreadableIdentity] = []
+
+    public init(identities: [StoredIdentity] = [], unreadable: [UnreadableIdentity] = []) {
+        self.identities = identities
+        self.unreadable = unreadable
+    }
+}
+
+/// An item stored as an identity whose summary cannot be read: another tool wrote it with the
+/// identity's service and a name, or its attributes were altered. `IdentityStore.identity(named:)`
+/// still tells whether its secret holds an identity.
+public struct UnreadableIdentity: Sendable, Equatable {
+    /// The name (the item's account).
+    public var name: String
+    /// Why its summary cannot be read (`TLSError.invalidClientIdentity`).
+    public var error: TLSError
+
+    public init(name: String, error: TLSError) {
+        self.name = name
+        self.error = error
+    }
+}

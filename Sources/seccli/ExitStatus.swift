@@ -30,7 +30,8 @@ enum ExitStatus: Int32, CaseIterable, Sendable {
                     + "truncated, altered, not in the format, `-a` input that is not base64, an expired Fernet token, a JWE with a refused algorithm "
                     + "or an unknown `kid`, an input too large for a sealed format); or a file could not be read or "
                     + "written (`hash`/`hmac` still process the other files); for `cred`/`sso`/`identity` also a store "
-                    + "that failed unexpectedly"
+                    + "that failed unexpectedly; for `identity list` an item whose summary cannot be read (the readable "
+                    + "identities are still listed)"
             )
         case .dataError:
             (

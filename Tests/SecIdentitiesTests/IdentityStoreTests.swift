@@ -63,13 +63,15 @@ struct IdentityStoreTests {
     }
 
     @Test(
-        "identities() lists subject, issuer, notAfter and key pin as openssl x509 prints them",
+        "list() gives subject, issuer, notAfter and key pin as openssl x509 prints them",
         arguments: KeychainBackend.available
     )
     func summary(backend: KeychainBackend) throws {
         let identities = try Self.makeStore(backend)
         try identities.save(try Self.pkcs12Identity(), as: "work")
-        let listed = try identities.identities()
+        let list = try identities.list()
+        #expect(list.unreadable.isEmpty)
+        let listed = list.identities
         let summary = try #require(listed.first)
         #expect(listed.count == 1)
         #expect(summary.name == "work")
@@ -98,7 +100,7 @@ struct IdentityStoreTests {
         let identities = try Self.makeStore(backend)
         try identities.save(try Self.pkcs12Identity(), as: "gone")
         try identities.delete(named: "gone")
-        #expect(try identities.identities().isEmpty)
+        #expect(try identities.list() == IdentityList())
         #expect(throws: KeychainError.notFound) { try identities.identity(named: "gone") }
         #expect(throws: KeychainError.notFound) { try identities.delete(named: "gone") }
         #expect(throws: KeychainError.self) { try identities.save(try Self.pkcs12Identity(), as: "") }
@@ -123,16 +125,40 @@ struct IdentityStoreTests {
     }
 
     @Test(
-        "an item that holds no identity (written by another tool) is a TLSError, never a partial identity",
+        "an item with no identity (from secret-tool) is a TLSError; list() names it apart and hides no other",
         .enabled(if: SecretServiceSupport.hasPrivateSecretService, SecretServiceSupport.privateSessionOnly)
     )
     func foreignItem() throws {
         let identities = try Self.makeStore(.secretService)
+        try identities.save(try Self.pkcs12Identity(), as: "work")
         try SecretServiceSupport.secretTool(
             ["store", "--label", "not an identity", "service", identities.service, "account", "foreign"],
             stdin: Array("-----BEGIN CERTIFICATE-----\nnot base64\n".utf8)
         )
+        // A look-alike with a summary that is not SecKit's JSON, and one with an expiry but no comment.
+        try SecretServiceSupport.secretTool(
+            [
+                "store", "--label", "x", "service", identities.service, "account", "altered", "comment",
+                "{\"subject\": 1",
+            ],
+            stdin: Array("garbage".utf8)
+        )
+        try SecretServiceSupport.secretTool(
+            [
+                "store", "--label", "x", "service", identities.service, "account", "bare", "expires",
+                "2030-01-01T00:00:00Z",
+            ],
+            stdin: Array("garbage".utf8)
+        )
         #expect(throws: TLSError.self) { try identities.identity(named: "foreign") }
-        #expect(throws: TLSError.self) { try identities.identities() }
+        let list = try identities.list()
+        #expect(list.identities.map(\.name) == ["work"])
+        #expect(list.identities.first?.subject == "CN=SecKit Test Client")
+        let reason = TLSError.invalidClientIdentity(
+            "the item has no readable certificate summary (another tool wrote it, or it was altered)"
+        )
+        #expect(
+            list.unreadable == ["altered", "bare", "foreign"].map { UnreadableIdentity(name: $0, error: reason) }
+        )
     }
 }

@@ -214,6 +214,23 @@ extension CredentialStoreTests {
         #expect(items.first?.secret?.bytes == KeychainFixture.bytes("token 3"))
     }
 
+    /// A login without a user name (git's `username=`): an internet password with an empty account.
+    @Test(arguments: KeychainBackend.available)
+    func internetPasswordWithEmptyAccount(backend: KeychainBackend) throws {
+        let store = try backend.makeStore()
+        let server = KeychainFixture.uniqueService("empty-account") + ".example.com"
+        let empty = CredentialIdentity.internetPassword(server: server, account: "", protocol: "https")
+        let named = CredentialIdentity.internetPassword(server: server, account: "alice", protocol: "https")
+        try store.upsert(empty, string: "")
+        try store.upsert(named, string: "a")
+        #expect(try store.secret(for: empty).bytes.isEmpty)
+        #expect(try store.search(CredentialQuery(account: "", server: server)).map(\.identity) == [empty])
+        #expect(Set(try store.search(CredentialQuery(server: server)).map(\.identity)) == [empty, named])
+        try store.delete(empty)
+        #expect(try store.search(CredentialQuery(server: server)).map(\.identity) == [named])
+        try store.delete(named)
+    }
+
     @Test(arguments: KeychainBackend.available)
     func invalidAttributesAreRefused(backend: KeychainBackend) throws {
         let store = try backend.makeStore()

@@ -2,6 +2,10 @@ import Foundation
 import TestSupport
 import Testing
 
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// `seccli cred git-helper` driven by real `git credential fill/approve/reject`, with git's own
 /// libsecret helper (built from the source Debian's git package ships) as the peer: each finds
 /// what the other stored, in the private Secret Service.
@@ -137,6 +141,103 @@ struct GitCredentialHelperTests {
         #expect(listed.stdoutText.contains("\"expires\" : \"2100-01-01T00:00:00Z\""), "\(listed.stdoutText)")
     }
 
+    @Test(
+        "an empty user name and an empty password: stored by either helper, the other answers username= and password=",
+        arguments: [(GitHelper.seccli, GitHelper.libsecret), (.libsecret, .seccli), (.seccli, .seccli)]
+    )
+    func emptyUserNameAndPassword(storer: GitHelper, reader: GitHelper) throws {
+        let host = Keychain.uniqueName("sso") + ".example.com"
+        try Git.approve(storer, host: host, username: "", password: "")
+        #expect(try Keychain.secretToolCount(["server", host, "user", ""]) == 1)
+        let expected = "protocol=https\nhost=\(host)\nusername=\npassword=\n"
+        for query in ["protocol=https\nhost=\(host)\n", "protocol=https\nhost=\(host)\nusername=\n"] {
+            #expect(try Git.credential("fill", helper: reader, query).stdoutText == expected, "\(query)")
+        }
+        // A named user is another login; the empty one is removed by a reject naming it.
+        let other = try Git.credential(
+            "fill",
+            helper: reader,
+            "protocol=https\nhost=\(host)\nusername=carol\n",
+            requiringSuccess: false
+        )
+        #expect(other.status != 0 && other.stdout.isEmpty)
+        try Git.credential("reject", helper: reader, "protocol=https\nhost=\(host)\nusername=\n")
+        #expect(try Keychain.secretToolCount(["server", host]) == 0)
+    }
+
+    @Test("an empty password of a named user is answered as password=, not left out (git would prompt)")
+    func emptyPassword() throws {
+        let host = Keychain.uniqueName("git") + ".example.com"
+        try Git.approve(.libsecret, host: host, username: "kim", password: "")
+        let got = try Keychain.seccliSucceeding(
+            ["cred", "git-helper", "get"],
+            stdin: Array("protocol=https\nhost=\(host)\n".utf8)
+        )
+        #expect(got.stdoutText == "username=kim\npassword=\n")
+    }
+
+    @Test(
+        "host=H: and host=H:0 name host H without a port, as git's helper stores them; [::1] keeps its colons",
+        arguments: [":", ":0"]
+    )
+    func hostWithoutPort(suffix: String) throws {
+        let server = Keychain.uniqueName("git") + ".example.com"
+        for (storer, reader) in [(GitHelper.seccli, GitHelper.libsecret), (.libsecret, .seccli)] {
+            let password = randomPrintable(12)
+            try Git.credential(
+                "approve",
+                helper: storer,
+                "protocol=https\nhost=\(server)\(suffix)\nusername=lee\npassword=\(password)\n"
+            )
+            // One item, server H and no port, whichever helper stored it (the second replaces the first).
+            #expect(try Keychain.secretToolCount(["server", server]) == 1, "\(storer)")
+            let search = try SecretServiceSupport.secretTool(["search", "--all", "server", server])
+            #expect(!search.stderr.contains("attribute.port"), "\(storer): \(search.stderr)")
+            for host in [server, server + suffix] {
+                let filled = try Git.credential("fill", helper: reader, "protocol=https\nhost=\(host)\n")
+                #expect(filled.stdoutLines.last == "password=\(password)", "\(storer) then \(reader), host=\(host)")
+            }
+        }
+        let literal = try Keychain.seccli(
+            ["cred", "git-helper", "store"],
+            stdin: Array("protocol=https\nhost=[::1]\nusername=\(server)\npassword=p\n".utf8)
+        )
+        #expect(literal.status == 0, "\(literal.stderr)")
+        #expect(try Keychain.secretToolCount(["server", "[::1]", "user", server]) == 1)
+        try Git.credential("reject", helper: .seccli, "protocol=https\nhost=[::1]\nusername=\(server)\n")
+        let tooLarge = try Keychain.seccli(
+            ["cred", "git-helper", "store"],
+            stdin: Array("protocol=https\nhost=\(server):65536\nusername=lee\npassword=p\n".utf8)
+        )
+        expectOneLineError(tooLarge, status: 2)
+    }
+
+    @Test("git's own t/t0303-credential-external.sh (git's test library, the installed git) passes against seccli")
+    func gitsOwnHelperTest() throws {
+        let tests = try GitTests.directory()
+        try withScratch { scratch in
+            // The helper must be one word for t0303 (its clean-up passes it unquoted).
+            let seccli = try #require(Tools.seccliPath)
+            let helper = try scratch.write(
+                "git-credential-seccli",
+                "#!/bin/sh\nexec '\(seccli)' cred git-helper \"$@\"\n"
+            )
+            #expect(chmod(helper, 0o755) == 0)
+            // A nested private session: t0303 expects no login for example.com, sso.tld, … at its start.
+            let result = try Keychain.inNestedSession(
+                """
+                cd '\(tests)/t'
+                GIT_TEST_INSTALLED="$(dirname "$(command -v git)")" GIT_TEST_CREDENTIAL_HELPER='\(helper)' \\
+                  TEST_OUTPUT_DIRECTORY='\(scratch.path)' SECCLI_BACKEND=secret-service \\
+                  sh t0303-credential-external.sh -v
+                """
+            )
+            #expect(result.status == 0, "\(result.stdoutText)\n\(result.stderr)")
+            #expect(result.stdoutLines.filter { $0.hasPrefix("ok ") }.count == 12, "\(result.stdoutText)")
+            #expect(result.stdoutLines.contains("# passed all 12 test(s)"), "\(result.stdoutText)")
+        }
+    }
+
     @Test("no Secret Service: get answers nothing, quietly, with exit 13, at once; git then fails without prompting")
     func missingSecretService() throws {
         let start = ContinuousClock.now
@@ -210,6 +311,20 @@ enum GitLibsecret {
         _ = try ProcessRunner.run("make", ["-C", folder], timeout: .seconds(120))
             .requiringSuccess(of: "make in a copy of \(source) (needs gcc, make, pkg-config, libsecret-1-dev)")
         return folder + "/git-credential-libsecret"
+    }
+}
+
+/// git's own tests, from the source of the installed git package (tools/install-deps fetches it with
+/// `apt-get source git`: Debian's git package ships no tests): the folder with `t/`, git's test
+/// library and `t/t0303-credential-external.sh`.
+enum GitTests {
+    static func directory() throws -> String {
+        let path = ProcessInfo.processInfo.environment["SECKIT_GIT_TESTS"] ?? "/usr/local/share/seckit/git-tests"
+        try #require(
+            FileManager.default.fileExists(atPath: path + "/t/t0303-credential-external.sh"),
+            "git's test suite is not in \(path): run tools/install-deps"
+        )
+        return path
     }
 }
 

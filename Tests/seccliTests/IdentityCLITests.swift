@@ -161,6 +161,54 @@ struct IdentityCLITests {
         expectOneLineError(try Self.seccli(["identity", "delete", "--name", name]), status: 10)
     }
 
+    @Test(
+        "a secret-tool look-alike hides no identity: the others listed, it reported in one escaped line, exit 1"
+    )
+    func lookAlikeItem() throws {
+        // In a nested private session: the look-alike would fail every other test's `identity list`.
+        try withScratch { out in
+            let script = """
+                export P12_PASS='\(TestPKI.p12Passphrase)' OUT='\(out.path)'
+                cd '\(Self.pki.directory)'
+                "$SECCLI" identity import --name good --p12 client.p12 --p12-password env:P12_PASS >/dev/null
+                printf 'garbage' | secret-tool store --label look-alike service seckit-identity \\
+                  account "$(printf 'bad\\033[31m')"
+                run() { status=0; "$SECCLI" "$@" >"$OUT/$name.out" 2>"$OUT/$name.err" || status=$?; echo $status >"$OUT/$name.status"; }
+                name=text run identity list
+                name=json run identity list --json
+                name=cred run cred list --service seckit-identity
+                """
+            let session = try Keychain.inNestedSession(script)
+            try #require(session.status == 0, "nested session: \(session.stderr)")
+            func result(_ name: String) throws -> (status: String, out: String, err: String) {
+                (
+                    String(decoding: try out.read("\(name).status"), as: UTF8.self),
+                    String(decoding: try out.read("\(name).out"), as: UTF8.self),
+                    String(decoding: try out.read("\(name).err"), as: UTF8.self)
+                )
+            }
+            let reported =
+                "seccli: identity \"bad\\u{1b}[31m\" not listed: client identity: the item has no readable "
+                + "certificate summary (another tool wrote it, or it was altered)\n"
+            let text = try result("text")
+            #expect(text.status == "1\n")
+            #expect(text.err == reported)
+            let lines = text.out.split(separator: "\n")
+            #expect(lines.count == 1 && lines[0].hasPrefix("good: subject \"CN=SecKit Test Client\""), "\(text.out)")
+
+            let json = try result("json")
+            #expect(json.status == "1\n")
+            #expect(json.err == reported)
+            let entries = try JSONSerialization.jsonObject(with: Data(json.out.utf8)) as? [[String: Any]]
+            #expect(entries?.map { $0["name"] as? String } == ["good"], "\(json.out)")
+
+            let cred = try result("cred")
+            #expect(cred.status == "0\n" && cred.err.isEmpty, "\(cred.err)")
+            #expect(cred.out.contains("account bad\\u{1b}[31m: label \"look-alike\"\n"), "\(cred.out)")
+            #expect(cred.out.contains("account good: label \"Client identity good (CN=SecKit Test Client)\", expires "))
+        }
+    }
+
     @Test("bad input: one line, the documented code, nothing stored")
     func badInput() throws {
         let name = Keychain.uniqueName("bad")

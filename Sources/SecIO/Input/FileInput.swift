@@ -14,6 +14,8 @@ public struct FileInput: Sendable {
     enum Source: Sendable {
         /// The path's bytes, NUL-terminated for `open`.
         case path([CChar])
+        /// A file a directory walk found, opened only if it is still that file.
+        case walked(WalkedEntry)
         case descriptor(Int32)
     }
 
@@ -35,6 +37,13 @@ public struct FileInput: Sendable {
     public static func path(bytes: [UInt8]) -> FileInput {
         let terminated = bytes.map { CChar(bitPattern: $0) } + [0]
         return FileInput(source: .path(terminated), nameBytes: bytes)
+    }
+
+    /// The regular file a directory walk found (`entry.kind` is `.regularFile`), named by its path:
+    /// read only if it is still that file when it is opened (`WalkedEntry.open()`), so a FIFO, a
+    /// device or a symbolic link put in its place since the listing is reported, never read.
+    public static func walkedFile(_ entry: WalkedEntry) -> FileInput {
+        FileInput(source: .walked(entry), nameBytes: entry.path)
     }
 
     /// An open descriptor, read to its end and not closed.

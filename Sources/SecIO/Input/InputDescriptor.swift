@@ -24,6 +24,9 @@ final class InputDescriptor {
             descriptor = open(path, O_RDONLY | O_CLOEXEC)
             guard descriptor >= 0 else { throw input.ioError() }
             isOwned = true
+        case .walked(let entry):
+            descriptor = try entry.open()
+            isOwned = true
         }
     }
 

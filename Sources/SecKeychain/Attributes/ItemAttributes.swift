@@ -74,7 +74,8 @@ enum ItemAttributes {
     }
 
     /// The fingerprint of `identity`: the first 16 bytes of SHA-256 over its class and parts
-    /// (absent ones empty, which no present part can be) joined by NUL, in hex. The realm is a last
+    /// (absent ones empty, which no present optional part can be; the account, never absent, may be
+    /// empty) joined by NUL, in hex. The realm is a last
     /// part only when set, so items stored before realms existed keep their fingerprint (no part
     /// holds a NUL, so the part count keeps identities with and without a realm apart).
     static func fingerprint(of identity: CredentialIdentity) -> String {
@@ -175,12 +176,14 @@ enum ItemAttributes {
             if value.isEmpty && !allowEmpty { throw .invalidAttribute("\(name) must not be empty") }
             if value.utf8.contains(0) { throw .invalidAttribute("\(name) must not contain NUL characters") }
         }
-        try text("account", identity.account)
         try text("access group", identity.accessGroup)
         switch identity.kind {
         case .genericPassword(let serviceName):
+            try text("account", identity.account)
             try text("service", serviceName)
         case .internetPassword(let location):
+            // A login without a user name: git's helpers store `username=` as an empty `user`.
+            try text("account", identity.account, allowEmpty: true)
             try text("server", location.server)
             try text("protocol", location.protocol)
             try text("path", location.path)

@@ -57,18 +57,21 @@ public struct GitCredential: Sendable {
         }
     }
 
-    /// `HOST` or `HOST:PORT` (the last colon followed by digits only, so `[::1]` keeps its colons).
+    /// `HOST` or `HOST:PORT`, split as git's libsecret helper splits it: at the last colon, where
+    /// an empty port or port 0 is none (`h:` and `h:0` are `h`). Only a colon followed by digits (or
+    /// nothing) starts a port, so `[::1]` keeps its colons where git's helper would cut it.
     private mutating func setHost(_ text: String) throws(KeychainError) {
         port = nil
         host = text
         guard let colon = text.lastIndex(of: ":") else { return }
-        let digits = text[text.index(after: colon)...]
-        guard !digits.isEmpty, digits.allSatisfy(\.isASCII), digits.allSatisfy(\.isNumber) else { return }
-        guard let number = Int(digits), (1...65535).contains(number) else {
-            throw .invalidAttribute("port must be between 1 and 65535, got \(digits)")
-        }
+        let digits = text.utf8[text.utf8.index(after: colon)...]
+        guard digits.allSatisfy({ (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }) else { return }
         host = String(text[..<colon])
-        port = number
+        let number = digits.reduce(0) { min($0 * 10 + Int($1 - UInt8(ascii: "0")), 65536) }
+        guard number <= 65535 else {
+            throw .invalidAttribute("port must be between 1 and 65535, got \(String(decoding: digits, as: UTF8.self))")
+        }
+        port = number == 0 ? nil : number
     }
 
     /// The stored items that may answer `get` or be removed by `erase`: every part git sent must
@@ -128,6 +131,8 @@ public struct GitCredential: Sendable {
         answer.password = nil
         answer.oauthRefreshToken = nil
         item.secret?.withUnsafeBytes { secret in
+            // An empty secret is an empty password (git's `password=`), not none.
+            answer.password = SecureBytes([UInt8]())
             for (index, line) in secret.lines.enumerated() {
                 if index == 0 {
                     answer.password = SecureBytes(line)

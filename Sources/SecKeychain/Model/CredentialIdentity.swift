@@ -22,7 +22,10 @@ public struct CredentialIdentity: Hashable, Sendable, CustomStringConvertible {
     }
 
     public var kind: Kind
-    /// The user name or account the secret belongs to. Never empty.
+    /// The user name or account the secret belongs to. Never empty for a generic password, where
+    /// service and account are the whole name and an empty account is a mistake (`keyring:SERVICE/`,
+    /// an unset variable). An internet password may have an empty one: a login without a user name,
+    /// as git's credential helpers store `username=` (the `user` attribute empty).
     public var account: String
     /// A shared namespace for a family of tools (`kSecAttrAccessGroup`). Not an isolation boundary:
     /// every process of the same user can read the user's unlocked items.

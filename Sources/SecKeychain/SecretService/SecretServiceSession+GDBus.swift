@@ -180,6 +180,8 @@ struct SecretServiceSession {
 
     /// `items` with `properties` read (one `Get` per item and property) and, when `loadingSecrets`,
     /// their secrets (one `GetSecrets` for all), sent at once. Nothing is sent when there is nothing to read.
+    /// An item deleted since it was found (by another process, or a writer removing a stray copy)
+    /// is left out of the result: it is no longer there to read, and it must not fail the others.
     func read(
         _ properties: ItemProperties,
         of items: [ServiceItem],
@@ -199,13 +201,19 @@ struct SecretServiceSession {
                 try Self.secrets(in: try replies.removeLast().get(), session: try session.get())
             } ?? [:]
         var read = items
+        var vanished: Set<Int> = []
         for (index, reply) in replies.enumerated() {
-            readers[index % readers.count].keep(&read[index / readers.count], PropertyValue(try reply.get()))
+            switch reply {
+            case .success(let value):
+                readers[index % readers.count].keep(&read[index / readers.count], PropertyValue(value))
+            case .failure(.notFound): vanished.insert(index / readers.count)
+            case .failure(let error): throw error
+            }
         }
         if loadingSecrets {
             for index in read.indices { read[index].secret = secrets[read[index].path] }
         }
-        return read
+        return read.indices.filter { !vanished.contains($0) }.map { read[$0] }
     }
 
     /// The secret of the item at `path` (one `GetSecrets` call), or nil when the service gave none.

@@ -19,6 +19,10 @@ import Glibc
 /// below itself is reported, not walked again. FIFOs, sockets and devices inside a directory are
 /// skipped. A directory that cannot be listed is a failure in its place. Paths are bytes throughout:
 /// names need not be UTF-8.
+///
+/// Each file and directory below an argument is opened as what the listing found (`WalkedEntry`):
+/// an entry replaced since (by a FIFO, a device, a symbolic link, another file) is a failure in its
+/// place, never read or walked.
 struct FileTreeWalk: Sequence, IteratorProtocol {
     private var arguments: IndexingIterator<[[UInt8]]>
     private let followsSymlinks: Bool
@@ -38,13 +42,16 @@ struct FileTreeWalk: Sequence, IteratorProtocol {
     private struct Entry {
         let name: [UInt8]
         let isDirectory: Bool
+        /// The file the listing found; nil when it could not look at it.
+        let identity: FileIdentity?
         /// The name, with a `/` after it for a directory: sorted by it, the entries come in the order
         /// of the sorted full paths below them.
         let sortKey: [UInt8]
 
-        init(name: [UInt8], isDirectory: Bool) {
+        init(name: [UInt8], isDirectory: Bool, identity: FileIdentity?) {
             self.name = name
             self.isDirectory = isDirectory
+            self.identity = identity
             sortKey = isDirectory ? name + [UInt8(ascii: "/")] : name
         }
     }
@@ -58,10 +65,10 @@ struct FileTreeWalk: Sequence, IteratorProtocol {
         while true {
             guard let innermost = listings.indices.last else {
                 guard let argument = arguments.next() else { return nil }
-                guard argument != Array("-".utf8), Self.isDirectory(argument) else {
+                guard argument != Array("-".utf8), let directory = Self.directory(argument) else {
                     return .success(InputFiles.input(for: argument))
                 }
-                if let failure = enter(argument) { return .failure(failure) }
+                if let failure = enter(directory) { return .failure(failure) }
                 continue
             }
             let listing = listings[innermost]
@@ -72,15 +79,22 @@ struct FileTreeWalk: Sequence, IteratorProtocol {
             let entry = listing.entries[listing.walked]
             listings[innermost].walked += 1
             let separator: [UInt8] = listing.path.last == UInt8(ascii: "/") ? [] : [UInt8(ascii: "/")]
-            let path = listing.path + separator + entry.name
-            guard entry.isDirectory else { return .success(.path(bytes: path)) }
-            if let failure = enter(path) { return .failure(failure) }
+            let walked = WalkedEntry(
+                path: listing.path + separator + entry.name,
+                kind: entry.isDirectory ? .directory : .regularFile,
+                identity: entry.identity,
+                followsSymlinks: followsSymlinks
+            )
+            guard entry.isDirectory else { return .success(.walkedFile(walked)) }
+            if let failure = enter(walked) { return .failure(failure) }
         }
     }
 
-    private static func isDirectory(_ path: [UInt8]) -> Bool {
+    /// The directory an argument names, through symbolic links; nil when it names none.
+    private static func directory(_ path: [UInt8]) -> WalkedEntry? {
         var status = stat()
-        return withCString(path) { stat($0, &status) } == 0 && status.st_mode & S_IFMT == S_IFDIR
+        guard withCString(path, { stat($0, &status) }) == 0, status.st_mode & S_IFMT == S_IFDIR else { return nil }
+        return WalkedEntry(path: path, kind: .directory, identity: FileIdentity(status), followsSymlinks: true)
     }
 
     /// Calls `body` with `path` as a C string.
@@ -88,10 +102,21 @@ struct FileTreeWalk: Sequence, IteratorProtocol {
         (path.map { CChar(bitPattern: $0) } + [0]).withUnsafeBufferPointer { body($0.baseAddress!) }
     }
 
-    /// Lists the directory at `path` and makes it the innermost one walked; the failure, when it
-    /// cannot be listed or is already being walked.
-    private mutating func enter(_ path: [UInt8]) -> CryptoError? {
-        guard let directory = Self.withCString(path, opendir) else { return Self.ioError(path) }
+    /// Lists the directory `walked` found and makes it the innermost one walked; the failure, when
+    /// it is no longer that directory, cannot be listed or is already being walked.
+    private mutating func enter(_ walked: WalkedEntry) -> CryptoError? {
+        let path = walked.path
+        let opened: Int32
+        do {
+            opened = try walked.open()
+        } catch {
+            return error
+        }
+        guard let directory = fdopendir(opened) else {
+            let failure = Self.ioError(path)
+            close(opened)
+            return failure
+        }
         defer { closedir(directory) }
         let descriptor = dirfd(directory)
         var status = stat()
@@ -129,16 +154,18 @@ struct FileTreeWalk: Sequence, IteratorProtocol {
         // An entry that cannot be looked at (gone since it was listed) is kept, so that reading it
         // reports why in its place.
         guard fstatat(descriptor, name, &status, AT_SYMLINK_NOFOLLOW) == 0 else {
-            return Entry(name: bytes, isDirectory: false)
+            return Entry(name: bytes, isDirectory: false, identity: nil)
         }
         if status.st_mode & S_IFMT == S_IFLNK {
             guard followsSymlinks else { return nil }
             // A dangling link is kept as a file: reading it reports that it leads nowhere.
-            guard fstatat(descriptor, name, &status, 0) == 0 else { return Entry(name: bytes, isDirectory: false) }
+            guard fstatat(descriptor, name, &status, 0) == 0 else {
+                return Entry(name: bytes, isDirectory: false, identity: nil)
+            }
         }
         switch status.st_mode & S_IFMT {
-        case S_IFREG: return Entry(name: bytes, isDirectory: false)
-        case S_IFDIR: return Entry(name: bytes, isDirectory: true)
+        case S_IFREG: return Entry(name: bytes, isDirectory: false, identity: FileIdentity(status))
+        case S_IFDIR: return Entry(name: bytes, isDirectory: true, identity: FileIdentity(status))
         default: return nil
         }
     }

@@ -9,7 +9,9 @@ extension SecCLI.IdentityCommand {
             discussion: """
                 One line per identity, by name; an identity whose certificate expires within 30 days is \
                 marked 'expires soon', one that has expired 'EXPIRED'. Only the items' attributes are \
-                read, never a private key. --json prints an array of objects instead.
+                read, never a private key. --json prints an array of objects instead. An item of the \
+                identities' service whose summary cannot be read (another tool wrote it, or it was \
+                altered) is reported on standard error after the list, and the exit code is then 1.
                 """
         )
 
@@ -19,12 +21,16 @@ extension SecCLI.IdentityCommand {
         @OptionGroup var store: StoreOptions
 
         func run() throws {
-            let identities = try store.identityStore().identities()
+            let list = try store.identityStore().list()
             if json {
-                print(try Self.json(identities))
+                print(try Self.json(list.identities))
             } else {
-                for identity in identities { print(Self.line(for: identity)) }
+                for identity in list.identities { print(Self.line(for: identity)) }
             }
+            for item in list.unreadable {
+                Diagnostics.error("identity \(UntrustedText.quoted(item.name)) not listed: \(item.error)")
+            }
+            if !list.unreadable.isEmpty { throw Failure(message: nil, exitCode: .checkFailed) }
         }
     }
 }

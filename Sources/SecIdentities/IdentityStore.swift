@@ -30,7 +30,7 @@ public struct IdentityStore: Sendable {
     public init(
         store: any CredentialStore = SecretServiceStore(),
         service: String = defaultService,
-        timeout: Duration = .seconds(10)
+        timeout: Duration = defaultKeychainTimeout
     ) {
         self.store = store
         self.service = service

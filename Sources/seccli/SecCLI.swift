@@ -15,7 +15,8 @@ struct SecCLI: ParsableCommand {
             """,
         version: "0.1.0",
         subcommands: [
-            Hash.self, HMACCommand.self, Encrypt.self, Decrypt.self, KDFCommand.self, KeygenCommand.self,
+            HashCommand.self, HMACCommand.self, EncryptCommand.self, DecryptCommand.self, KDFCommand.self,
+            KeygenCommand.self,
             PinCommand.self,
             CredCommand.self, SSOCommand.self, IdentityCommand.self,
         ]

@@ -2,7 +2,7 @@ import ArgumentParser
 import SecKit
 
 extension SecCLI {
-    struct Hash: ParsableCommand {
+    struct HashCommand: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "hash",
             abstract: "Print or check message digests, in the format of sha256sum.",

@@ -1,6 +1,6 @@
 import SecKit
 
-extension SecCLI.Hash {
+extension SecCLI.HashCommand {
     /// `--check`: verifies a `sha256sum`-style list the way `sha256sum -c` does.
     func verify(listFile: String) throws {
         let algorithm = algorithmOption.algorithm

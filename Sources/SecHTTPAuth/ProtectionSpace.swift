@@ -55,6 +55,6 @@ public struct ProtectionSpace: Hashable, Sendable, CustomStringConvertible {
 
     public var description: String {
         "\(isProxy ? "proxy " : "")\(scheme)://\(host):\(port) \(method)"
-            + (realm.map { " realm \(quotedServerText($0))" } ?? "")
+            + (realm.map { " realm \(UntrustedText.quoted($0, maximumLength: 64))" } ?? "")
     }
 }

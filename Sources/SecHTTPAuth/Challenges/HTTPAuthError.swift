@@ -1,3 +1,5 @@
+import SecIO
+
 /// Why SecHTTPAuth refused a challenge header or could not answer it. Reasons name a position or a
 /// limit, never more than a few bytes of the header: it is server-controlled input. A realm is shown
 /// quoted, cut at 64 characters, its control and format characters escaped.
@@ -28,7 +30,7 @@ public enum HTTPAuthError: Error, Equatable, Sendable, CustomStringConvertible {
         case .invalidRequest(let reason): "request cannot be authenticated: \(reason)"
         case .randomGenerationFailed: "the random generator failed"
         case .authenticationFailed(let realm, let method, let failures):
-            "authentication failed: \(method)\(realm.map { " realm \(quotedServerText($0))" } ?? "")"
+            "authentication failed: \(method)\(realm.map { " realm \(UntrustedText.quoted($0, maximumLength: 64))" } ?? "")"
                 + (failures == 0 ? ", no credential for it" : ", \(failures) credential(s) refused")
         case .cleartextBasicRefused(let space):
             "refusing to send a Basic password over cleartext HTTP to \(space) (allow it explicitly, or use https)"

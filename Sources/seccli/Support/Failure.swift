@@ -1,3 +1,4 @@
+import SecIO
 #if canImport(Glibc)
 import Glibc
 #endif

@@ -1,0 +1,251 @@
+/// The HTTP authentication flow of one request (RFC 9110 §11), for any HTTP client: it reads the
+/// status and challenges of each response and says what to do next. It sends nothing itself and
+/// asks for credentials through `Action.findCredential`, so it runs, and is tested, without a
+/// network; an adapter per client (`HTTPAuthenticator` for AsyncHTTPClient) sends what it says.
+///
+/// ```swift
+/// var exchange = AuthenticationExchange(method: "GET", origin: origin, target: "/orders/", cache: cache)
+/// var action = try exchange.start()
+/// while true {
+///     switch action {
+///     case .send(let authorization):  // the request, to where the last response came from
+///         let response = try await send(authorization)
+///         action = try exchange.receive(status: response.status, challenges: response.wwwAuthenticate,
+///                                       from: response.origin, target: response.target)
+///     case .findCredential(let space):
+///         action = try exchange.provide(try await provider.credential(for: space))
+///     case .deliver(let accepted):  // the last response is the caller's
+///         if let accepted { try await provider.save(accepted.credential, for: accepted.space, persistence: .forSession) }
+///         return response
+///     }
+/// }
+/// ```
+///
+/// What it decides:
+/// - the strongest challenge offered is answered (Digest SHA-512-256, SHA-256, MD5, then Basic);
+///   Basic over cleartext `http://` only when the policy allows it;
+/// - a 401 in the protection space of the answer sent refuses it, unless it is Digest
+///   `stale=true`: the credential was right, the new nonce is answered. A refused credential is not
+///   sent again in the exchange, and `maximumFailures` refusals end it; the refusal of a kept answer
+///   from an earlier request (a server that forgot its nonces) is answered as a first challenge;
+/// - a 401 without a challenge SecHTTPAuth answers is delivered as it came, and so is any other
+///   status;
+/// - a credential from the provider that the server accepted (a response that is not a 401 or
+///   407) comes back in `Action.deliver` to be saved; a refused one never does.
+///
+/// One exchange serves one request and is then finished: calling a method the last action did not
+/// ask for (or any after a throw or a `deliver`) is a programming error and traps.
+public struct AuthenticationExchange: Sendable {
+    /// The limits and allowances of an exchange.
+    public struct Policy: Sendable, Hashable {
+        /// Refusals of credentials before the exchange ends (at least 1).
+        public var maximumFailures: Int
+        /// Answers Basic over cleartext `http://` (the password crosses the network readable).
+        public var allowsBasicOverCleartext: Bool
+        /// Sends Basic ahead of a challenge to an origin that accepted it before.
+        public var preemptiveBasic: Bool
+
+        /// The default number of refusals: 3.
+        public static let defaultMaximumFailures = 3
+
+        /// - Parameters:
+        ///   - maximumFailures: refusals before the exchange ends; values below 1 count as 1.
+        ///   - allowsBasicOverCleartext: answer Basic over `http://`.
+        ///   - preemptiveBasic: send a kept Basic answer before any challenge.
+        public init(
+            maximumFailures: Int = defaultMaximumFailures,
+            allowsBasicOverCleartext: Bool = false,
+            preemptiveBasic: Bool = false
+        ) {
+            self.maximumFailures = max(1, maximumFailures)
+            self.allowsBasicOverCleartext = allowsBasicOverCleartext
+            self.preemptiveBasic = preemptiveBasic
+        }
+    }
+
+    /// A credential the server accepted, with the space it answered: the provider may keep it.
+    public struct AcceptedCredential: Sendable, Equatable {
+        /// The credential, as the provider gave it.
+        public let credential: HTTPCredential
+        /// The protection space it answered.
+        public let space: ProtectionSpace
+    }
+
+    /// What the client does next.
+    public enum Action: Sendable, Equatable {
+        /// Send the request (again) to where the last response came from, the request's URL at
+        /// first, with this `Authorization` value; nil: without one.
+        case send(authorization: String?)
+        /// Ask the credential provider for this space's credential and give it to `provide(_:)`.
+        case findCredential(ProtectionSpace)
+        /// The last response is the caller's. `accepted`, when not nil, is a credential from the
+        /// provider that this response accepted: save it as the caller's persistence says.
+        case deliver(accepted: AcceptedCredential?)
+    }
+
+    private enum State: Sendable {
+        case ready
+        case awaitingResponse
+        case awaitingCredential(ProtectionSpace, AuthenticationChallenge)
+        case finished
+    }
+
+    private let method: String
+    private let body: [UInt8]?
+    private let policy: Policy
+    private let cache: AuthenticationCache
+    /// Where the next request goes: the request's URL, then the URL of the last challenge.
+    private var origin: HTTPOrigin
+    private var target: String
+    private var state = State.ready
+    /// The answer on the last request sent, nil when it went without one.
+    private var sent: KeptAnswer?
+    private var rejected: [HTTPCredential] = []
+    /// Credentials refused so far.
+    public private(set) var failures = 0
+
+    /// An exchange for one request.
+    ///
+    /// - Parameters:
+    ///   - method: the request method (`GET`), as on the request line.
+    ///   - origin: where the request goes.
+    ///   - target: the request target as on the request line: path and query (`/dir/index.html?x=1`).
+    ///   - body: the request body, when known: Digest `auth-int` covers it (a server that offers only
+    ///     `auth-int` cannot be answered without it).
+    ///   - policy: limits and allowances.
+    ///   - cache: the answers kept per origin, shared with the client's other exchanges.
+    public init(
+        method: String,
+        origin: HTTPOrigin,
+        target: String,
+        body: [UInt8]? = nil,
+        policy: Policy = Policy(),
+        cache: AuthenticationCache
+    ) {
+        self.method = method
+        self.origin = origin
+        self.target = target
+        self.body = body
+        self.policy = policy
+        self.cache = cache
+    }
+
+    /// The first action: send the request, with the answer kept for its origin when there is one
+    /// (Digest with the kept nonce's next count; Basic only with `preemptiveBasic`).
+    ///
+    /// - Returns: `.send`.
+    /// - Throws: `HTTPAuthError` when the kept answer cannot authorize this request (a method or
+    ///   target that cannot go into a Digest header).
+    public mutating func start() throws(HTTPAuthError) -> Action {
+        guard case .ready = state else { preconditionFailure("AuthenticationExchange.start() called twice") }
+        state = .finished
+        let kept = try cache.authorizeAhead(
+            origin: origin,
+            method: method,
+            target: target,
+            body: body,
+            preemptiveBasic: policy.preemptiveBasic
+        )
+        if let kept { sent = kept.answer }
+        state = .awaitingResponse
+        return .send(authorization: kept?.authorization)
+    }
+
+    /// Takes the response to the request last sent.
+    ///
+    /// - Parameters:
+    ///   - status: the response's status code.
+    ///   - challenges: the values of its `WWW-Authenticate` header lines, in order.
+    ///   - origin: where the response came from (where a client that follows redirects ended up).
+    ///   - target: the request target (path and query) it came from; an answer goes there.
+    /// - Returns: `.deliver` for a response that is not a 401, or a 401 without a challenge
+    ///   SecHTTPAuth answers; `.send` for a stale nonce; `.findCredential` for a challenge to answer.
+    /// - Throws: `HTTPAuthError.malformedChallenge` for a header that is not RFC 9110 syntax,
+    ///   `.cleartextBasicRefused`, `.authenticationFailed` after `maximumFailures` refusals, and what
+    ///   making the answer throws for a stale nonce.
+    public mutating func receive(
+        status: Int,
+        challenges: [String],
+        from origin: HTTPOrigin,
+        target: String
+    ) throws(HTTPAuthError) -> Action {
+        guard case .awaitingResponse = state else {
+            preconditionFailure("AuthenticationExchange.receive called without a request sent")
+        }
+        state = .finished
+        guard status == 401 else {
+            // A proxy's 407 has not judged the server's credential yet.
+            guard status != 407, let sent, sent.isFresh else { return .deliver(accepted: nil) }
+            return .deliver(accepted: AcceptedCredential(credential: sent.credential, space: sent.space))
+        }
+        guard let chosen = SupportedChallenge.strongest(in: try AuthenticationChallenge.parse(headerValues: challenges))
+        else { return .deliver(accepted: nil) }
+        let space = ProtectionSpace(origin: origin, realm: chosen.challenge.realm, method: chosen.method)
+        if chosen.method == .basic && !space.isSecure && !policy.allowsBasicOverCleartext {
+            throw .cleartextBasicRefused(space.description)
+        }
+        var staleRetry: KeptAnswer?
+        if let previous = sent, previous.space == space {
+            staleRetry = Self.staleRetry(of: previous, for: chosen)
+            if staleRetry == nil { try refuse(previous) }
+        }
+        self.origin = origin
+        self.target = target
+        if let staleRetry { return try send(staleRetry) }
+        state = .awaitingCredential(space, chosen.challenge)
+        return .findCredential(space)
+    }
+
+    /// Takes the provider's credential for the space of `Action.findCredential`.
+    ///
+    /// - Parameter credential: the provider's credential; nil when it has none.
+    /// - Returns: `.send` with the answer.
+    /// - Throws: `HTTPAuthError.authenticationFailed` when there is no credential or it was refused
+    ///   earlier in the exchange, `.unusableChallenge` for a Digest challenge that cannot be
+    ///   answered, `.invalidCredentials` for a user name or password the scheme cannot carry,
+    ///   `.invalidRequest` for a method or target that cannot go into a Digest header.
+    public mutating func provide(_ credential: HTTPCredential?) throws(HTTPAuthError) -> Action {
+        guard case .awaitingCredential(let space, let challenge) = state else {
+            preconditionFailure("AuthenticationExchange.provide called without .findCredential")
+        }
+        state = .finished
+        guard let credential, !rejected.contains(credential) else {
+            throw .authenticationFailed(realm: space.realm, method: space.method, failures: failures)
+        }
+        let digest = space.method == .digest ? try DigestSession(challenge: challenge) : nil
+        return try send(KeptAnswer(space: space, credential: credential, digest: digest, isFresh: true))
+    }
+
+    // MARK: - Steps
+
+    private mutating func send(_ answer: KeptAnswer) throws(HTTPAuthError) -> Action {
+        var answer = answer
+        let authorization = try answer.authorization(method: method, target: target, body: body)
+        cache.keep(answer, for: origin)
+        sent = answer
+        state = .awaitingResponse
+        return .send(authorization: authorization)
+    }
+
+    /// The server refused `previous`: when it came from the provider in this exchange it is
+    /// forgotten, counts as a failure and is not sent again.
+    private mutating func refuse(_ previous: KeptAnswer) throws(HTTPAuthError) {
+        // A kept answer of an earlier request refused (the server forgot its nonces, or a redirect
+        // changed the request): a first challenge, not a refused credential.
+        guard previous.isFresh else { return }
+        cache.forget(previous.space.origin)
+        rejected.append(previous.credential)
+        failures += 1
+        if failures >= policy.maximumFailures {
+            throw .authenticationFailed(realm: previous.space.realm, method: previous.space.method, failures: failures)
+        }
+    }
+
+    /// `previous` with the new nonce when `chosen` is Digest `stale=true`; nil otherwise (a refusal).
+    private static func staleRetry(of previous: KeptAnswer, for chosen: SupportedChallenge) -> KeptAnswer? {
+        guard var session = previous.digest,
+            (try? session.handleRechallenge(chosen.challenge)) == .retryWithFreshNonce
+        else { return nil }
+        return KeptAnswer(space: previous.space, credential: previous.credential, digest: session, isFresh: true)
+    }
+}

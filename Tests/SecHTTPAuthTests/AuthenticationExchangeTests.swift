@@ -3,7 +3,9 @@ import SecHTTPAuth
 import Testing
 
 /// `AuthenticationExchange` without a network: scripted servers answer each request, and the
-/// tests check what the exchange sends, whom it asks for credentials, and how it ends.
+/// tests check what the exchange sends, whom it asks for credentials, and how it ends. The four
+/// loops of issue #27 (stale on every answer, a new realm each time, two realms alternating, Digest
+/// and Basic alternating) and the bound on challenge round trips among them.
 @Suite struct AuthenticationExchangeTests {
     static let origin = HTTPOrigin(scheme: "https", host: "api.example.com")
     static let alice = HTTPCredential(user: "alice", password: SecureBytes(Array("wonderland".utf8)))
@@ -22,6 +24,7 @@ import Testing
         var sent: [String?] = []
         var lookups: [ProtectionSpace] = []
         var outcome: Result<AuthenticationExchange.AcceptedCredential?, HTTPAuthError> = .success(nil)
+        var roundTrips = 0
 
         /// True when the exchange ended by delivering a response.
         var delivered: Bool {
@@ -82,11 +85,13 @@ import Testing
                     action = try exchange.provide(credential(space, run.lookups.count - 1))
                 case .deliver(let accepted):
                     run.outcome = .success(accepted)
+                    run.roundTrips = exchange.roundTrips
                     return run
                 }
             }
         } catch {
             run.outcome = .failure(error)
+            run.roundTrips = exchange.roundTrips
             return run
         }
     }
@@ -134,6 +139,7 @@ import Testing
         #expect(run.lookups == [space("orders", .basic)])
         #expect(run.accepted?.credential == Self.alice)
         #expect(run.accepted?.space == space("orders", .basic))
+        #expect(run.roundTrips == 1)
     }
 
     @Test func digestIsAnsweredAndItsNonceKeptForTheNextRequestToTheOrigin() throws {
@@ -274,5 +280,113 @@ import Testing
     @Test func aMalformedChallengeThrows() {
         let run = drive { _, _ in Reply(status: 401, challenges: ["Digest realm=\"unterminated"]) }
         #expect(run.error == .malformedChallenge("unterminated quoted string at byte 26"))
+    }
+
+    // MARK: - Hostile servers: the four loops and the bound
+
+    @Test func staleOnEveryAnswerEndsAtTheBound() {
+        let run = drive { index, _ in Reply(status: 401, challenges: [Self.digest(nonce: "n\(index)", stale: true)]) }
+        let bound = AuthenticationExchange.Policy.defaultMaximumRoundTrips
+        #expect(run.sent.count == 1 + bound && run.lookups.count == 1)
+        #expect(run.error == .tooManyChallenges(answered: bound))
+    }
+
+    @Test func staleWithANonceAlreadySentIsARefusal() {
+        let run = drive { _, _ in Reply(status: 401, challenges: [Self.digest(nonce: "same", stale: true)]) }
+        #expect(run.sent.count == 2)
+        #expect(run.error == .authenticationFailed(realm: "orders", method: .digest, failures: 1))
+    }
+
+    @Test func aNewRealmEachTimeIsARefusal() {
+        let server: (Int, String?) -> Reply = { index, _ in
+            Reply(status: 401, challenges: [Self.digest(realm: "realm \(index)", nonce: "n\(index)")])
+        }
+        // One credential for every realm: refused once, not sent again to the next realm.
+        let same = drive(server: server)
+        #expect(same.sent.count == 2)
+        #expect(same.error == .authenticationFailed(realm: "realm 1", method: .digest, failures: 1))
+        // A new credential at every look-up: the refusals count across realms.
+        let prompting = drive(credential: Self.prompting, server: server)
+        #expect(prompting.sent.count == 4)
+        #expect(prompting.error == .authenticationFailed(realm: "realm 2", method: .digest, failures: 3))
+        // Many failures allowed: the round trips bound the exchange.
+        let patient = drive(
+            policy: .init(maximumFailures: 100),
+            credential: Self.prompting,
+            server: server
+        )
+        #expect(patient.sent.count == 1 + AuthenticationExchange.Policy.defaultMaximumRoundTrips)
+        #expect(patient.error == .tooManyChallenges(answered: AuthenticationExchange.Policy.defaultMaximumRoundTrips))
+    }
+
+    @Test func twoRealmsAlternatingIsARefusal() {
+        let server: (Int, String?) -> Reply = { index, _ in
+            Reply(status: 401, challenges: [Self.digest(realm: index % 2 == 0 ? "A" : "B", nonce: "n\(index)")])
+        }
+        let same = drive(server: server)
+        #expect(same.sent.count == 2)
+        #expect(same.error == .authenticationFailed(realm: "B", method: .digest, failures: 1))
+        let patient = drive(
+            policy: .init(maximumFailures: 100),
+            credential: Self.prompting,
+            server: server
+        )
+        #expect(patient.error == .tooManyChallenges(answered: AuthenticationExchange.Policy.defaultMaximumRoundTrips))
+    }
+
+    @Test func basicAfterARefusedDigestInTheSameRealmIsNeverAnswered() {
+        let server: (Int, String?) -> Reply = { index, _ in
+            Reply(status: 401, challenges: [index % 2 == 0 ? Self.digest(nonce: "n\(index)") : Self.basic()])
+        }
+        let providers: [(ProtectionSpace, Int) -> HTTPCredential?] = [{ _, _ in Self.alice }, Self.prompting]
+        for credential in providers {
+            let run = drive(policy: .init(maximumFailures: 100), credential: credential, server: server)
+            #expect(run.schemes == ["Digest"], "no password in Basic after Digest")
+            #expect(run.error == .authenticationFailed(realm: "orders", method: .digest, failures: 1))
+        }
+        // The same for a weaker Digest algorithm.
+        let md5 = drive(credential: Self.prompting) { index, _ in
+            Reply(status: 401, challenges: [Self.digest(nonce: "n\(index)", algorithm: index == 0 ? "SHA-256" : "MD5")])
+        }
+        #expect(md5.sent.count == 2)
+        #expect(md5.error == .authenticationFailed(realm: "orders", method: .digest, failures: 1))
+        // And for a stale nonce that changes the algorithm.
+        let staleMD5 = drive { index, _ in
+            Reply(
+                status: 401,
+                challenges: [
+                    Self.digest(nonce: "n\(index)", stale: index > 0, algorithm: index == 0 ? "SHA-256" : "MD5")
+                ]
+            )
+        }
+        #expect(staleMD5.sent.count == 2)
+    }
+
+    @Test func aRefusedKeptDigestAnswerIsNotFollowedByBasic() {
+        let cache = AuthenticationCache()
+        _ = drive(cache: cache) { index, _ in
+            index == 0 ? Reply(status: 401, challenges: [Self.digest()]) : Reply(status: 200)
+        }
+        let run = drive(cache: cache) { _, _ in Reply(status: 401, challenges: [Self.basic()]) }
+        #expect(run.schemes == ["Digest"])
+        #expect(run.error == .authenticationFailed(realm: "orders", method: .digest, failures: 0))
+    }
+
+    @Test func redirectsEachCountAsARoundTrip() {
+        let server: (Int, String?) -> Reply = { index, _ in
+            Reply(status: 401, challenges: [Self.basic()], target: "/orders/\(index)")
+        }
+        let run = drive(policy: .init(maximumFailures: 100), credential: Self.prompting, server: server)
+        #expect(run.sent.count == 1 + AuthenticationExchange.Policy.defaultMaximumRoundTrips)
+        #expect(run.error == .tooManyChallenges(answered: AuthenticationExchange.Policy.defaultMaximumRoundTrips))
+    }
+
+    @Test(arguments: [1, 2, 7])
+    func theBoundIsTheConfiguredOne(_ bound: Int) {
+        let run = drive(policy: .init(maximumRoundTrips: bound)) { index, _ in
+            Reply(status: 401, challenges: [Self.digest(nonce: "n\(index)", stale: true)])
+        }
+        #expect(run.sent.count == 1 + bound)
+        #expect(run.error == .tooManyChallenges(answered: bound))
     }
 }

@@ -45,6 +45,9 @@ struct KeptAnswer: Sendable {
     /// Taken from the provider in this exchange (saved once it works), not from an earlier one.
     var isFresh: Bool
 
+    /// How well the answer guards the password, as `SupportedChallenge.strength`.
+    var strength: Int { digest?.challenge.algorithm.strength ?? 0 }
+
     /// The `Authorization` value for a request with `method` to `target` (path and query, as on
     /// the request line); for Digest it counts the request in `nc`.
     mutating func authorization(method: String, target: String, body: [UInt8]?) throws(HTTPAuthError) -> String {

@@ -24,10 +24,18 @@
 /// What it decides:
 /// - the strongest challenge offered is answered (Digest SHA-512-256, SHA-256, MD5, then Basic);
 ///   Basic over cleartext `http://` only when the policy allows it;
-/// - a 401 in the protection space of the answer sent refuses it, unless it is Digest
-///   `stale=true`: the credential was right, the new nonce is answered. A refused credential is not
-///   sent again in the exchange, and `maximumFailures` refusals end it; the refusal of a kept answer
-///   from an earlier request (a server that forgot its nonces) is answered as a first challenge;
+/// - a 401 to an answer sent to the same origin refuses it, whatever realm or scheme it asks for
+///   next, unless it is a credible `stale=true`: a Digest challenge of the same space and
+///   algorithm with a nonce not sent before (so a stale retry happens at most once per nonce). A
+///   refused credential is not sent again in the exchange, and `maximumFailures` refusals end it;
+///   the refusal of a kept answer from an earlier request (a server that forgot its nonces) is
+///   answered as a first challenge;
+/// - a challenge weaker than one already answered in the same realm of the same origin (Basic
+///   after Digest, MD5 after SHA-256) is a downgrade, and ends the exchange as a refusal: the
+///   password never goes out in a weaker scheme to a server that refused a stronger one;
+/// - every answer to a challenge counts, of any kind (first challenge, stale nonce, refusal, new
+///   realm, redirect): after `maximumRoundTrips` of them, one more challenge ends the exchange with
+///   `HTTPAuthError.tooManyChallenges`;
 /// - a 401 without a challenge SecHTTPAuth answers is delivered as it came, and so is any other
 ///   status;
 /// - a credential from the provider that the server accepted (a response that is not a 401 or
@@ -40,6 +48,9 @@ public struct AuthenticationExchange: Sendable {
     public struct Policy: Sendable, Hashable {
         /// Refusals of credentials before the exchange ends (at least 1).
         public var maximumFailures: Int
+        /// Answers to challenges, of every kind, before the next challenge ends the exchange (at
+        /// least 1).
+        public var maximumRoundTrips: Int
         /// Answers Basic over cleartext `http://` (the password crosses the network readable).
         public var allowsBasicOverCleartext: Bool
         /// Sends Basic ahead of a challenge to an origin that accepted it before.
@@ -47,17 +58,25 @@ public struct AuthenticationExchange: Sendable {
 
         /// The default number of refusals: 3.
         public static let defaultMaximumFailures = 3
+        /// The default number of challenge round trips: 5, the longest exchange answered in good
+        /// faith (three refusals of the default `maximumFailures`, one stale nonce, one more
+        /// challenge after a redirect or a forgotten kept answer).
+        public static let defaultMaximumRoundTrips = 5
 
         /// - Parameters:
         ///   - maximumFailures: refusals before the exchange ends; values below 1 count as 1.
+        ///   - maximumRoundTrips: challenges answered before the next one ends the exchange; values
+        ///     below 1 count as 1.
         ///   - allowsBasicOverCleartext: answer Basic over `http://`.
         ///   - preemptiveBasic: send a kept Basic answer before any challenge.
         public init(
             maximumFailures: Int = defaultMaximumFailures,
+            maximumRoundTrips: Int = defaultMaximumRoundTrips,
             allowsBasicOverCleartext: Bool = false,
             preemptiveBasic: Bool = false
         ) {
             self.maximumFailures = max(1, maximumFailures)
+            self.maximumRoundTrips = max(1, maximumRoundTrips)
             self.allowsBasicOverCleartext = allowsBasicOverCleartext
             self.preemptiveBasic = preemptiveBasic
         }
@@ -90,6 +109,12 @@ public struct AuthenticationExchange: Sendable {
         case finished
     }
 
+    /// A realm of an origin: what a downgrade is judged in.
+    private struct Realm: Hashable, Sendable {
+        let origin: HTTPOrigin
+        let realm: String?
+    }
+
     private let method: String
     private let body: [UInt8]?
     private let policy: Policy
@@ -101,8 +126,13 @@ public struct AuthenticationExchange: Sendable {
     /// The answer on the last request sent, nil when it went without one.
     private var sent: KeptAnswer?
     private var rejected: [HTTPCredential] = []
+    /// The strongest scheme answered in each realm, with its method.
+    private var answered: [Realm: (strength: Int, method: AuthenticationMethod)] = [:]
+    private var sentNonces: Set<String> = []
     /// Credentials refused so far.
     public private(set) var failures = 0
+    /// Requests sent in answer to a challenge so far.
+    public private(set) var roundTrips = 0
 
     /// An exchange for one request.
     ///
@@ -146,7 +176,7 @@ public struct AuthenticationExchange: Sendable {
             body: body,
             preemptiveBasic: policy.preemptiveBasic
         )
-        if let kept { sent = kept.answer }
+        if let kept { record(kept.answer) }
         state = .awaitingResponse
         return .send(authorization: kept?.authorization)
     }
@@ -161,8 +191,9 @@ public struct AuthenticationExchange: Sendable {
     /// - Returns: `.deliver` for a response that is not a 401, or a 401 without a challenge
     ///   SecHTTPAuth answers; `.send` for a stale nonce; `.findCredential` for a challenge to answer.
     /// - Throws: `HTTPAuthError.malformedChallenge` for a header that is not RFC 9110 syntax,
-    ///   `.cleartextBasicRefused`, `.authenticationFailed` after `maximumFailures` refusals, and what
-    ///   making the answer throws for a stale nonce.
+    ///   `.cleartextBasicRefused`, `.authenticationFailed` after `maximumFailures` refusals or a
+    ///   downgrade, `.tooManyChallenges` after `maximumRoundTrips` answers, and what making the answer
+    ///   throws for a stale nonce.
     public mutating func receive(
         status: Int,
         challenges: [String],
@@ -185,10 +216,14 @@ public struct AuthenticationExchange: Sendable {
             throw .cleartextBasicRefused(space.description)
         }
         var staleRetry: KeptAnswer?
-        if let previous = sent, previous.space == space {
-            staleRetry = Self.staleRetry(of: previous, for: chosen)
+        if let previous = sent, previous.space.origin == origin {
+            staleRetry = Self.staleRetry(of: previous, for: chosen, in: space, sentNonces: sentNonces)
             if staleRetry == nil { try refuse(previous) }
         }
+        if let stronger = answered[Realm(origin: origin, realm: space.realm)], stronger.strength > chosen.strength {
+            throw .authenticationFailed(realm: space.realm, method: stronger.method, failures: failures)
+        }
+        guard roundTrips < policy.maximumRoundTrips else { throw .tooManyChallenges(answered: roundTrips) }
         self.origin = origin
         self.target = target
         if let staleRetry { return try send(staleRetry) }
@@ -221,19 +256,30 @@ public struct AuthenticationExchange: Sendable {
     private mutating func send(_ answer: KeptAnswer) throws(HTTPAuthError) -> Action {
         var answer = answer
         let authorization = try answer.authorization(method: method, target: target, body: body)
+        roundTrips += 1
         cache.keep(answer, for: origin)
-        sent = answer
+        record(answer)
         state = .awaitingResponse
         return .send(authorization: authorization)
     }
 
-    /// The server refused `previous`: when it came from the provider in this exchange it is
-    /// forgotten, counts as a failure and is not sent again.
+    /// Notes `answer` as the one on the request going out.
+    private mutating func record(_ answer: KeptAnswer) {
+        sent = answer
+        let realm = Realm(origin: answer.space.origin, realm: answer.space.realm)
+        if answered[realm].map({ $0.strength < answer.strength }) ?? true {
+            answered[realm] = (answer.strength, answer.space.method)
+        }
+        if let nonce = answer.digest?.challenge.nonce { sentNonces.insert(nonce) }
+    }
+
+    /// The server refused `previous`: it is forgotten, and when it came from the provider in this
+    /// exchange it counts as a failure and is not sent again.
     private mutating func refuse(_ previous: KeptAnswer) throws(HTTPAuthError) {
+        cache.forget(previous.space.origin)
         // A kept answer of an earlier request refused (the server forgot its nonces, or a redirect
         // changed the request): a first challenge, not a refused credential.
         guard previous.isFresh else { return }
-        cache.forget(previous.space.origin)
         rejected.append(previous.credential)
         failures += 1
         if failures >= policy.maximumFailures {
@@ -241,11 +287,19 @@ public struct AuthenticationExchange: Sendable {
         }
     }
 
-    /// `previous` with the new nonce when `chosen` is Digest `stale=true`; nil otherwise (a refusal).
-    private static func staleRetry(of previous: KeptAnswer, for chosen: SupportedChallenge) -> KeptAnswer? {
-        guard var session = previous.digest,
+    /// `previous` with the new nonce when `chosen` is a credible `stale=true`: Digest, the same space
+    /// and algorithm, and a nonce not sent before in the exchange. Nil otherwise (a refusal).
+    private static func staleRetry(
+        of previous: KeptAnswer,
+        for chosen: SupportedChallenge,
+        in space: ProtectionSpace,
+        sentNonces: Set<String>
+    ) -> KeptAnswer? {
+        guard previous.space == space, var session = previous.digest,
+            chosen.digestAlgorithm == session.challenge.algorithm,
+            let next = try? DigestChallenge(chosen.challenge), next.isStale, !sentNonces.contains(next.nonce),
             (try? session.handleRechallenge(chosen.challenge)) == .retryWithFreshNonce
         else { return nil }
-        return KeptAnswer(space: previous.space, credential: previous.credential, digest: session, isFresh: true)
+        return KeptAnswer(space: space, credential: previous.credential, digest: session, isFresh: true)
     }
 }

@@ -14,9 +14,12 @@ import SecHTTPAuth
 ///   method);
 /// - a refused credential is not sent again; when the provider has no other one, or after
 ///   `maximumFailures` refusals, the call ends with `HTTPAuthError.authenticationFailed` naming the
-///   realm and scheme. A Digest `stale=true` is answered with the new nonce and counts as no
-///   failure, and so does the refusal of a kept answer from an earlier call (a server that forgot
-///   its nonces): it is answered as a first challenge;
+///   realm and scheme. A Digest `stale=true` with a new nonce is answered with it, and so is the
+///   refusal of a kept answer from an earlier call (a server that forgot its nonces);
+/// - a weaker scheme asked for in a realm answered in a stronger one (Basic after Digest) is a
+///   refusal: the password never goes out in Basic to a server that refused it in Digest;
+/// - after `maximumRoundTrips` answered challenges of any kind, one more ends the call with
+///   `HTTPAuthError.tooManyChallenges`;
 /// - a credential that worked is kept as `persistence` says (never one that was refused);
 /// - later requests to the same origin send Digest at once with the next `nc` of the kept nonce
 ///   (no challenge round trip), and Basic only when `preemptiveBasic` is set;
@@ -43,6 +46,8 @@ public final class HTTPAuthenticator: Sendable {
     public let persistence: CredentialPersistence
     /// Refused credentials before a call ends.
     public let maximumFailures: Int
+    /// Challenges a call answers, of every kind, before the next one ends it.
+    public let maximumRoundTrips: Int
     /// Basic is answered over cleartext `http://`.
     public let allowsBasicOverCleartext: Bool
     /// Basic goes out before a challenge to an origin that accepted it before.
@@ -57,6 +62,8 @@ public final class HTTPAuthenticator: Sendable {
     ///     worked is kept.
     ///   - persistence: how long `credentials` keeps a credential that worked.
     ///   - maximumFailures: refused credentials before a call ends (at least 1).
+    ///   - maximumRoundTrips: challenges a call answers, of every kind, before the next one ends it
+    ///     (at least 1).
     ///   - allowsBasicOverCleartext: answer Basic over `http://` (the password crosses the network
     ///     readable).
     ///   - preemptiveBasic: send Basic before a challenge to an origin that accepted it before.
@@ -64,17 +71,20 @@ public final class HTTPAuthenticator: Sendable {
         credentials: any HTTPCredentialProvider,
         persistence: CredentialPersistence = .forSession,
         maximumFailures: Int = AuthenticationExchange.Policy.defaultMaximumFailures,
+        maximumRoundTrips: Int = AuthenticationExchange.Policy.defaultMaximumRoundTrips,
         allowsBasicOverCleartext: Bool = false,
         preemptiveBasic: Bool = false
     ) {
         policy = AuthenticationExchange.Policy(
             maximumFailures: maximumFailures,
+            maximumRoundTrips: maximumRoundTrips,
             allowsBasicOverCleartext: allowsBasicOverCleartext,
             preemptiveBasic: preemptiveBasic
         )
         self.credentials = credentials
         self.persistence = persistence
         self.maximumFailures = policy.maximumFailures
+        self.maximumRoundTrips = policy.maximumRoundTrips
         self.allowsBasicOverCleartext = allowsBasicOverCleartext
         self.preemptiveBasic = preemptiveBasic
     }

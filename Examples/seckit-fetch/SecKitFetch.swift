@@ -23,7 +23,8 @@ struct SecKitFetch: AsyncParsableCommand {
             Secrets (key, PKCS#12 and HTTP passwords) come only from env:VAR, file:PATH, fd:N or stdin.
             Exit codes: 0 ok, 2 unreadable identity or secret, 3 pin mismatch, 4 certificate verification \
             failure, 5 client certificate required or refused, 6 connection failure or timeout, \
-            7 HTTP authentication failed (no credential for the realm, or it was refused), \
+            7 HTTP authentication failed (no credential for the realm, a refused one, or a challenge that \
+            cannot be answered), \
             22 HTTP error status (400 and above; the body is still written), 64 usage.
             """
     )
@@ -104,6 +105,12 @@ struct SecKitFetch: AsyncParsableCommand {
         }
         for try await chunk in response.body {
             FileHandle.standardOutput.write(Data(chunk.readableBytesView))
+        }
+        // The authenticator returns a 401 only when none of its challenges is Basic or Digest.
+        if authenticator != nil && response.status == .unauthorized {
+            let message = "HTTP authentication failed: the 401 offers no Basic or Digest challenge"
+            FileHandle.standardError.write(Data("seckit-fetch: \(message)\n".utf8))
+            return .authenticationFailed
         }
         guard response.status.code < 400 else {
             FileHandle.standardError.write(Data("seckit-fetch: HTTP status \(response.status.code)\n".utf8))

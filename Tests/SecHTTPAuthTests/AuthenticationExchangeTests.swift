@@ -256,6 +256,24 @@ import Testing
         #expect(run.accepted?.space == space("login", .digest, origin: other))
     }
 
+    // MARK: - Challenges that cannot be answered
+
+    @Test(arguments: [
+        (AuthenticationExchangeTests.digest(algorithm: "SHA-1024"), "Digest algorithm not supported"),
+        (AuthenticationExchangeTests.digest(realm: nil), "Digest challenge without a realm"),
+        ("Digest realm=\"orders\", qop=auth", "Digest challenge without a nonce"),
+        (AuthenticationExchangeTests.digest(qop: "auth-conf"), "no Digest qop value SecHTTPAuth knows"),
+        (
+            AuthenticationExchangeTests.digest(qop: "auth-int"),
+            "the server offers only qop=auth-int and the request body is not given"
+        ),
+    ])
+    func aDigestChallengeThatCannotBeAnsweredThrowsWhy(_ challenge: String, _ reason: String) {
+        let run = drive { _, _ in Reply(status: 401, challenges: [challenge, "Bearer realm=\"orders\""]) }
+        #expect(run.error == .unusableChallenge(reason))
+        #expect(run.sent == [nil], "nothing is sent in answer")
+    }
+
     @Test func authIntIsAnsweredWhenTheBodyIsGiven() throws {
         let run = drive(body: Array("{}".utf8)) { index, _ in
             index == 0 ? Reply(status: 401, challenges: [Self.digest(qop: "auth-int")]) : Reply(status: 200)

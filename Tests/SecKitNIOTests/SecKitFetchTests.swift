@@ -102,6 +102,31 @@ struct SecKitFetchTests {
         let missing = try fetch(["\(base)/missing"] + identity)
         #expect(missing.status == 22 && missing.stderr.contains("HTTP status 404"), "\(missing.stderr)")
     }
+
+    /// Every challenge seckit-fetch cannot answer exits 7 (docs/SecKitNIO.md), with the reason and
+    /// without an answer sent; a 401 without `--user` or `--keychain` is an HTTP status (22).
+    @Test(arguments: [
+        (HostileAuthServer.Form.unknownAlgorithm, "Digest algorithm not supported"),
+        (.noRealm, "Digest challenge without a realm"),
+        (.authIntOnly, "only qop=auth-int"),
+        (.bearer, "no Basic or Digest challenge"),
+    ])
+    func aChallengeThatCannotBeAnsweredExitsSeven(_ form: HostileAuthServer.Form, _ reason: String) throws {
+        let server = try HostileAuthServer.start(
+            form,
+            certificate: fixture.path("chain.pem"),
+            key: fixture.path("leaf-rsa.key")
+        )
+        defer { server.stop() }
+        let result = try fetch(
+            [server.url("/"), "--ca", "ca.pem", "--user", "alice", "--password", "env:HTTP_PASSWORD"],
+            environment: ["HTTP_PASSWORD": "wonderland"]
+        )
+        #expect(result.status == 7 && result.stderr.contains(reason), "\(result.status): \(result.stderr)")
+        let anonymous = try fetch([server.url("/"), "--ca", "ca.pem"])
+        #expect(anonymous.status == 22 && anonymous.stderr.contains("HTTP status 401"), "\(anonymous.stderr)")
+        #expect(server.authorizations == [nil, nil], "no answer sent")
+    }
 }
 
 /// The `seckit-mtls-server` example on a free port, stopped by `stop()`.

@@ -36,8 +36,10 @@
 /// - every answer to a challenge counts, of any kind (first challenge, stale nonce, refusal, new
 ///   realm, redirect): after `maximumRoundTrips` of them, one more challenge ends the exchange with
 ///   `HTTPAuthError.tooManyChallenges`;
-/// - a 401 without a challenge SecHTTPAuth answers is delivered as it came, and so is any other
-///   status;
+/// - a 401 with no Basic or Digest challenge (`Bearer`, `Negotiate`, none) is delivered as it came,
+///   and so is any other status; a Digest challenge that cannot be answered (an unknown algorithm,
+///   no realm, no nonce, no qop SecHTTPAuth knows, only `auth-int` without the body) throws
+///   `HTTPAuthError.unusableChallenge`;
 /// - a credential from the provider that the server accepted (a response that is not a 401 or
 ///   407) comes back in `Action.deliver` to be saved; a refused one never does.
 ///
@@ -188,12 +190,12 @@ public struct AuthenticationExchange: Sendable {
     ///   - challenges: the values of its `WWW-Authenticate` header lines, in order.
     ///   - origin: where the response came from (where a client that follows redirects ended up).
     ///   - target: the request target (path and query) it came from; an answer goes there.
-    /// - Returns: `.deliver` for a response that is not a 401, or a 401 without a challenge
-    ///   SecHTTPAuth answers; `.send` for a stale nonce; `.findCredential` for a challenge to answer.
+    /// - Returns: `.deliver` for a response that is not a 401, or a 401 without a Basic or Digest
+    ///   challenge; `.send` for a stale nonce; `.findCredential` for a challenge to answer.
     /// - Throws: `HTTPAuthError.malformedChallenge` for a header that is not RFC 9110 syntax,
-    ///   `.cleartextBasicRefused`, `.authenticationFailed` after `maximumFailures` refusals or a
-    ///   downgrade, `.tooManyChallenges` after `maximumRoundTrips` answers, and what making the answer
-    ///   throws for a stale nonce.
+    ///   `.unusableChallenge` for a Digest challenge that cannot be answered, `.cleartextBasicRefused`,
+    ///   `.authenticationFailed` after `maximumFailures` refusals or a downgrade, `.tooManyChallenges`
+    ///   after `maximumRoundTrips` answers, and what making the answer throws for a stale nonce.
     public mutating func receive(
         status: Int,
         challenges: [String],
@@ -209,8 +211,9 @@ public struct AuthenticationExchange: Sendable {
             guard status != 407, let sent, sent.isFresh else { return .deliver(accepted: nil) }
             return .deliver(accepted: AcceptedCredential(credential: sent.credential, space: sent.space))
         }
-        guard let chosen = SupportedChallenge.strongest(in: try AuthenticationChallenge.parse(headerValues: challenges))
-        else { return .deliver(accepted: nil) }
+        guard let chosen = try Self.choose(from: try AuthenticationChallenge.parse(headerValues: challenges)) else {
+            return .deliver(accepted: nil)
+        }
         let space = ProtectionSpace(origin: origin, realm: chosen.challenge.realm, method: chosen.method)
         if chosen.method == .basic && !space.isSecure && !policy.allowsBasicOverCleartext {
             throw .cleartextBasicRefused(space.description)
@@ -301,5 +304,16 @@ public struct AuthenticationExchange: Sendable {
             (try? session.handleRechallenge(chosen.challenge)) == .retryWithFreshNonce
         else { return nil }
         return KeptAnswer(space: space, credential: previous.credential, digest: session, isFresh: true)
+    }
+
+    /// The strongest challenge SecHTTPAuth answers; nil when no Basic or Digest challenge was offered.
+    /// Throws the reason when Digest was offered and none of it can be answered.
+    private static func choose(from challenges: [AuthenticationChallenge]) throws(HTTPAuthError) -> SupportedChallenge?
+    {
+        if let chosen = SupportedChallenge.strongest(in: challenges) { return chosen }
+        for challenge in challenges where challenge.hasScheme(AuthenticationMethod.digest.rawValue) {
+            _ = try DigestChallenge(challenge)
+        }
+        return nil
     }
 }

@@ -183,19 +183,15 @@ struct SecKitFetch: AsyncParsableCommand {
 /// another origin, or a proxy, never gets it.
 struct OriginCredential: HTTPCredentialProvider {
     let credential: HTTPCredential
-    let scheme: String
-    let host: String
-    let port: Int
+    let origin: HTTPOrigin
 
     init(_ credential: HTTPCredential, for url: URL) {
         self.credential = credential
-        scheme = url.scheme?.lowercased() ?? "https"
-        host = ProtectionSpace.canonicalHost(url.host ?? "")
-        port = url.port ?? ProtectionSpace.defaultPort(forScheme: scheme)
+        origin = HTTPOrigin(scheme: url.scheme ?? "https", host: url.host ?? "", port: url.port)
     }
 
     func credential(for space: ProtectionSpace) -> HTTPCredential? {
-        space.scheme == scheme && space.host == host && space.port == port && !space.isProxy ? credential : nil
+        space.origin == origin && !space.isProxy ? credential : nil
     }
     func save(_: HTTPCredential, for _: ProtectionSpace, persistence _: CredentialPersistence) {}
     func remove(space _: ProtectionSpace) -> Int { 0 }

@@ -23,7 +23,8 @@ struct SecKitFetch: AsyncParsableCommand {
             Secrets (key, PKCS#12 and HTTP passwords) come only from env:VAR, file:PATH, fd:N or stdin.
             Exit codes: 0 ok, 2 unreadable identity or secret, 3 pin mismatch, 4 certificate verification \
             failure, 5 client certificate required or refused, 6 connection failure or timeout, \
-            7 HTTP authentication failed (no credential for the realm, or it was refused), \
+            7 HTTP authentication failed (no credential for the realm, a refused one, or a challenge that \
+            cannot be answered), \
             22 HTTP error status (400 and above; the body is still written), 64 usage.
             """
     )
@@ -62,7 +63,7 @@ struct SecKitFetch: AsyncParsableCommand {
         do {
             exit = try await fetch()
         } catch {
-            FileHandle.standardError.write(Data("seckit-fetch: \(error.message.escapingControls)\n".utf8))
+            FileHandle.standardError.write(Data("seckit-fetch: \(UntrustedText.escaped(error.message))\n".utf8))
             exit = error.exit
         }
         if exit != .success { throw ExitCode(exit.rawValue) }
@@ -142,6 +143,12 @@ struct SecKitFetch: AsyncParsableCommand {
         }
         // A body cut short by the deadline can end like a complete one.
         try Task.checkCancellation()
+        // The authenticator returns a 401 only when none of its challenges is Basic or Digest.
+        if authenticator != nil && response.status == .unauthorized {
+            let message = "HTTP authentication failed: the 401 offers no Basic or Digest challenge"
+            FileHandle.standardError.write(Data("seckit-fetch: \(message)\n".utf8))
+            return .authenticationFailed
+        }
         guard response.status.code < 400 else {
             FileHandle.standardError.write(Data("seckit-fetch: HTTP status \(response.status.code)\n".utf8))
             return .httpStatus
@@ -213,19 +220,15 @@ struct SecKitFetch: AsyncParsableCommand {
 /// another origin, or a proxy, never gets it.
 struct OriginCredential: HTTPCredentialProvider {
     let credential: HTTPCredential
-    let scheme: String
-    let host: String
-    let port: Int
+    let origin: HTTPOrigin
 
     init(_ credential: HTTPCredential, for url: URL) {
         self.credential = credential
-        scheme = url.scheme?.lowercased() ?? "https"
-        host = ProtectionSpace.canonicalHost(url.host ?? "")
-        port = url.port ?? ProtectionSpace.defaultPort(forScheme: scheme)
+        origin = HTTPOrigin(scheme: url.scheme ?? "https", host: url.host ?? "", port: url.port)
     }
 
     func credential(for space: ProtectionSpace) -> HTTPCredential? {
-        space.scheme == scheme && space.host == host && space.port == port && !space.isProxy ? credential : nil
+        space.origin == origin && !space.isProxy ? credential : nil
     }
     func save(_: HTTPCredential, for _: ProtectionSpace, persistence _: CredentialPersistence) {}
     func remove(space _: ProtectionSpace) -> Int { 0 }
@@ -311,15 +314,5 @@ struct FetchFailure: Error {
         } else {
             self.init(.connectionFailed, "\(error)")
         }
-    }
-}
-
-extension String {
-    /// Control characters (of untrusted text: certificate names, server errors) as `\u{…}`.
-    var escapingControls: String {
-        unicodeScalars.map {
-            $0.properties.generalCategory == .control ? "\\u{\(String($0.value, radix: 16))}" : String($0)
-        }
-        .joined()
     }
 }

@@ -227,6 +227,38 @@ def challenges():
     yield b' , Digest realm =\t"r" ,, nonce= abc, userhash=true, algorithm=SHA-512-256-sess ,'
 
 
+def auth_exchange():
+    """Options byte (Targets/auth-exchange.swift), then responses: the hostile loops of issue #27,
+    the challenges that cannot be answered, and the flows a real server has."""
+    def digest(realm="r", nonce="n1", extra=""):
+        return f'Digest realm="{realm}", nonce="{nonce}", qop="auth", algorithm=SHA-256{extra}'
+
+    def responses(*items):
+        return "\n\n".join("\n".join(item) for item in items).encode()
+
+    https, new_each_time = 0x01, 0x10
+    stale = [("401", digest(nonce=f"n{i}", extra=", stale=true")) for i in range(8)]
+    realms = [("401", digest(realm=f"realm {i}", nonce=f"n{i}")) for i in range(8)]
+    alternating = [("401", digest(realm="AB"[i % 2], nonce=f"n{i}")) for i in range(8)]
+    downgrade = [("401", digest(nonce=f"n{i}") if i % 2 == 0 else 'Basic realm="r"') for i in range(8)]
+    for hostile in [stale, realms, alternating, downgrade]:
+        yield bytes([https]) + responses(*hostile)
+        yield bytes([https | new_each_time]) + responses(*hostile)
+    for unusable in [digest(extra=", algorithm=SHA-1024").replace("algorithm=SHA-256, ", ""),
+                     'Digest nonce="n", qop="auth"', 'Digest realm="r", nonce="n", qop="auth-int"',
+                     'Bearer realm="r"', 'Digest realm="r", nonce="n", qop="auth-conf"']:
+        yield bytes([https]) + responses(("401", unusable))
+    yield bytes([https | 0x02]) + responses(("401", 'Digest realm="r", nonce="n", qop="auth-int"'), ("200",))
+    # Two requests: a challenge, the answer accepted, then the kept nonce (stale once on the second).
+    yield bytes([https]) + responses(("401", digest()), ("200",), ("401", digest(nonce="n2", extra=", stale=true")),
+                                     ("200",))
+    yield bytes([0x00]) + responses(("401", 'Basic realm="r"'), ("200",))
+    yield bytes([0x0C]) + responses(("401", 'Basic realm="r"'), ("200",), ("200",))
+    yield bytes([https]) + responses(("401", 'Basic realm="r"'), ("401 b.example /login", digest(realm="login")),
+                                     ("200 b.example /login",))
+    yield bytes([https]) + responses(("407", 'Basic realm="proxy"'))
+
+
 TARGETS = {
     "checksum-list": checksum_list,
     "encodings": encodings,
@@ -240,6 +272,7 @@ TARGETS = {
     "file-store": file_store,
     "attributes": attributes,
     "challenges": challenges,
+    "auth-exchange": auth_exchange,
 }
 
 

@@ -94,11 +94,7 @@ import Testing
     /// authenticator reads it). Each ends as a connection failure, soon after the limit.
     @Test(arguments: ["handshake", "head", "body", "challenge"])
     func theTimeoutBoundsTheWholeRequest(stall: String) throws {
-        let server = try AnnouncingServer(
-            "/usr/bin/env",
-            ["python3", InteropPeer.directory + "/stalling_server.py", stall, "chain.pem", "leaf-rsa.key"],
-            in: fixture.url(".")
-        )
+        let server = try StallingServer.start(stall, fixture)
         defer { server.stop() }
         let started = ContinuousClock.now
         let result = try ProcessRunner.run(
@@ -148,6 +144,44 @@ import Testing
         #expect(found.stdoutText.contains("\"subject\":\"CN=SecKit Test Client\""))
         let missing = try fetch(["\(base)/missing"] + identity)
         #expect(missing.status == 22 && missing.stderr.contains("HTTP status 404"), "\(missing.stderr)")
+    }
+
+    /// Every challenge seckit-fetch cannot answer exits 7 (docs/SecKitNIO.md), with the reason and
+    /// without an answer sent; a 401 without `--user` or `--keychain` is an HTTP status (22).
+    @Test(arguments: [
+        (HostileAuthServer.Form.unknownAlgorithm, "Digest algorithm not supported"),
+        (.noRealm, "Digest challenge without a realm"),
+        (.authIntOnly, "only qop=auth-int"),
+        (.bearer, "no Basic or Digest challenge"),
+    ])
+    func aChallengeThatCannotBeAnsweredExitsSeven(_ form: HostileAuthServer.Form, _ reason: String) throws {
+        let server = try HostileAuthServer.start(
+            form,
+            certificate: fixture.path("chain.pem"),
+            key: fixture.path("leaf-rsa.key")
+        )
+        defer { server.stop() }
+        let result = try fetch(
+            [server.url("/"), "--ca", "ca.pem", "--user", "alice", "--password", "env:HTTP_PASSWORD"],
+            environment: ["HTTP_PASSWORD": "wonderland"]
+        )
+        #expect(result.status == 7 && result.stderr.contains(reason), "\(result.status): \(result.stderr)")
+        let anonymous = try fetch([server.url("/"), "--ca", "ca.pem"])
+        #expect(anonymous.status == 22 && anonymous.stderr.contains("HTTP status 401"), "\(anonymous.stderr)")
+        #expect(server.authorizations == [nil, nil], "no answer sent")
+    }
+}
+
+/// `Tests/Peers/stalling_server.py`, stalling at `mode` (handshake, head, body, challenge), with
+/// the fixture's server certificate.
+enum StallingServer {
+    static func start(_ mode: String, _ fixture: TestPKI) throws -> AnnouncingServer {
+        let command = try InteropPeer.stallingServer.commandLine()
+        return try AnnouncingServer(
+            command[0],
+            Array(command.dropFirst()) + [mode, "chain.pem", "leaf-rsa.key"],
+            in: fixture.url(".")
+        )
     }
 }
 

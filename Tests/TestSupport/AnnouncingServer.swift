@@ -7,15 +7,17 @@ public final class AnnouncingServer: @unchecked Sendable {
     public let process: Process
     public let port: Int
 
-    /// Starts `executable` with `arguments` in `directory` and waits for its first line.
-    public init(_ executable: String, _ arguments: [String], in directory: URL) throws {
+    /// Starts `executable` with `arguments` in `directory` and waits for its first line; its
+    /// standard error goes to `errors` (a log file), or nowhere.
+    public init(_ executable: String, _ arguments: [String], in directory: URL, errors: URL? = nil) throws {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: executable)
         process.currentDirectoryURL = directory
         process.arguments = arguments
         let output = Pipe()
+        process.standardInput = FileHandle.nullDevice
         process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
+        process.standardError = try errors.map { try FileHandle(forWritingTo: $0) } ?? FileHandle.nullDevice
         try process.run()
         TestServerProcesses.register(process)
         var line = ""
@@ -24,7 +26,10 @@ public final class AnnouncingServer: @unchecked Sendable {
             guard !byte.isEmpty else {
                 process.waitUntilExit()
                 TestServerProcesses.unregister(process)
-                throw ProcessRunnerError(description: "\(executable) exited with \(process.terminationStatus)")
+                let log = errors.flatMap { try? String(contentsOf: $0, encoding: .utf8) } ?? ""
+                throw ProcessRunnerError(
+                    description: "\(executable) exited with \(process.terminationStatus) before it listened \(log)"
+                )
             }
             line += String(decoding: byte, as: UTF8.self)
         }

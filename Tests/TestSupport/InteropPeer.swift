@@ -1,7 +1,8 @@
 import Foundation
 
 /// The interop peers of `Tests/Peers`: programs on the reference libraries (joserfc, Python's
-/// `cryptography.fernet` and AESGCM, PHP's openssl functions) that the library and CLI tests talk to. Keys go in
+/// `cryptography.fernet` and AESGCM, PHP's openssl functions) that the library and CLI tests talk to,
+/// and the hostile HTTP server the authentication tests start (`HostileAuthServer`). Keys go in
 /// the environment only; variables of the test process that could pick another key are not inherited.
 /// A peer that cannot run (interpreter or library missing) throws `PeerUnavailable`: the tests fail
 /// with what to install, they never skip.
@@ -11,6 +12,8 @@ public enum InteropPeer: String, CaseIterable, Sendable {
     case aesgcm = "aesgcm_peer.py"
     case legacy = "legacy_server.php"
     case digest = "digest_peer.py"
+    case hostileAuthServer = "hostile_auth_server.py"
+    case stallingServer = "stalling_server.py"
 
     /// `Tests/Peers`.
     public static let directory = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
@@ -31,10 +34,10 @@ public enum InteropPeer: String, CaseIterable, Sendable {
         stdin: [UInt8] = [],
         environment: [String: String] = [:]
     ) throws -> ProcessResult {
-        if let problem = Self.problems[self] { throw PeerUnavailable(peer: self, problem: problem) }
+        let command = try commandLine()
         return try ProcessRunner.run(
-            try interpreter(),
-            [path] + arguments,
+            command[0],
+            Array(command.dropFirst()) + arguments,
             stdin: stdin,
             environment: environment,
             unsetting: Self.keyVariables
@@ -49,6 +52,12 @@ public enum InteropPeer: String, CaseIterable, Sendable {
     ) throws -> ProcessResult {
         try runAllowingFailure(arguments, stdin: stdin, environment: environment)
             .requiringSuccess(of: "\(rawValue) \(arguments.joined(separator: " "))")
+    }
+
+    /// The interpreter and the peer's path; throws `PeerUnavailable` when the peer cannot run.
+    public func commandLine() throws -> [String] {
+        if let problem = Self.problems[self] { throw PeerUnavailable(peer: self, problem: problem) }
+        return [try interpreter(), path]
     }
 
     /// The interpreter, resolved once for Python: pyenv's `python3` is a shell shim that costs about
@@ -72,6 +81,8 @@ public enum InteropPeer: String, CaseIterable, Sendable {
         case .fernet: ["python3", "-c", "import cryptography.fernet"]
         case .aesgcm: ["python3", "-c", "import cryptography.hazmat.primitives.ciphers.aead"]
         case .digest: ["python3", "-c", "import requests.auth"]
+        case .hostileAuthServer: ["python3", "-c", "import http.server, ssl"]
+        case .stallingServer: ["python3", "-c", "import socket, ssl, threading"]
         case .legacy:
             ["php", "-r", "exit(function_exists('openssl_encrypt') && function_exists('hash_hmac') ? 0 : 1);"]
         }

@@ -21,6 +21,10 @@ public enum HTTPAuthError: Error, Equatable, Sendable, CustomStringConvertible {
     /// A Basic challenge over cleartext `http://`: the password would cross the network readable.
     /// Answered only when the caller allows it explicitly.
     case cleartextBasicRefused(String)
+    /// The server kept challenging: `answered` challenges were answered (the policy's
+    /// `maximumRoundTrips`) and it asked again. Counts every kind: first challenges, stale nonces,
+    /// refusals, new realms.
+    case tooManyChallenges(answered: Int)
 
     public var description: String {
         switch self {
@@ -34,6 +38,8 @@ public enum HTTPAuthError: Error, Equatable, Sendable, CustomStringConvertible {
                 + (failures == 0 ? ", no credential for it" : ", \(failures) credential(s) refused")
         case .cleartextBasicRefused(let space):
             "refusing to send a Basic password over cleartext HTTP to \(space) (allow it explicitly, or use https)"
+        case .tooManyChallenges(let answered):
+            "authentication failed: the server challenged again after \(answered) answered challenge(s)"
         }
     }
 }

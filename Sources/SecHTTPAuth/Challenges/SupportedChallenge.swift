@@ -9,23 +9,24 @@ public struct SupportedChallenge: Sendable, Hashable {
     /// MD5, then Basic; the server's order among equals. Unknown schemes, Digest with an unknown
     /// algorithm or without a nonce, are skipped. Nil when nothing is left.
     public static func strongest(in challenges: [AuthenticationChallenge]) -> SupportedChallenge? {
-        var best: (choice: SupportedChallenge, rank: Int)?
+        var best: SupportedChallenge?
         for challenge in challenges {
-            let candidate: (choice: SupportedChallenge, rank: Int)
+            let candidate: SupportedChallenge
             if challenge.hasScheme(AuthenticationMethod.digest.rawValue),
                 let digest = try? DigestChallenge(challenge)
             {
-                candidate = (
-                    SupportedChallenge(challenge: challenge, method: .digest, digestAlgorithm: digest.algorithm),
-                    digest.algorithm.strength
-                )
+                candidate = SupportedChallenge(challenge: challenge, method: .digest, digestAlgorithm: digest.algorithm)
             } else if challenge.hasScheme(AuthenticationMethod.basic.rawValue) {
-                candidate = (SupportedChallenge(challenge: challenge, method: .basic, digestAlgorithm: nil), 0)
+                candidate = SupportedChallenge(challenge: challenge, method: .basic, digestAlgorithm: nil)
             } else {
                 continue
             }
-            if best == nil || candidate.rank > best!.rank { best = candidate }
+            if best == nil || candidate.strength > best!.strength { best = candidate }
         }
-        return best?.choice
+        return best
     }
+
+    /// How well the answer guards the password: Basic 0 (readable), then Digest by its hash (MD5 1,
+    /// SHA-256 2, SHA-512-256 3).
+    var strength: Int { digestAlgorithm?.strength ?? 0 }
 }

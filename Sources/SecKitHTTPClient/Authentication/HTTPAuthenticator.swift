@@ -2,22 +2,24 @@ import AsyncHTTPClient
 import Foundation
 import NIOCore
 import NIOHTTP1
-import SecCrypto
 import SecHTTPAuth
-import Synchronization
 
 /// Answers HTTP authentication challenges (RFC 9110 §11: 401 with `WWW-Authenticate`) for requests
 /// made through an `HTTPClient`, with credentials found by protection space, as URLSession's
-/// challenge handling does:
+/// challenge handling does. The decisions are SecHTTPAuth's `AuthenticationExchange` (its
+/// documentation has them in full); this is its AsyncHTTPClient adapter:
 ///
-/// - the strongest challenge offered is answered (Digest SHA-512-256, SHA-256, MD5, then Basic);
-/// - the credential comes from `credentials` for the protection space (scheme, host, port, realm,
+/// - the strongest challenge offered is answered (Digest SHA-512-256, SHA-256, MD5, then Basic),
+///   with the credential `credentials` has for the protection space (scheme, host, port, realm,
 ///   method);
 /// - a refused credential is not sent again; when the provider has no other one, or after
 ///   `maximumFailures` refusals, the call ends with `HTTPAuthError.authenticationFailed` naming the
-///   realm and scheme — never an endless loop. A Digest `stale=true` is answered with the new nonce
-///   and counts as no failure, and so does the refusal of a kept answer from an earlier call (a
-///   server that forgot its nonces): it is answered as a first challenge;
+///   realm and scheme. A Digest `stale=true` with a new nonce is answered with it, and so is the
+///   refusal of a kept answer from an earlier call (a server that forgot its nonces);
+/// - a weaker scheme asked for in a realm answered in a stronger one (Basic after Digest) is a
+///   refusal: the password never goes out in Basic to a server that refused it in Digest;
+/// - after `maximumRoundTrips` answered challenges of any kind, one more ends the call with
+///   `HTTPAuthError.tooManyChallenges`;
 /// - a credential that worked is kept as `persistence` says (never one that was refused);
 /// - later requests to the same origin send Digest at once with the next `nc` of the kept nonce
 ///   (no challenge round trip), and Basic only when `preemptiveBasic` is set;
@@ -38,182 +40,174 @@ import Synchronization
 /// Passwords stay in `SecureBytes` until the header is made; the header value itself becomes a
 /// `String`, which is what AsyncHTTPClient sends. Errors and logs never contain them.
 public final class HTTPAuthenticator: Sendable {
+    /// Where credentials come from, and where those that worked are kept.
     public let credentials: any HTTPCredentialProvider
+    /// How long `credentials` keeps a credential that worked.
     public let persistence: CredentialPersistence
+    /// Refused credentials before a call ends.
     public let maximumFailures: Int
+    /// Challenges a call answers, of every kind, before the next one ends it.
+    public let maximumRoundTrips: Int
+    /// Basic is answered over cleartext `http://`.
     public let allowsBasicOverCleartext: Bool
+    /// Basic goes out before a challenge to an origin that accepted it before.
     public let preemptiveBasic: Bool
 
+    private let policy: AuthenticationExchange.Policy
     /// Per origin: the space last answered there, with what.
-    private let answered = Mutex<[Origin: Answer]>([:])
+    private let cache = AuthenticationCache()
 
+    /// - Parameters:
+    ///   - credentials: where the credential of a protection space comes from, and where one that
+    ///     worked is kept.
+    ///   - persistence: how long `credentials` keeps a credential that worked.
+    ///   - maximumFailures: refused credentials before a call ends (at least 1).
+    ///   - maximumRoundTrips: challenges a call answers, of every kind, before the next one ends it
+    ///     (at least 1).
+    ///   - allowsBasicOverCleartext: answer Basic over `http://` (the password crosses the network
+    ///     readable).
+    ///   - preemptiveBasic: send Basic before a challenge to an origin that accepted it before.
     public init(
         credentials: any HTTPCredentialProvider,
         persistence: CredentialPersistence = .forSession,
-        maximumFailures: Int = 3,
+        maximumFailures: Int = AuthenticationExchange.Policy.defaultMaximumFailures,
+        maximumRoundTrips: Int = AuthenticationExchange.Policy.defaultMaximumRoundTrips,
         allowsBasicOverCleartext: Bool = false,
         preemptiveBasic: Bool = false
     ) {
+        policy = AuthenticationExchange.Policy(
+            maximumFailures: maximumFailures,
+            maximumRoundTrips: maximumRoundTrips,
+            allowsBasicOverCleartext: allowsBasicOverCleartext,
+            preemptiveBasic: preemptiveBasic
+        )
         self.credentials = credentials
         self.persistence = persistence
-        self.maximumFailures = max(1, maximumFailures)
+        self.maximumFailures = policy.maximumFailures
+        self.maximumRoundTrips = policy.maximumRoundTrips
         self.allowsBasicOverCleartext = allowsBasicOverCleartext
         self.preemptiveBasic = preemptiveBasic
     }
 
-    /// Sends `request` through `client`, answering its challenges. `body` is the request body
-    /// (it replaces `request.body`): given as bytes so that it can be sent again, and covered by
-    /// Digest `auth-int` when the server asks for it. A response that is not a challenge, or a
-    /// challenge of no scheme SecHTTPAuth answers, is returned as it came.
+    /// Sends `request` through `client`, answering its challenges.
+    ///
+    /// - Parameters:
+    ///   - request: the request; an `Authorization` header is added to it when a challenge is answered.
+    ///   - body: the request body (it replaces `request.body`): given as bytes so that it can be
+    ///     sent again, and covered by Digest `auth-int` when the server asks for it.
+    ///   - client: the client that sends every request of the exchange.
+    ///   - timeout: the time the whole exchange may take, from now: `execute(_:body:on:deadline:)`.
+    /// - Returns: the first response that is not a challenge SecHTTPAuth answers: not a 401, or a
+    ///   401 of no scheme it answers (returned as it came).
+    /// - Throws: `HTTPAuthError` when the exchange ends without such a response (see
+    ///   `AuthenticationExchange`), `HTTPClientError.deadlineExceeded`, and what `client` and
+    ///   `credentials` throw.
     public func execute(
         _ request: HTTPClientRequest,
         body: [UInt8]? = nil,
         on client: HTTPClient,
         timeout: TimeAmount
     ) async throws -> HTTPClientResponse {
+        try await execute(request, body: body, on: client, deadline: .now() + timeout)
+    }
+
+    /// Sends `request` through `client`, answering its challenges, all before `deadline`.
+    ///
+    /// One deadline covers the whole exchange: every request's connect, handshake and response
+    /// head, and the body of every challenge read before the next request. The body of the
+    /// response returned is the caller's to read, as with `HTTPClient.execute(_:deadline:)`.
+    ///
+    /// - Parameters:
+    ///   - request: the request; an `Authorization` header is added to it when a challenge is answered.
+    ///   - body: the request body (it replaces `request.body`): given as bytes so that it can be
+    ///     sent again, and covered by Digest `auth-int` when the server asks for it.
+    ///   - client: the client that sends every request of the exchange.
+    ///   - deadline: when the exchange must have its answer.
+    /// - Returns: the first response that is not a challenge SecHTTPAuth answers: not a 401, or a
+    ///   401 of no scheme it answers (returned as it came).
+    /// - Throws: `HTTPAuthError` when the exchange ends without such a response (see
+    ///   `AuthenticationExchange`), `HTTPClientError.deadlineExceeded`, and what `client` and
+    ///   `credentials` throw.
+    public func execute(
+        _ request: HTTPClientRequest,
+        body: [UInt8]? = nil,
+        on client: HTTPClient,
+        deadline: NIODeadline
+    ) async throws -> HTTPClientResponse {
         var attempt = request
         attempt.body = body.map { .bytes($0) }
-        guard let components = URLComponents(string: request.url), let origin = Origin(components) else {
-            return try await client.execute(attempt, timeout: timeout)
-        }
-        var sent = try preemptiveAnswer(
-            for: &attempt,
-            origin: origin,
-            target: Answer.requestTarget(components),
-            body: body
+        guard let location = Location(request.url) else { return try await client.execute(attempt, deadline: deadline) }
+        var exchange = AuthenticationExchange(
+            method: request.method.rawValue,
+            origin: location.origin,
+            target: location.target,
+            body: body,
+            policy: policy,
+            cache: cache
         )
-        var rejected: [HTTPCredential] = []
-        var failures = 0
+        var action = try exchange.start()
+        var received: HTTPClientResponse?  // the last response
         while true {
-            let response = try await client.execute(attempt, timeout: timeout)
-            guard response.status == .unauthorized else {
-                // A proxy's 407 has not judged the server's credential yet.
-                if let sent, sent.isFresh, response.status != .proxyAuthenticationRequired {
-                    try await credentials.save(sent.credential, for: sent.space, persistence: persistence)
+            switch action {
+            case .send(let authorization):
+                if let challenge = received {
+                    try await Self.discardBody(of: challenge, before: deadline)  // the connection stays usable
+                    attempt.url = challenge.url?.absoluteString ?? attempt.url
                 }
-                return response
-            }
-            let challenges = try AuthenticationChallenge.parse(headerValues: response.headers["WWW-Authenticate"])
-            guard let chosen = SupportedChallenge.strongest(in: challenges),
-                let url = URLComponents(string: response.url?.absoluteString ?? attempt.url),
-                let target = Origin(url)
-            else { return response }
-            _ = try? await response.body.collect(upTo: 1 << 20)  // the connection stays usable
-            let space = ProtectionSpace(
-                scheme: target.scheme,
-                host: target.host,
-                port: target.port,
-                realm: chosen.challenge.realm,
-                method: chosen.method
-            )
-            if chosen.method == .basic && !space.isSecure && !allowsBasicOverCleartext {
-                throw HTTPAuthError.cleartextBasicRefused(space.description)
-            }
-            var digest: DigestSession?
-            var credential: HTTPCredential?
-            if let previous = sent, previous.space == space {
-                if var session = previous.digest,
-                    try session.handleRechallenge(chosen.challenge) == .retryWithFreshNonce
-                {
-                    // The nonce went stale: the credential was right, answer the new nonce.
-                    digest = session
-                    credential = previous.credential
-                } else if previous.isFresh {
-                    rejected.append(previous.credential)
-                    failures += 1
-                    answered.withLock { _ = $0.removeValue(forKey: target) }
-                    if failures >= maximumFailures {
-                        throw HTTPAuthError.authenticationFailed(
-                            realm: space.realm,
-                            method: space.method,
-                            failures: failures
-                        )
-                    }
-                }
-                // A kept answer of an earlier call refused (the server forgot its nonces, or a
-                // redirect changed the request): a first challenge, not a refused credential.
-            }
-            if credential == nil {
-                guard let found = try await credentials.credential(for: space), !rejected.contains(found) else {
-                    throw HTTPAuthError.authenticationFailed(
-                        realm: space.realm,
-                        method: space.method,
-                        failures: failures
-                    )
-                }
-                credential = found
-                digest = space.method == .digest ? try DigestSession(challenge: chosen.challenge) : nil
-            }
-            var answer = Answer(space: space, credential: credential!, digest: digest, isFresh: true)
-            attempt.url = response.url?.absoluteString ?? attempt.url
-            try answer.authorize(&attempt, target: Answer.requestTarget(url), body: body)
-            answered.withLock { $0[target] = answer }
-            sent = answer
-        }
-    }
-
-    /// Authorizes `attempt` before any challenge when this origin was answered before: Digest with
-    /// the kept nonce's next count, Basic only when `preemptiveBasic`.
-    private func preemptiveAnswer(
-        for attempt: inout HTTPClientRequest,
-        origin: Origin,
-        target: String,
-        body: [UInt8]?
-    ) throws -> Answer? {
-        try answered.withLock { answered -> Answer? in
-            guard var answer = answered[origin], answer.digest != nil || preemptiveBasic else { return nil }
-            try answer.authorize(&attempt, target: target, body: body)
-            answer.isFresh = false
-            answered[origin] = answer
-            return answer
-        }
-    }
-
-    /// Where a challenge came from.
-    struct Origin: Hashable {
-        let scheme: String
-        let host: String
-        let port: Int
-
-        init?(_ components: URLComponents) {
-            guard let scheme = components.scheme?.lowercased(), let host = components.host else { return nil }
-            self.scheme = scheme
-            self.host = ProtectionSpace.canonicalHost(host)
-            self.port = components.port ?? ProtectionSpace.defaultPort(forScheme: scheme)
-        }
-    }
-
-    /// A protection space answered, the credential, and for Digest the session (nonce and count).
-    struct Answer: Sendable {
-        let space: ProtectionSpace
-        let credential: HTTPCredential
-        var digest: DigestSession?
-        /// Taken from the provider in this call (saved once it works), not from an earlier one.
-        var isFresh: Bool
-
-        /// Adds the `Authorization` header for `request`, whose request target (path and query) is `target`.
-        mutating func authorize(_ request: inout HTTPClientRequest, target: String, body: [UInt8]?) throws {
-            let value: String
-            if var session = digest {
-                value = try session.authorization(
-                    method: request.method.rawValue,
-                    uri: target,
-                    user: credential.user,
-                    password: credential.password,
-                    body: body
+                if let authorization { attempt.headers.replaceOrAdd(name: "Authorization", value: authorization) }
+                let response = try await client.execute(attempt, deadline: deadline)
+                guard let from = Location(response.url?.absoluteString ?? attempt.url) else { return response }
+                action = try exchange.receive(
+                    status: Int(response.status.code),
+                    challenges: response.headers["WWW-Authenticate"],
+                    from: from.origin,
+                    target: from.target
                 )
-                digest = session
-            } else {
-                let basic = try BasicAuthorization.headerValue(user: credential.user, password: credential.password)
-                value = basic.withUnsafeBytes { String(decoding: $0, as: UTF8.self) }
+                received = response
+            case .findCredential(let space):
+                action = try exchange.provide(try await credentials.credential(for: space))
+            case .deliver(let accepted):
+                if let accepted {
+                    try await credentials.save(accepted.credential, for: accepted.space, persistence: persistence)
+                }
+                guard let received else { preconditionFailure("an exchange delivers only a response it received") }
+                return received
             }
-            request.headers.replaceOrAdd(name: "Authorization", value: value)
         }
+    }
 
-        /// The request target as AsyncHTTPClient puts it on the request line: path and query.
-        static func requestTarget(_ components: URLComponents) -> String {
+    /// Reads and drops a challenge's body (up to 1 MiB), so that its connection can carry the next
+    /// request; a body that stalls is cut off at `deadline` (AsyncHTTPClient's own deadline ends
+    /// with the response head) with `HTTPClientError.deadlineExceeded`.
+    private static func discardBody(of response: HTTPClientResponse, before deadline: NIODeadline) async throws {
+        try await withThrowingTaskGroup(of: Bool.self) { group in
+            group.addTask {
+                _ = try? await response.body.collect(upTo: 1 << 20)
+                return true
+            }
+            group.addTask {
+                let left = deadline - .now()
+                if left > .zero { try await Task.sleep(nanoseconds: UInt64(left.nanoseconds)) }
+                return false
+            }
+            defer { group.cancelAll() }
+            guard try await group.next() == true else { throw HTTPClientError.deadlineExceeded }
+        }
+    }
+
+    /// Where a request went: its origin and its request target as AsyncHTTPClient puts it on the
+    /// request line (path and query).
+    struct Location {
+        let origin: HTTPOrigin
+        let target: String
+
+        init?(_ url: String) {
+            guard let components = URLComponents(string: url), let scheme = components.scheme,
+                let host = components.host
+            else { return nil }
+            origin = HTTPOrigin(scheme: scheme, host: host, port: components.port)
             let path = components.percentEncodedPath.isEmpty ? "/" : components.percentEncodedPath
-            return path + (components.percentEncodedQuery.map { "?" + $0 } ?? "")
+            target = path + (components.percentEncodedQuery.map { "?" + $0 } ?? "")
         }
     }
 }

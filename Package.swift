@@ -12,6 +12,7 @@ let package = Package(
         .library(name: "SecKeychain", targets: ["SecKeychain"]),
         .library(name: "SecIdentities", targets: ["SecIdentities"]),
         .library(name: "SecHTTPAuth", targets: ["SecHTTPAuth"]),
+        .library(name: "SecHTTPAuthKeychain", targets: ["SecHTTPAuthKeychain"]),
         .executable(name: "seccli", targets: ["seccli"]),
         // SecKit inside SwiftNIO services. seccli and the products above link none of these.
         .library(name: "SecKitNIO", targets: ["SecKitNIO"]),
@@ -52,11 +53,14 @@ let package = Package(
         // Client identities kept in a keychain: the one module that needs both SecTLS and SecKeychain.
         .target(name: "SecIdentities", dependencies: ["SecCrypto", "SecTLS", "SecKeychain"]),
         // HTTP authentication challenges (Basic, Digest) answered with credentials by protection space.
-        .target(name: "SecHTTPAuth", dependencies: ["SecCrypto", "SecIO", "SecKeychain"]),
+        .target(name: "SecHTTPAuth", dependencies: ["SecCrypto", "SecIO"]),
+        // HTTP credentials kept in a keychain: the one module that needs both SecHTTPAuth and SecKeychain.
+        .target(name: "SecHTTPAuthKeychain", dependencies: ["SecCrypto", "SecIO", "SecHTTPAuth", "SecKeychain"]),
         .target(
             name: "SecKit",
             dependencies: [
                 "SecCrypto", "SecIO", "SecEnvelope", "SecTLS", "SecKeychain", "SecIdentities", "SecHTTPAuth",
+                "SecHTTPAuthKeychain",
             ]
         ),
         .executableTarget(
@@ -104,7 +108,8 @@ let package = Package(
         .executableTarget(
             name: "seckit-fetch",
             dependencies: [
-                "SecKitHTTPClient", "SecKitNIO", "SecHTTPAuth", "SecKeychain", "SecIO", "SecTLS", "SecCrypto",
+                "SecKitHTTPClient", "SecKitNIO", "SecHTTPAuth", "SecHTTPAuthKeychain", "SecKeychain", "SecIO", "SecTLS",
+                "SecCrypto",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -156,12 +161,13 @@ let package = Package(
         ),
         .testTarget(
             name: "SecHTTPAuthTests",
-            dependencies: ["SecHTTPAuth", "SecKeychain", "SecCrypto", "TestSupport"]
+            dependencies: ["SecHTTPAuth", "SecHTTPAuthKeychain", "SecKeychain", "SecCrypto", "TestSupport"]
         ),
         .testTarget(
             name: "SecKitNIOTests",
             dependencies: [
-                "SecKitNIO", "SecKitHTTPClient", "SecKitHummingbird", "SecTLS", "SecHTTPAuth", "SecKeychain",
+                "SecKitNIO", "SecKitHTTPClient", "SecKitHummingbird", "SecTLS", "SecHTTPAuth", "SecHTTPAuthKeychain",
+                "SecKeychain",
                 "TestSupport",
                 "seckit-mtls-server",
                 .product(name: "NIOCore", package: "swift-nio"),

@@ -4,6 +4,7 @@ import Foundation
 import NIOCore
 import SecCrypto
 import SecHTTPAuth
+import SecHTTPAuthKeychain
 import SecIO
 import SecKeychain
 import SecKitHTTPClient

@@ -40,6 +40,11 @@ public struct ProtectionSpace: Hashable, Sendable, CustomStringConvertible {
         self.isProxy = isProxy
     }
 
+    /// The same space for the whole origin: no realm.
+    package var withoutRealm: ProtectionSpace {
+        ProtectionSpace(scheme: scheme, host: host, port: port, realm: nil, method: method, isProxy: isProxy)
+    }
+
     /// True when requests to this space travel encrypted (`https`).
     public var isSecure: Bool { scheme == "https" }
 

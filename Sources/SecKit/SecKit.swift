@@ -2,6 +2,7 @@
 @_exported import SecCrypto
 @_exported import SecEnvelope
 @_exported import SecHTTPAuth
+@_exported import SecHTTPAuthKeychain
 @_exported import SecIO
 @_exported import SecIdentities
 @_exported import SecKeychain

@@ -1,6 +1,7 @@
 import Foundation
 import SecCrypto
 import SecHTTPAuth
+import SecHTTPAuthKeychain
 import SecKeychain
 import TestSupport
 import Testing

@@ -3,6 +3,7 @@ import Foundation
 import NIOCore
 import SecCrypto
 import SecHTTPAuth
+import SecHTTPAuthKeychain
 import SecKeychain
 import SecKitHTTPClient
 import SecTLS

@@ -30,7 +30,7 @@ public actor InMemoryCredentialProvider: HTTPCredentialProvider {
     }
 
     /// Forgets `user`'s credential for `space`, so that a newer one kept elsewhere is not shadowed.
-    func removeCredential(of user: String, for space: ProtectionSpace) {
+    package func removeCredential(of user: String, for space: ProtectionSpace) {
         credentials[space]?.removeAll { $0.user == user }
         if credentials[space]?.isEmpty == true { credentials[space] = nil }
     }

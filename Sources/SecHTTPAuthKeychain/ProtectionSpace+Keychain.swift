@@ -1,14 +1,11 @@
+import SecCrypto
+import SecHTTPAuth
 import SecKeychain
 
 /// How a protection space is kept as a SecKeychain internet password: `server` the host, `protocol`
 /// the scheme (`http-proxy`/`https-proxy` for a proxy, as Apple's keychain keeps proxy passwords
 /// apart), `port`, `authtype` the method in lower case (`basic`, `digest`) and `realm`.
 extension ProtectionSpace {
-    /// The same space for the whole origin: no realm.
-    var withoutRealm: ProtectionSpace {
-        ProtectionSpace(scheme: scheme, host: host, port: port, realm: nil, method: method, isProxy: isProxy)
-    }
-
     var keychainProtocol: String { isProxy ? "\(scheme)-proxy" : scheme }
 
     var keychainAuthenticationType: String { method.rawValue.lowercased() }

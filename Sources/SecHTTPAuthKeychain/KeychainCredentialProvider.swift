@@ -1,3 +1,5 @@
+import SecCrypto
+import SecHTTPAuth
 import SecKeychain
 
 /// Credentials kept as SecKeychain internet passwords (`ProtectionSpace+Keychain` says which

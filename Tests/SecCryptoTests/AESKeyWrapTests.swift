@@ -1,5 +1,6 @@
 import Foundation
 import SecCrypto
+import TestSupport
 import Testing
 
 /// AES Key Wrap (RFC 3394), the JWE `A128KW`/`A192KW`/`A256KW` primitive.

@@ -1,4 +1,5 @@
 import SecCrypto
+import TestSupport
 import Testing
 
 /// Streaming sinks against the one-shot APIs, `SealedBox` forms, and size errors.
@@ -185,14 +186,6 @@ import Testing
         SizeError(testDescription: "CipherStream expected tag", actual: 15, expected: "16 bytes") {
             try CipherStream(.aes128GCM, .decrypt, key: SymmetricKey(size: .bits128), iv: AES.GCM.Nonce())
                 .setExpectedTag([UInt8](repeating: 0, count: 15))
-        },
-        SizeError(testDescription: "openssl enc salt", actual: 16, expected: "8 bytes") {
-            _ = try OpenSSLEncFormat.encryptingSink(
-                password: SecureBytes([UInt8]()),
-                parameters: .init(iterations: 1),
-                salt: [UInt8](repeating: 0, count: 16),
-                next: DataSink()
-            )
         },
     ]
 

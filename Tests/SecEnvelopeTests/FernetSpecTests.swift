@@ -123,10 +123,10 @@ import Testing
     /// Keys: base64url text of exactly 32 bytes.
     @Test func keySizes() throws {
         for size in [0, 16, 31, 33, 64] {
-            KAT.expectIncorrectSize(actual: size, expected: "32 bytes") {
+            expectIncorrectSize(actual: size, expected: "32 bytes") {
                 try Fernet(key: SymmetricKey(data: KAT.random(size)))
             }
-            KAT.expectIncorrectSize(actual: size, expected: "32 bytes") {
+            expectIncorrectSize(actual: size, expected: "32 bytes") {
                 try Fernet(key: Base64.encode(KAT.random(size), alphabet: .url))
             }
         }

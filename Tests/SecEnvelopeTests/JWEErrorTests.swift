@@ -1,6 +1,7 @@
 import Foundation
 import SecCrypto
 import SecEnvelope
+import TestSupport
 import Testing
 
 /// How JWE decryption refuses what it must not open, and with which error.
@@ -142,10 +143,10 @@ import Testing
     func directKeySize(_ enc: JWE.ContentEncryptionAlgorithm) throws {
         let token = try JWE.encrypt(Data("x".utf8), using: Self.key(enc.keyByteCount), contentEncryption: enc)
         for size in [0, 16, 24, 32, 48, 64, 65] where size != enc.keyByteCount {
-            KAT.expectIncorrectSize(actual: size, expected: "\(enc.keyByteCount) bytes", "encrypt, \(size)") {
+            expectIncorrectSize(actual: size, expected: "\(enc.keyByteCount) bytes", "encrypt, \(size)") {
                 try JWE.encrypt(Data("x".utf8), using: Self.key(size), contentEncryption: enc)
             }
-            KAT.expectIncorrectSize(actual: size, expected: "\(enc.keyByteCount) bytes", "decrypt, \(size)") {
+            expectIncorrectSize(actual: size, expected: "\(enc.keyByteCount) bytes", "decrypt, \(size)") {
                 try JWE.decrypt(token, using: Self.key(size))
             }
         }
@@ -161,7 +162,7 @@ import Testing
             contentEncryption: .a256CBCHS512
         )
         for wrong in [0, 15, 16, 17, 24, 32, 64] where wrong != size {
-            KAT.expectIncorrectSize(actual: wrong, expected: "\(size) bytes", "encrypt, \(wrong)") {
+            expectIncorrectSize(actual: wrong, expected: "\(size) bytes", "encrypt, \(wrong)") {
                 try JWE.encrypt(
                     Data("x".utf8),
                     using: Self.key(wrong),
@@ -169,7 +170,7 @@ import Testing
                     contentEncryption: .a256CBCHS512
                 )
             }
-            KAT.expectIncorrectSize(actual: wrong, expected: "\(size) bytes", "decrypt, \(wrong)") {
+            expectIncorrectSize(actual: wrong, expected: "\(size) bytes", "decrypt, \(wrong)") {
                 try JWE.decrypt(token, using: Self.key(wrong))
             }
         }
@@ -300,7 +301,7 @@ import Testing
         KAT.expectError("authenticationFailure") {
             try JWE.decrypt(named, using: JSONWebKeySet([impostor, JSONWebKey(key: b.key, keyID: "z")]))
         }
-        KAT.expectIncorrectSize(actual: 16, expected: "32 bytes") {
+        expectIncorrectSize(actual: 16, expected: "32 bytes") {
             try JWE.decrypt(named, using: JSONWebKeySet([JSONWebKey(key: c.key, keyID: "b")]))
         }
 

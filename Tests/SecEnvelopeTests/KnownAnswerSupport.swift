@@ -44,21 +44,6 @@ enum KAT {
         return error
     }
 
-    /// Expects `CryptoError.incorrectSize` reporting `actual` bytes and an expected size mentioning `expected`.
-    static func expectIncorrectSize<R>(
-        actual: Int,
-        expected: String,
-        _ comment: Comment? = nil,
-        sourceLocation: SourceLocation = #_sourceLocation,
-        _ body: () throws -> R
-    ) {
-        guard let error = expectError("incorrectSize", comment, sourceLocation: sourceLocation, body),
-            case .incorrectSize(_, let expectedSize, let actualSize) = error
-        else { return }
-        #expect(actualSize == actual, "\(error)", sourceLocation: sourceLocation)
-        #expect(expectedSize.contains(expected), "\(error)", sourceLocation: sourceLocation)
-    }
-
     /// base64url without padding of the UTF-8 of `text` (JOSE's encoding of a header).
     static func base64url(_ text: String) -> String { Base64.encode(Array(text.utf8), alphabet: .url, padding: false) }
 

@@ -1,6 +1,7 @@
 import Foundation
 import SecCrypto
 import SecEnvelope
+import TestSupport
 import Testing
 
 /// The book's `{"iv", "mac", "payload"}` envelope: round trips, and one `authenticationFailure` for
@@ -215,7 +216,7 @@ import Testing
     /// The encryption key is an AES key (16, 24 or 32 bytes); the MAC key any non-empty length.
     @Test func keySizes() throws {
         for size in [0, 1, 15, 17, 31, 33, 64] {
-            KAT.expectIncorrectSize(actual: size, expected: "16, 24 or 32 bytes") {
+            expectIncorrectSize(actual: size, expected: "16, 24 or 32 bytes") {
                 try LegacyEnvelope(encryptionKey: SymmetricKey(data: KAT.random(size)), macKey: Self.macKey)
             }
         }

@@ -1,4 +1,5 @@
 import SecCrypto
+import SecIO
 
 // Lines of a `sha256sum -c` list: any line is an entry, skipped or malformed; an entry written back
 // as sha256sum writes it reads back to the same entry.

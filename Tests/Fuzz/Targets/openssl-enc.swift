@@ -1,4 +1,5 @@
 import SecCrypto
+import SecEnvelope
 
 // The `openssl enc -pbkdf2` format: header, then CBC decryption and padding, as one buffer and
 // split in two writes (the header reader keeps state across writes).

@@ -1,3 +1,5 @@
+import SecCrypto
+
 /// The file format of `openssl enc -pbkdf2`: `Salted__` ‖ 8-byte salt ‖ CBC ciphertext, with key
 /// and IV derived together by PBKDF2 from the password and salt. The iteration count and digest
 /// are not stored in the file: both sides must agree on them (`-iter`, `-md`).

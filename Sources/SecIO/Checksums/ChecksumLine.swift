@@ -1,3 +1,5 @@
+import SecCrypto
+
 /// One line of a checksum list in the GNU coreutils format (`sha256sum`): `<hex>  <name>`.
 ///
 /// Names are bytes, as file names are on Linux, and are written as they are. Names containing a

@@ -1,5 +1,6 @@
 import Foundation
 import SecCrypto
+import SecEnvelope
 import TestSupport
 import Testing
 
@@ -216,5 +217,16 @@ private func through(_ make: (ByteSink) throws(CryptoError) -> ByteSink, _ bytes
             }
         }
         #expect(failures > 0, "no flip broke the padding")
+    }
+
+    @Test func aSaltOfAnotherSizeIsRefused() {
+        expectIncorrectSize(actual: 16, expected: "8 bytes") {
+            _ = try OpenSSLEncFormat.encryptingSink(
+                password: SecureBytes([UInt8]()),
+                parameters: .init(iterations: 1),
+                salt: [UInt8](repeating: 0, count: 16),
+                next: DataSink()
+            )
+        }
     }
 }

@@ -2,13 +2,13 @@ import SecCrypto
 import Testing
 
 extension CryptoError {
-    var isInvalidParameter: Bool { if case .invalidParameter = self { true } else { false } }
-    var isMalformedInput: Bool { if case .malformedInput = self { true } else { false } }
+    public var isInvalidParameter: Bool { if case .invalidParameter = self { true } else { false } }
+    public var isMalformedInput: Bool { if case .malformedInput = self { true } else { false } }
 }
 
 /// Expects `body` to throw `CryptoError.incorrectSize` reporting `actual` bytes, with an expected size
 /// that mentions `expected` (for example "16 bytes").
-func expectIncorrectSize<R>(
+public func expectIncorrectSize<R>(
     actual: Int,
     expected: String,
     _ comment: Comment? = nil,

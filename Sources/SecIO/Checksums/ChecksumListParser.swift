@@ -1,3 +1,5 @@
+import SecCrypto
+
 /// Reads the lines of a checksum list as GNU coreutils' `sha256sum -c` reads them (coreutils 9):
 /// `<hex>  <name>` and `<hex> *<name>` (binary marker), the BSD form `SHA256 (<name>) = <hex>`
 /// (`sha256sum --tag`), the reversed BSD form `<hex> <name>` (one space, `md5 -r`), each with a leading

@@ -172,8 +172,8 @@ struct SecKitFetch: AsyncParsableCommand {
         )
     }
 
-    private func tlsConfiguration(host: String) throws(FetchFailure) -> SecTLS.TLSConfiguration {
-        var configuration = SecTLS.TLSConfiguration()
+    private func tlsConfiguration(host: String) throws(FetchFailure) -> TLSClientConfiguration {
+        var configuration = TLSClientConfiguration()
         if let ca { configuration.trustRoots = .caFile(ca) }
         if pinOnly { configuration.trustRoots = .pinsOnly }
         do {

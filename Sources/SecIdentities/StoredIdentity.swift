@@ -6,7 +6,7 @@ import SecTLS
 public struct StoredIdentity: Sendable, Equatable {
     /// The name the identity was saved under.
     public var name: String
-    /// The client certificate's subject, RFC 2253 (`Certificate.subject`).
+    /// The client certificate's subject, RFC 2253 (`X509Certificate.subject`).
     public var subject: String
     /// The client certificate's issuer, RFC 2253.
     public var issuer: String

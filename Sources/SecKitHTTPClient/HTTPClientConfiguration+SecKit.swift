@@ -34,7 +34,7 @@ extension HTTPClient.Configuration {
     /// certificate that failed does not pass on a second try, and the request fails at once.
     /// `onPinEvaluation` sees every evaluation (for example to log report-only mismatches).
     public init(
-        secKit configuration: SecTLS.TLSConfiguration,
+        secKit configuration: TLSClientConfiguration,
         onPinEvaluation: (@Sendable (PinEvaluation) -> Void)? = nil
     ) throws(TLSError) {
         self.init()
@@ -75,11 +75,11 @@ extension HTTPClient.Configuration {
         self.http2ConnectionDebugInitializer = initializer
     }
 
-    private static func certificates(inFile path: String) throws(TLSError) -> [Certificate] {
+    private static func certificates(inFile path: String) throws(TLSError) -> [X509Certificate] {
         guard let pem = FileManager.default.contents(atPath: path) else {
             throw .invalidConfiguration("cannot read the CA file \(path)")
         }
-        return try Certificate.load(pem: pem)
+        return try X509Certificate.load(pem: pem)
     }
 
     /// Runs on the connection's event loop after its handshake, before AsyncHTTPClient uses it.

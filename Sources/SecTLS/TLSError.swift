@@ -21,7 +21,7 @@ public enum TLSError: Error, Equatable, Sendable, CustomStringConvertible {
     case backendFailure(String)
     /// A host pattern (`example.com`, `*.example.com`, `**.example.com`) is not well formed.
     case invalidHostPattern(String)
-    /// A `TLSConfiguration` or pin set that cannot work (pin-only trust without pins, an unreadable CA file, …).
+    /// A `TLSClientConfiguration` or pin set that cannot work (pin-only trust without pins, an unreadable CA file, …).
     case invalidConfiguration(String)
     /// The endpoint is not on the configured allow-list; nothing was sent.
     case endpointNotAllowed(host: String, port: Int, scheme: String)

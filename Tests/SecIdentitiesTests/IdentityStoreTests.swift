@@ -85,7 +85,7 @@ struct IdentityStoreTests {
         #expect("subject=" + summary.subject == subject)
         #expect("issuer=" + summary.issuer == issuer)
         #expect(summary.publicKeyPin.description == pin)
-        let certificate = try Certificate.load(pem: Self.pki.pem("client"))[0]
+        let certificate = try X509Certificate.load(pem: Self.pki.pem("client"))[0]
         #expect(summary.notAfter == certificate.notAfter)
         // TestPKI's client certificates are valid for 10 days.
         #expect(summary.expiresSoon() && !summary.isExpired())

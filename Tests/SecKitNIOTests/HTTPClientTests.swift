@@ -17,7 +17,7 @@ import Testing
     /// `GET https://HOST:PORT/` through an HTTPClient made from `configuration`; the body.
     func get(
         _ server: TLSTestServer,
-        _ configuration: SecTLS.TLSConfiguration,
+        _ configuration: TLSClientConfiguration,
         host: String = "127.0.0.1"
     ) async throws -> String {
         let client = HTTPClient(

@@ -14,7 +14,7 @@ import Testing
 
     func connect(
         _ server: TLSTestServer,
-        _ configuration: SecTLS.TLSConfiguration,
+        _ configuration: TLSClientConfiguration,
         host: String = "127.0.0.1"
     ) async throws -> ClientTLSConnection {
         try await ClientTLSContext(configuration: configuration).connect(host: host, port: server.port)

@@ -4,12 +4,12 @@ import SecTLS
 import TestSupport
 import Testing
 
-/// Every field of our `Certificate` against what the `openssl` CLI prints for the same file.
+/// Every field of our `X509Certificate` against what the `openssl` CLI prints for the same file.
 @Suite struct CertificateInteropTests {
     let fixture = TestPKI.shared
 
-    func load(_ name: String) throws -> Certificate {
-        let certificates = try Certificate.load(pem: try fixture.pem(name))
+    func load(_ name: String) throws -> X509Certificate {
+        let certificates = try X509Certificate.load(pem: try fixture.pem(name))
         #expect(certificates.count == 1)
         return certificates[0]
     }
@@ -122,12 +122,12 @@ import Testing
     @Test func derRoundTrip() throws {
         for name in TestPKI.names {
             let der = try fixture.der(name)
-            let fromDER = try Certificate(der: der)
+            let fromDER = try X509Certificate(der: der)
             let fromPEM = try load(name)
             #expect(fromDER == fromPEM)
             #expect(fromDER.derRepresentation == [UInt8](der))
-            #expect(try Certificate(der: fromDER.derRepresentation).derRepresentation == [UInt8](der))
-            #expect(try Certificate.load(pem: fromDER.pemRepresentation) == [fromPEM])
+            #expect(try X509Certificate(der: fromDER.derRepresentation).derRepresentation == [UInt8](der))
+            #expect(try X509Certificate.load(pem: fromDER.pemRepresentation) == [fromPEM])
             // Our PEM is what openssl writes.
             #expect(
                 fromDER.pemRepresentation == (try fixture.openssl(["x509", "-in", "\(name).der", "-inform", "DER"]))
@@ -141,11 +141,11 @@ import Testing
         var bundle = ""
         for name in names { bundle += "# \(name)\n" + (try fixture.pem(name)) + "\n" }
         bundle += try String(contentsOfFile: fixture.path("leaf-rsa.key"), encoding: .utf8)
-        let chain = try Certificate.load(pem: bundle)
+        let chain = try X509Certificate.load(pem: bundle)
         #expect(chain.map(\.derRepresentation) == (try names.map { [UInt8](try fixture.der($0)) }))
         #expect(chain[0].issuer == chain[1].subject && chain[1].issuer == chain[2].subject)
         // CRLF line ends too.
         let crlf = bundle.replacingOccurrences(of: "\n", with: "\r\n")
-        #expect(try Certificate.load(pem: crlf) == chain)
+        #expect(try X509Certificate.load(pem: crlf) == chain)
     }
 }

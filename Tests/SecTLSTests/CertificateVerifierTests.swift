@@ -8,7 +8,7 @@ import Testing
 @Suite struct CertificateVerifierTests {
     let fixture = TestPKI.shared
 
-    func chain(_ names: [String]) throws -> [Certificate] { try names.map(fixture.certificate) }
+    func chain(_ names: [String]) throws -> [X509Certificate] { try names.map(fixture.certificate) }
 
     /// `openssl verify`'s verdict: nil when the chain verified, else its `error N` code.
     func opensslVerdict(_ names: [String], purpose: String, host: String?, ca: String = "ca.pem") throws -> Int? {

@@ -131,8 +131,11 @@ import Testing
         try fixture.server([version, "-Verify", "1", "-verify_return_error", "-CAfile", "ca-chain.pem"])
     }
 
-    func configuration(_ identity: ClientIdentity?) -> TLSConfiguration {
-        var configuration = TLSConfiguration(trustRoots: .caFile(fixture.path("ca.pem")), clientIdentity: identity)
+    func configuration(_ identity: ClientIdentity?) -> TLSClientConfiguration {
+        var configuration = TLSClientConfiguration(
+            trustRoots: .caFile(fixture.path("ca.pem")),
+            clientIdentity: identity
+        )
         configuration.timeouts = .all(.seconds(10))
         return configuration
     }

@@ -9,7 +9,7 @@ import Testing
 
     @Test(arguments: TestPKI.names)
     func everyPublicKeyPinFormParsesToTheSamePin(name: String) throws {
-        let certificate = try Certificate(der: try fixture.der(name))
+        let certificate = try X509Certificate(der: try fixture.der(name))
         let pin = certificate.publicKeyPin
         let b64 = pin.base64
         #expect(b64.count == 44)
@@ -36,7 +36,7 @@ import Testing
     }
 
     @Test func curlListsParseInOrder() throws {
-        let pins = try TestPKI.names.map { try Certificate(der: try fixture.der($0)).publicKeyPin }
+        let pins = try TestPKI.names.map { try X509Certificate(der: try fixture.der($0)).publicKeyPin }
         let list = pins.map(\.curlForm).joined(separator: ";")
         #expect(try PublicKeyPin.parseList(list) == pins)
         #expect(try PublicKeyPin.parseList(list + ";") == pins)
@@ -51,7 +51,7 @@ import Testing
 
     @Test(arguments: TestPKI.names)
     func everyFingerprintFormParsesToTheSameCertificatePin(name: String) throws {
-        let certificate = try Certificate(der: try fixture.der(name))
+        let certificate = try X509Certificate(der: try fixture.der(name))
         for algorithm in [HashAlgorithm.sha1, .sha256] {
             let fingerprint = certificate.fingerprint(algorithm)
             let colon = fingerprint.colonHexString
@@ -71,8 +71,8 @@ import Testing
     }
 
     @Test func pinsOfOtherCertificatesDoNotMatch() throws {
-        let leaf = try Certificate(der: try fixture.der("leaf-rsa"))
-        let ca = try Certificate(der: try fixture.der("ca"))
+        let leaf = try X509Certificate(der: try fixture.der("leaf-rsa"))
+        let ca = try X509Certificate(der: try fixture.der("ca"))
         #expect(!leaf.publicKeyPin.matches(ca))
         #expect(!Pin.certificate(leaf.fingerprint(.sha256)).matches(ca))
         #expect(!Pin.certificate(leaf.fingerprint(.sha1)).matches(ca))

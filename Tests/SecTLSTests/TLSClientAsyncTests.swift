@@ -14,7 +14,7 @@ import Testing
 
     /// Trusting the fixture's CA, with every phase limited to `timeout`.
     func client(timeout: Duration = .seconds(10)) throws -> TLSClient {
-        var configuration = TLSConfiguration(trustRoots: .caFile(fixture.path("ca.pem")))
+        var configuration = TLSClientConfiguration(trustRoots: .caFile(fixture.path("ca.pem")))
         configuration.timeouts = .all(timeout)
         return try TLSClient(configuration: configuration)
     }

@@ -22,7 +22,7 @@ import Glibc
 
     func connect(
         _ server: TLSTestServer,
-        _ configuration: TLSConfiguration,
+        _ configuration: TLSClientConfiguration,
         host: String = "127.0.0.1"
     ) throws -> TLSConnection {
         try TLSClient(configuration: configuration).connect(host: host, port: server.port)
@@ -205,7 +205,7 @@ import Glibc
         // Without the pin it is a self-signed certificate like any other.
         #expect(throws: TLSError.self) { try connect(server, try fixture.clientConfiguration()) }
         #expect(throws: TLSError.invalidConfiguration("pin-only trust needs an enforced pin set")) {
-            try TLSClient(configuration: TLSConfiguration(trustRoots: .pinsOnly))
+            try TLSClient(configuration: TLSClientConfiguration(trustRoots: .pinsOnly))
         }
         let connection = try connect(
             server,
@@ -365,7 +365,7 @@ import Glibc
             return false
         }
         #expect(throws: TLSError.invalidConfiguration("cannot read the CA file /nonexistent/ca.pem")) {
-            try TLSClient(configuration: TLSConfiguration(trustRoots: .caFile("/nonexistent/ca.pem")))
+            try TLSClient(configuration: TLSClientConfiguration(trustRoots: .caFile("/nonexistent/ca.pem")))
         }
     }
 }

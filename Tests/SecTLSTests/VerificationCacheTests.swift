@@ -15,7 +15,7 @@ import Testing
         let presented = try ["leaf-rsa", "intermediate"].map(fixture.certificate)
         let valid = presented.map(\.notBefore).max()!.addingTimeInterval(60)
         var verifications = 0
-        func chain(host: String?, at now: Date = valid, failing: Bool = false) throws -> [Certificate] {
+        func chain(host: String?, at now: Date = valid, failing: Bool = false) throws -> [X509Certificate] {
             try cache.chain(presented, host: host, at: now) { () throws(TLSError) in
                 verifications += 1
                 if failing { throw .invalidConfiguration("refused") }

@@ -4,8 +4,8 @@ import SecTLS
 
 extension TestPKI {
     /// The first certificate of `<name>.pem`.
-    public func certificate(_ name: String) throws -> Certificate {
-        try Certificate.load(pem: try bytes("\(name).pem"))[0]
+    public func certificate(_ name: String) throws -> X509Certificate {
+        try X509Certificate.load(pem: try bytes("\(name).pem"))[0]
     }
 
     /// The SPKI pin of `<name>.pem`.
@@ -76,8 +76,11 @@ extension TestPKI {
         pins: [Pin]? = nil,
         trust: TrustRoots? = nil,
         identity: ClientIdentity? = nil
-    ) throws -> TLSConfiguration {
-        var configuration = TLSConfiguration(trustRoots: trust ?? .caFile(path("ca.pem")), clientIdentity: identity)
+    ) throws -> TLSClientConfiguration {
+        var configuration = TLSClientConfiguration(
+            trustRoots: trust ?? .caFile(path("ca.pem")),
+            clientIdentity: identity
+        )
         configuration.timeouts = .all(.seconds(30 * ProcessRunner.timeoutScale))
         if let pins { configuration.pinPolicy = try PinPolicy(host: "127.0.0.1", pins: pins) }
         return configuration
@@ -137,7 +140,7 @@ extension TestPKI {
     ]
 
     /// The s_server of `refused` and the client configuration that must refuse it.
-    public func start(_ refused: RefusedServer) throws -> (TLSTestServer, TLSConfiguration) {
+    public func start(_ refused: RefusedServer) throws -> (TLSTestServer, TLSClientConfiguration) {
         var configuration = try clientConfiguration(trust: refused.caFile.map { .caFile(path($0)) })
         configuration.serverName = refused.serverName
         return (try server(cert: refused.cert, chain: refused.chain, refused.options), configuration)

@@ -17,14 +17,14 @@ import SecTLS
 /// print(connection.verified.pinEvaluation)
 /// ```
 public final class ClientTLSContext: Sendable {
-    public let configuration: SecTLS.TLSConfiguration
+    public let configuration: TLSClientConfiguration
     let verifier: ServerCertificateVerifier
     let sslContext: NIOSSLContext
     let certificates = CertificateCache()
 
     /// Reads the trust store and the identity into memory. Throws `invalidConfiguration` as
     /// `TLSClient(configuration:)` does.
-    public init(configuration: SecTLS.TLSConfiguration) throws(TLSError) {
+    public init(configuration: TLSClientConfiguration) throws(TLSError) {
         try configuration.checkVersionRange()
         var tls = NIOSSL.TLSConfiguration.makeClientConfiguration()
         // The callback replaces BoringSSL's verification; BoringSSL itself trusts nothing.

@@ -4,13 +4,13 @@ import SecTLS
 
 /// Certificates of recent handshakes, parsed once. Servers and clients present the same
 /// certificates connection after connection, and OpenSSL's parse of one (`d2i_X509` decodes its
-/// public key through the provider decoders; `Certificate` then reads names, dates and SANs) cost
+/// public key through the provider decoders; `X509Certificate` then reads names, dates and SANs) cost
 /// more per handshake than the checks made with it. Keyed by the exact DER, so a different
 /// certificate is never mistaken for a cached one; a context holds one, shared by its connections.
 package final class CertificateCache: Sendable {
     private struct Entries {
-        var parsed: [[UInt8]: Certificate] = [:]
-        var converted: [Certificate: NIOSSLCertificate] = [:]
+        var parsed: [[UInt8]: X509Certificate] = [:]
+        var converted: [X509Certificate: NIOSSLCertificate] = [:]
     }
     private let entries = NIOLockedValueBox(Entries())
     /// Beyond this many certificates the cache starts again empty: it bounds memory when many
@@ -20,11 +20,11 @@ package final class CertificateCache: Sendable {
     package init(capacity: Int = 64) { self.capacity = capacity }
 
     /// `certificate` parsed by OpenSSL, from the cache when the same DER was seen before.
-    package func certificate(_ certificate: NIOSSLCertificate) throws(TLSError) -> Certificate {
+    package func certificate(_ certificate: NIOSSLCertificate) throws(TLSError) -> X509Certificate {
         let der: [UInt8]
         do { der = try certificate.toDERBytes() } catch { throw .malformedCertificate("swift-nio-ssl gave no DER") }
         if let cached = entries.withLockedValue({ $0.parsed[der] }) { return cached }
-        let parsed = try Certificate(der: der)
+        let parsed = try X509Certificate(der: der)
         entries.withLockedValue { entries in
             if entries.parsed.count >= capacity { entries.parsed.removeAll() }
             entries.parsed[der] = parsed
@@ -33,7 +33,7 @@ package final class CertificateCache: Sendable {
     }
 
     /// `certificate` for swift-nio-ssl (the anchors a verification adds to the validated chain).
-    package func nioSSL(_ certificate: Certificate) throws(TLSError) -> NIOSSLCertificate {
+    package func nioSSL(_ certificate: X509Certificate) throws(TLSError) -> NIOSSLCertificate {
         if let cached = entries.withLockedValue({ $0.converted[certificate] }) { return cached }
         let converted = try NIOSSLCertificate.from(certificate)
         entries.withLockedValue { entries in

@@ -3,7 +3,7 @@ import SecTLS
 
 extension NIOSSLCertificate {
     /// `certificate` for swift-nio-ssl (a BoringSSL copy of its DER).
-    package static func from(_ certificate: Certificate) throws(TLSError) -> NIOSSLCertificate {
+    package static func from(_ certificate: X509Certificate) throws(TLSError) -> NIOSSLCertificate {
         do {
             return try NIOSSLCertificate(bytes: certificate.derRepresentation, format: .der)
         } catch {
@@ -13,7 +13,7 @@ extension NIOSSLCertificate {
 }
 
 extension Array where Element == NIOSSLCertificate {
-    package static func from(_ certificates: [Certificate]) throws(TLSError) -> [NIOSSLCertificate] {
+    package static func from(_ certificates: [X509Certificate]) throws(TLSError) -> [NIOSSLCertificate] {
         var result: [NIOSSLCertificate] = []
         for certificate in certificates { result.append(try NIOSSLCertificate.from(certificate)) }
         return result

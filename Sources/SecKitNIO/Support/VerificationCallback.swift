@@ -10,11 +10,12 @@ enum VerificationCallback {
     static func make<Verified: Sendable>(
         record: HandshakeRecord<Verified>,
         cache: CertificateCache,
-        verify: @escaping @Sendable ([Certificate]) throws(TLSError) -> (verified: Verified, chain: [Certificate])
+        verify:
+            @escaping @Sendable ([X509Certificate]) throws(TLSError) -> (verified: Verified, chain: [X509Certificate])
     ) -> NIOSSLCustomVerificationCallbackWithMetadata {
         { certificates, promise in
             do throws(TLSError) {
-                var presented: [Certificate] = []
+                var presented: [X509Certificate] = []
                 for certificate in certificates { presented.append(try cache.certificate(certificate)) }
                 let outcome = try verify(presented)
                 var validated: [NIOSSLCertificate] = []

@@ -70,7 +70,7 @@ public struct CertificateFingerprint: Hashable, Sendable, CustomStringConvertibl
     public var description: String { "\(algorithm) Fingerprint=\(colonHexString)" }
 
     /// True when `certificate`'s fingerprint with the same algorithm is this one (constant time).
-    public func matches(_ certificate: Certificate) -> Bool {
+    public func matches(_ certificate: X509Certificate) -> Bool {
         constantTimeEquals(certificate.fingerprint(algorithm).bytes, bytes)
     }
 

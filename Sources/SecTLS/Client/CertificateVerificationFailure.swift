@@ -23,9 +23,9 @@ public struct CertificateVerificationFailure: Hashable, Sendable, CustomStringCo
     /// Depth of the certificate that failed (0 = the server's own), when known.
     public let depth: Int?
     /// The chain the server sent (depth 0 first), for inspection; possibly empty.
-    public let peerChain: [Certificate]
+    public let peerChain: [X509Certificate]
 
-    public init(reason: Reason, code: Int, message: String, depth: Int?, peerChain: [Certificate] = []) {
+    public init(reason: Reason, code: Int, message: String, depth: Int?, peerChain: [X509Certificate] = []) {
         self.reason = reason
         self.code = code
         self.message = message

@@ -1,12 +1,12 @@
 internal import COpenSSL
 import SecCrypto
 
-/// Owns an OpenSSL `SSL_CTX` configured from a `TLSConfiguration`. Not modified after `init`, so
+/// Owns an OpenSSL `SSL_CTX` configured from a `TLSClientConfiguration`. Not modified after `init`, so
 /// connections may be made from it on several threads at once.
 final class SSLContextHandle: @unchecked Sendable {
     let pointer: OpaquePointer
 
-    init(_ configuration: TLSConfiguration, trustStore: TrustStore?) throws(TLSError) {
+    init(_ configuration: TLSClientConfiguration, trustStore: TrustStore?) throws(TLSError) {
         guard let context = SSL_CTX_new(TLS_client_method()) else { throw .openSSL("SSL_CTX_new") }
         pointer = context
         try setVersions(minimum: configuration.minimumVersion, maximum: configuration.maximumVersion)

@@ -1,7 +1,7 @@
 import SecCrypto
 import SecIO
 
-/// A TLS client for one `TLSConfiguration`: make it once, then `connect` as often as needed (the
+/// A TLS client for one `TLSClientConfiguration`: make it once, then `connect` as often as needed (the
 /// OpenSSL context, with its loaded CA store and client identity, is shared by every connection).
 ///
 /// A connection is refused, with a typed `TLSError`, when the endpoint is not on the allow-list
@@ -18,14 +18,14 @@ import SecIO
 /// let reply = try connection.read()
 /// ```
 public final class TLSClient: Sendable {
-    public let configuration: TLSConfiguration
+    public let configuration: TLSClientConfiguration
     let context: SSLContextHandle
     /// The trust store (shared with `context`) and the pin checks after the handshake.
     let verifier: ServerCertificateVerifier
 
     /// Builds the OpenSSL context. Throws `invalidConfiguration` for an unreadable CA file, pin-only
     /// trust without pins, or a maximum version below the minimum.
-    public init(configuration: TLSConfiguration = TLSConfiguration()) throws(TLSError) {
+    public init(configuration: TLSClientConfiguration = TLSClientConfiguration()) throws(TLSError) {
         try configuration.checkVersionRange()
         self.configuration = configuration
         self.verifier = try ServerCertificateVerifier(configuration: configuration)
@@ -72,18 +72,18 @@ public final class TLSClient: Sendable {
         host: String,
         port: Int,
         scheme: String = "tls",
-        configuration: TLSConfiguration = TLSConfiguration()
+        configuration: TLSClientConfiguration = TLSClientConfiguration()
     ) throws(TLSError) -> TLSConnection {
         try TLSClient(configuration: configuration).connect(host: host, port: port, scheme: scheme)
     }
 
     /// The checks before anything is resolved: names without control characters or white space, and
-    /// the endpoint on the allow-list. Shared with the other clients of a `TLSConfiguration`.
+    /// the endpoint on the allow-list. Shared with the other clients of a `TLSClientConfiguration`.
     package static func checkEndpoint(
         host: String,
         port: Int,
         scheme: String,
-        configuration: TLSConfiguration
+        configuration: TLSClientConfiguration
     ) throws(TLSError) {
         for (what, name) in [("host", host), ("server name", configuration.serverName)] {
             if let name, let position = HostPattern.positionOfControlOrSpace(in: name) {

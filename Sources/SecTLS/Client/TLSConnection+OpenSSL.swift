@@ -12,7 +12,7 @@ final class SSLSession {
     private let descriptor: Int32
     private let state = HandshakeState()
     /// The chain the server sent, once built (see `peerChain(reusing:)`).
-    private var sentChain: [Certificate]?
+    private var sentChain: [X509Certificate]?
     private var established = false
     private var closed = false
 
@@ -36,7 +36,7 @@ final class SSLSession {
 
     func handshake(
         serverName: String,
-        configuration: TLSConfiguration,
+        configuration: TLSClientConfiguration,
         verifier: ServerCertificateVerifier,
         deadline: ContinuousClock.Instant
     ) throws(TLSError) -> EstablishedSession {
@@ -120,7 +120,7 @@ final class SSLSession {
 
     /// The chain the server sent, built on first use (most callers never look at it); certificates
     /// that are also in `known` (the same OpenSSL objects, as in the verified chain) are shared.
-    func peerChain(reusing known: [Certificate]) -> [Certificate] {
+    func peerChain(reusing known: [X509Certificate]) -> [X509Certificate] {
         if let sentChain { return sentChain }
         let chain = certificates(SSL_get_peer_cert_chain(ssl), reusing: known)
         sentChain = chain
@@ -252,14 +252,14 @@ private let verifyCallback: @convention(c) (Int32, OpaquePointer?) -> Int32 = { 
 
 /// The certificates of a `STACK_OF(X509)`, each keeping its own reference; an object that one of
 /// `known` already wraps is not parsed again.
-func certificates(_ stack: OpaquePointer?, reusing known: [Certificate] = []) -> [Certificate] {
+func certificates(_ stack: OpaquePointer?, reusing known: [X509Certificate] = []) -> [X509Certificate] {
     guard let stack else { return [] }
-    var result: [Certificate] = []
+    var result: [X509Certificate] = []
     for index in 0..<OPENSSL_sk_num(stack) {
         guard let x509 = OPENSSL_sk_value(stack, index).map(OpaquePointer.init) else { continue }
         if let shared = known.first(where: { $0.handle.pointer == x509 }) {
             result.append(shared)
-        } else if let certificate = try? Certificate(handle: X509Handle(retaining: x509)) {
+        } else if let certificate = try? X509Certificate(handle: X509Handle(retaining: x509)) {
             result.append(certificate)
         }
     }

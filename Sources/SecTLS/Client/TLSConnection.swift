@@ -21,12 +21,12 @@ public final class TLSConnection: Sendable {
     public let cipher: String
     /// The chain as the server sent it, depth 0 first (built on first use). May hold certificates
     /// that prove nothing.
-    public var peerChain: [Certificate] { session.withLock { $0.peerChain(reusing: verifiedChain) } }
+    public var peerChain: [X509Certificate] { session.withLock { $0.peerChain(reusing: verifiedChain) } }
     /// The chain verification built (`SSL_get0_verified_chain`): from the server's certificate to the
     /// trusted CA; in pin-only mode, the part of the sent chain linked by signatures from the server's
     /// certificate, which reaches a pinned certificate.
     /// Pins were checked against this chain.
-    public let verifiedChain: [Certificate]
+    public let verifiedChain: [X509Certificate]
     /// The pin check (outcome `.notPinned` without a pin set for `serverName`), with its warnings.
     public let pinEvaluation: PinEvaluation
     /// True when the server asked for a client certificate.
@@ -100,7 +100,7 @@ public final class TLSConnection: Sendable {
 struct EstablishedSession {
     var protocolVersion: TLSVersion
     var cipher: String
-    var verifiedChain: [Certificate]
+    var verifiedChain: [X509Certificate]
     var pinEvaluation: PinEvaluation
     var clientCertificateRequested: Bool
 }

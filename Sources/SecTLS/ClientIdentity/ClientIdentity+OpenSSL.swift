@@ -81,7 +81,7 @@ private let passphraseCallback:
 
 extension ClientIdentity {
     /// Checks that `key` belongs to the first certificate.
-    init(certificates: [Certificate], key: PrivateKeyHandle) throws(TLSError) {
+    init(certificates: [X509Certificate], key: PrivateKeyHandle) throws(TLSError) {
         guard let first = certificates.first else { throw .invalidClientIdentity("no certificate") }
         guard X509_check_private_key(first.handle.pointer, key.pointer) == 1 else {
             OpenSSLError.clearQueue()
@@ -93,15 +93,15 @@ extension ClientIdentity {
     }
 
     /// Every certificate of `pem`, with OpenSSL's reader (which skips key blocks, also encrypted ones).
-    static func loadCertificates(pem: UnsafeRawBufferPointer) throws(TLSError) -> [Certificate] {
+    static func loadCertificates(pem: UnsafeRawBufferPointer) throws(TLSError) -> [X509Certificate] {
         guard !pem.isEmpty else { throw .invalidClientIdentity("no certificate found in the PEM input") }
         let bio = try memoryBIO(pem)
         defer { BIO_free(bio) }
-        var certificates: [Certificate] = []
+        var certificates: [X509Certificate] = []
         while let x509 = PEM_read_bio_X509(bio, nil, nil, nil) {
             let handle = X509Handle(retaining: x509)
             X509_free(x509)
-            certificates.append(try Certificate(handle: handle))
+            certificates.append(try X509Certificate(handle: handle))
         }
         OpenSSLError.clearQueue()  // the end of input shows as "no start line"
         guard !certificates.isEmpty else { throw .invalidClientIdentity("no certificate found in the PEM input") }
@@ -112,7 +112,7 @@ extension ClientIdentity {
     static func loadPKCS12(
         _ der: UnsafeRawBufferPointer,
         passphrase: SecureBytes?
-    ) throws(TLSError) -> (certificates: [Certificate], key: PrivateKeyHandle) {
+    ) throws(TLSError) -> (certificates: [X509Certificate], key: PrivateKeyHandle) {
         var cursor: UnsafePointer<UInt8>? = der.baseAddress?.assumingMemoryBound(to: UInt8.self)
         guard cursor != nil, let p12 = d2i_PKCS12(nil, &cursor, CLong(der.count)) else {
             OpenSSLError.clearQueue()
@@ -167,8 +167,8 @@ extension ClientIdentity {
         guard !handles.isEmpty, certificate != nil else {
             throw .invalidClientIdentity("the PKCS#12 file holds no certificate")
         }
-        var certificates: [Certificate] = []
-        for handle in handles { certificates.append(try Certificate(handle: handle)) }
+        var certificates: [X509Certificate] = []
+        for handle in handles { certificates.append(try X509Certificate(handle: handle)) }
         return (certificates, keyHandle)
     }
 }

@@ -15,9 +15,9 @@ import SecIO
 /// ```
 public struct ClientIdentity: Sendable {
     /// The client certificate.
-    public let certificate: Certificate
+    public let certificate: X509Certificate
     /// The intermediate certificates sent after it (possibly none).
-    public let chain: [Certificate]
+    public let chain: [X509Certificate]
     let key: PrivateKeyHandle
 
     /// A PEM certificate chain (client certificate first, then intermediates) and a PEM private key:

@@ -8,7 +8,7 @@ struct PinDigests {
     private let fingerprints: [CertificateFingerprint]
 
     /// The digests of every certificate of `chain` that `pins` need.
-    static func of(_ chain: [Certificate], for pins: [Pin]) -> [PinDigests] {
+    static func of(_ chain: [X509Certificate], for pins: [Pin]) -> [PinDigests] {
         var wantsPublicKey = false
         var algorithms: [HashAlgorithm] = []
         for pin in pins {

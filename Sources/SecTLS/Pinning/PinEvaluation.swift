@@ -38,7 +38,7 @@ public struct PinEvaluation: Hashable, Sendable, CustomStringConvertible {
     /// The chain the pins were checked against, from the server's certificate (depth 0) up:
     /// the verified chain, or in pin-only mode the chain linked by signatures from the server's
     /// certificate (never certificates the server merely appended).
-    public let chain: [Certificate]
+    public let chain: [X509Certificate]
     public let outcome: Outcome
     public let warnings: [PinWarning]
 
@@ -58,7 +58,7 @@ public struct PinEvaluation: Hashable, Sendable, CustomStringConvertible {
 
     /// Checks `chain` (depth 0 first) against the pin set `policy` has for `host`, at `now`.
     public static func evaluate(
-        _ chain: [Certificate],
+        _ chain: [X509Certificate],
         host: String,
         policy: PinPolicy,
         now: Date = Date()

@@ -20,7 +20,7 @@ public struct PublicKeyPin: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// The pin of `certificate`'s public key.
-    public init(certificate: Certificate) { self = certificate.publicKeyPin }
+    public init(certificate: X509Certificate) { self = certificate.publicKeyPin }
 
     /// Parses one pin in any of the forms above (surrounding white space ignored).
     public init(parsing text: String) throws(TLSError) {
@@ -102,7 +102,7 @@ public struct PublicKeyPin: Hashable, Sendable, CustomStringConvertible {
     public var rfc7469Form: String { "pin-sha256=\"\(base64)\"" }
 
     /// True when `certificate`'s public key has this pin (constant-time comparison).
-    public func matches(_ certificate: Certificate) -> Bool {
+    public func matches(_ certificate: X509Certificate) -> Bool {
         constantTimeEquals(certificate.publicKeyPin.sha256, sha256)
     }
 
@@ -139,7 +139,7 @@ public enum Pin: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// True when `certificate` satisfies this pin.
-    public func matches(_ certificate: Certificate) -> Bool {
+    public func matches(_ certificate: X509Certificate) -> Bool {
         switch self {
         case .publicKey(let pin): pin.matches(certificate)
         case .certificate(let fingerprint): fingerprint.matches(certificate)

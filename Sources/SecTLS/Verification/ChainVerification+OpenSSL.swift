@@ -21,12 +21,12 @@ enum ChainVerification {
     /// The verified chain, from `presented[0]` to a trust anchor of `store`, at `now`. `host` (a name,
     /// or an IPv4/IPv6 address checked against IP SANs) is verified when given, partial wildcards refused.
     static func verify(
-        _ presented: [Certificate],
+        _ presented: [X509Certificate],
         store: TrustStore,
         purpose: CertificatePurpose,
         host: String?,
         at now: Date
-    ) throws(TLSError) -> [Certificate] {
+    ) throws(TLSError) -> [X509Certificate] {
         try withStoreContext(presented, store: store.pointer, purpose: purpose) { (context) throws(TLSError) in
             X509_STORE_CTX_set_time(context, 0, time_t(now.timeIntervalSince1970.rounded(.down)))
             if let host {
@@ -60,9 +60,9 @@ enum ChainVerification {
     /// only anchors. `anchored` is false when no pinned certificate is reached that way (a pinned
     /// certificate elsewhere in what the peer sent proves nothing).
     static func pinAnchoredChain(
-        _ presented: [Certificate],
+        _ presented: [X509Certificate],
         pinSet: PinSet
-    ) throws(TLSError) -> (chain: [Certificate], anchored: Bool) {
+    ) throws(TLSError) -> (chain: [X509Certificate], anchored: Bool) {
         guard let leaf = presented.first else { throw .handshakeFailed("the server sent no certificate") }
         guard let store = X509_STORE_new() else { throw .openSSL("X509_STORE_new") }
         defer { X509_STORE_free(store) }
@@ -99,7 +99,7 @@ enum ChainVerification {
     /// Runs `body` with an `X509_STORE_CTX` for `presented[0]`, the rest of `presented` as the
     /// untrusted certificates, and the verification defaults of `purpose`.
     private static func withStoreContext<Result>(
-        _ presented: [Certificate],
+        _ presented: [X509Certificate],
         store: OpaquePointer,
         purpose: CertificatePurpose,
         _ body: (OpaquePointer) throws(TLSError) -> Result
@@ -129,7 +129,7 @@ enum ChainVerification {
 
     /// The refusal of a server certificate whose host name could only have matched its subject's
     /// CN (it has no DNS or IP subjectAltName), for stacks that fell back to the CN themselves.
-    static func commonNameOnly(_ leaf: Certificate) -> CertificateVerificationFailure {
+    static func commonNameOnly(_ leaf: X509Certificate) -> CertificateVerificationFailure {
         CertificateVerificationFailure(
             reason: .hostnameMismatch,
             code: Int(X509_V_ERR_HOSTNAME_MISMATCH),
@@ -150,7 +150,7 @@ enum ChainVerification {
     static func verificationFailure(
         code: Int32,
         depth: Int?,
-        peerChain: [Certificate]
+        peerChain: [X509Certificate]
     ) -> CertificateVerificationFailure {
         let reason: CertificateVerificationFailure.Reason
         switch code {

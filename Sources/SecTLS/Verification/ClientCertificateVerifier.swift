@@ -19,7 +19,7 @@ public final class ClientCertificateVerifier: Sendable {
     private let verified = VerificationCache()
 
     /// The client CA certificates (a server names them in its CertificateRequest).
-    public var clientCAs: [Certificate] { trustStore.anchors }
+    public var clientCAs: [X509Certificate] { trustStore.anchors }
 
     /// Reads the client CAs. Throws `invalidConfiguration` for an unreadable CA file, an empty CA
     /// list, `.pinsOnly` or `.system` (a public CA vouches for anyone's client certificate), or an
@@ -40,7 +40,7 @@ public final class ClientCertificateVerifier: Sendable {
 
     /// Verifies `presented` (depth 0 first, as the client sent it) at `now` and returns the verified client.
     /// Throws `certificateVerificationFailed` (with OpenSSL's reason) or `clientNotAllowed`.
-    public func verify(_ presented: [Certificate], at now: Date = Date()) throws(TLSError) -> VerifiedClient {
+    public func verify(_ presented: [X509Certificate], at now: Date = Date()) throws(TLSError) -> VerifiedClient {
         let chain = try verified.chain(presented, host: nil, at: now) { () throws(TLSError) in
             try ChainVerification.verify(
                 presented,
@@ -61,15 +61,15 @@ public final class ClientCertificateVerifier: Sendable {
 /// A client whose certificate verified: what a request handler needs to know about it.
 public struct VerifiedClient: Hashable, Sendable, CustomStringConvertible {
     /// The verified chain, from the client's certificate to the client CA.
-    public let chain: [Certificate]
+    public let chain: [X509Certificate]
 
-    public init(chain: [Certificate]) {
+    public init(chain: [X509Certificate]) {
         precondition(!chain.isEmpty, "a verified chain holds at least the client's certificate")
         self.chain = chain
     }
 
     /// The client's own certificate.
-    public var certificate: Certificate { chain[0] }
+    public var certificate: X509Certificate { chain[0] }
     /// The client certificate's subject, in OpenSSL's one-line RFC 2253 form.
     public var subject: String { certificate.subject }
     public var subjectAlternativeNames: [SubjectAlternativeName] { certificate.subjectAlternativeNames }

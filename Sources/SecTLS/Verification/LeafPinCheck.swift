@@ -45,7 +45,7 @@ package struct LeafPinCheck: Sendable {
     /// under the strict rule) for the first that refuses it.
     /// Throws `certificateVerificationFailed` (host name mismatch) for a certificate without a DNS
     /// or IP subjectAltName, unless the trust is pin-only (no host name is verified then).
-    package func check(_ leaf: Certificate, at now: Date = Date()) throws(TLSError) -> [PinEvaluation] {
+    package func check(_ leaf: X509Certificate, at now: Date = Date()) throws(TLSError) -> [PinEvaluation] {
         let names = leaf.subjectAlternativeNames.compactMap { name -> String? in
             switch name {
             case .dns(let host), .ipAddress(let host): host
@@ -79,7 +79,7 @@ package struct LeafPinCheck: Sendable {
 
     /// True when a host of `pattern` could be served with `leaf`: a DNS name or IP address of its
     /// SANs matches the pattern (a wildcard SAN by a name it stands for).
-    private func covers(_ leaf: Certificate, _ pattern: HostPattern) -> Bool {
+    private func covers(_ leaf: X509Certificate, _ pattern: HostPattern) -> Bool {
         leaf.subjectAlternativeNames.contains { name in
             switch name {
             case .dns(let dns):

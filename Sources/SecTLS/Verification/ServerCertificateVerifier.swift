@@ -35,7 +35,7 @@ public final class ServerCertificateVerifier: Sendable {
     }
 
     /// The verifier of `configuration`'s trust roots and pin policy.
-    public convenience init(configuration: TLSConfiguration) throws(TLSError) {
+    public convenience init(configuration: TLSClientConfiguration) throws(TLSError) {
         try self.init(trustRoots: configuration.trustRoots, pinPolicy: configuration.pinPolicy)
     }
 
@@ -44,7 +44,7 @@ public final class ServerCertificateVerifier: Sendable {
     /// (with OpenSSL's reason: expired, unknown issuer, host name mismatch, …), `pinMismatch`
     /// (listing the chain's pins and the expected ones) or `noBackupPin` (strict backup-pin rule).
     public func verify(
-        _ presented: [Certificate],
+        _ presented: [X509Certificate],
         serverName: String,
         at now: Date = Date()
     ) throws(TLSError) -> VerifiedServerChain {
@@ -83,7 +83,7 @@ public final class ServerCertificateVerifier: Sendable {
     /// The pin policy's verdict on a verified `chain`; `anchored` false (pin-only trust, no pinned
     /// certificate reached by signatures) counts as a mismatch whatever the chain holds.
     func checkPins(
-        _ chain: [Certificate],
+        _ chain: [X509Certificate],
         serverName: String,
         anchored: Bool = true,
         at now: Date
@@ -112,6 +112,6 @@ public final class ServerCertificateVerifier: Sendable {
 public struct VerifiedServerChain: Hashable, Sendable {
     /// The verified chain, from the server's certificate to the trust anchor (or the pinned
     /// certificate, with pin-only trust).
-    public let chain: [Certificate]
+    public let chain: [X509Certificate]
     public let pinEvaluation: PinEvaluation
 }

@@ -67,13 +67,13 @@ final class TrustStore: @unchecked Sendable {
 
 extension TrustStore {
     /// The anchors read into the store (not those OpenSSL would find later in a hashed directory).
-    var anchors: [Certificate] {
+    var anchors: [X509Certificate] {
         guard let objects = X509_STORE_get0_objects(pointer) else { return [] }
-        var result: [Certificate] = []
+        var result: [X509Certificate] = []
         for index in 0..<OPENSSL_sk_num(objects) {
             let object = OPENSSL_sk_value(objects, index).map(OpaquePointer.init)
             if let x509 = X509_OBJECT_get0_X509(object),
-                let certificate = try? Certificate(handle: X509Handle(retaining: x509))
+                let certificate = try? X509Certificate(handle: X509Handle(retaining: x509))
             {
                 result.append(certificate)
             }

@@ -15,11 +15,11 @@ import Foundation
 /// expiry are checked on every verification.
 final class VerificationCache: Sendable {
     private struct Key: Hashable {
-        let presented: [Certificate]
+        let presented: [X509Certificate]
         let host: String?
     }
     private struct Entry {
-        let chain: [Certificate]
+        let chain: [X509Certificate]
         let validFrom: Date
         let validUntil: Date
     }
@@ -32,11 +32,11 @@ final class VerificationCache: Sendable {
 
     /// The verified chain of `presented` for `host` at `now`: cached, or made by `verify` (and kept).
     func chain(
-        _ presented: [Certificate],
+        _ presented: [X509Certificate],
         host: String?,
         at now: Date,
-        verify: () throws(TLSError) -> [Certificate]
-    ) throws(TLSError) -> [Certificate] {
+        verify: () throws(TLSError) -> [X509Certificate]
+    ) throws(TLSError) -> [X509Certificate] {
         let key = Key(presented: presented, host: host)
         if let entry = entries.withLock({ $0[key] }), entry.validFrom <= now, now <= entry.validUntil {
             return entry.chain

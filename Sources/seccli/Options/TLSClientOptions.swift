@@ -40,9 +40,10 @@ struct TLSClientOptions: ParsableArguments {
     }
 
     /// The configuration for these options, pinning `pins` (if any) for the server name.
-    func configuration(host: String, pins: [Pin], identity: ClientIdentity?) throws(TLSError) -> TLSConfiguration {
+    func configuration(host: String, pins: [Pin], identity: ClientIdentity?) throws(TLSError) -> TLSClientConfiguration
+    {
         let trust: TrustRoots = pinOnly ? .pinsOnly : caFile.map { .caFile($0) } ?? .system
-        return TLSConfiguration(
+        return TLSClientConfiguration(
             trustRoots: trust,
             pinPolicy: pins.isEmpty ? nil : try PinPolicy(host: servername ?? host, pins: pins),
             clientIdentity: identity,

@@ -6,10 +6,10 @@ import SecTLS
 @_cdecl("LLVMFuzzerTestOneInput")
 func fuzzOneInput(_ start: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
     var input = FuzzInput(start, count)
-    let certificates: [Certificate]
+    let certificates: [X509Certificate]
     switch input.choose(among: 2) {
-    case 0: certificates = (try? Certificate.load(pem: input.bytes)) ?? []
-    default: certificates = (try? Certificate(der: input.bytes)).map { [$0] } ?? []
+    case 0: certificates = (try? X509Certificate.load(pem: input.bytes)) ?? []
+    default: certificates = (try? X509Certificate(der: input.bytes)).map { [$0] } ?? []
     }
     for certificate in certificates {
         _ = certificate.description
@@ -17,7 +17,7 @@ func fuzzOneInput(_ start: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
         _ = certificate.fingerprint(.sha1).description
         let pin = certificate.publicKeyPin
         require(pin.matches(certificate), "a certificate matches its own pin")
-        let again = try? Certificate(der: certificate.derRepresentation)
+        let again = try? X509Certificate(der: certificate.derRepresentation)
         require(again == certificate, "a parsed certificate's DER parses to the same certificate")
     }
     return 0

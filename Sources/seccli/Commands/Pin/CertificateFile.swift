@@ -4,10 +4,10 @@ import SecKit
 /// (exactly one certificate); the content decides, not the file name.
 enum CertificateFile {
     /// Certificates from `path`; an unreadable or malformed file is a `Failure` with exit code 2 naming the file.
-    static func load(_ path: String) throws -> [Certificate] {
+    static func load(_ path: String) throws -> [X509Certificate] {
         let bytes = try SmallFile.read(path)
         do {
-            return isPEM(bytes) ? try Certificate.load(pem: bytes) : [try Certificate(der: bytes)]
+            return isPEM(bytes) ? try X509Certificate.load(pem: bytes) : [try X509Certificate(der: bytes)]
         } catch {
             throw Failure(message: "\(path): \(error)", exitCode: .dataError)
         }

@@ -148,7 +148,7 @@ extension SecCLI {
         }
 
         /// The first DNS name of `certificate`, else `HOST`.
-        static func defaultHost(_ certificate: Certificate) -> String {
+        static func defaultHost(_ certificate: X509Certificate) -> String {
             for name in certificate.subjectAlternativeNames { if case .dns(let dns) = name { return dns } }
             return "HOST"
         }

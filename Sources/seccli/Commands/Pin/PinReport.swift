@@ -8,7 +8,7 @@ import Glibc
 /// lines ready to paste into curl and OkHttp, and the outcome of the `--expect` check.
 struct PinReport {
     /// The chain (or the file's certificates), depth 0 first.
-    var certificates: [Certificate]
+    var certificates: [X509Certificate]
     /// The host name the OkHttp lines pin.
     var host: String
     /// The connection the chain came from; nil for `--file`.

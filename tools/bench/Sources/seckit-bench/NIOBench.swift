@@ -65,7 +65,7 @@ func nioHandshake(secKit: Bool) -> Benchmark {
         let ca = setting("SECKIT_BENCH_NIO_CA", for: name)
         let handshake: @Sendable (EventLoopPromise<String>, Channel) throws -> Void
         if secKit {
-            var configuration = SecTLS.TLSConfiguration(trustRoots: .caFile(ca))
+            var configuration = TLSClientConfiguration(trustRoots: .caFile(ca))
             configuration.pinPolicy = attempt(name) {
                 try PinPolicy(host: "localhost", pins: [Pin(parsing: setting("SECKIT_BENCH_NIO_PIN", for: name))])
             }
@@ -217,7 +217,7 @@ func httpClientGet(secKit: Bool) -> Benchmark {
         let evaluations = NIOLockedValueBox(0)
         let configuration: HTTPClient.Configuration
         if secKit {
-            var secKitConfiguration = SecTLS.TLSConfiguration(
+            var secKitConfiguration = TLSClientConfiguration(
                 trustRoots: .caFile(setting("SECKIT_BENCH_NIO_CA", for: name))
             )
             secKitConfiguration.pinPolicy = attempt(name) {

@@ -38,7 +38,7 @@ func tlsHandshake(pinned: Bool) -> Benchmark {
         }
         let client: TLSClient
         do {
-            var configuration = TLSConfiguration(
+            var configuration = TLSClientConfiguration(
                 trustRoots: .caFile(setting("SECKIT_BENCH_TLS_CA")),
                 serverName: "localhost"
             )

@@ -42,7 +42,7 @@ final class X509Handle: @unchecked Sendable {
     deinit { X509_free(pointer) }
 }
 
-extension Certificate {
+extension X509Certificate {
     init(handle: X509Handle) throws(TLSError) {
         let x = handle.pointer
         self.handle = handle

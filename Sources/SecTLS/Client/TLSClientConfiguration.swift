@@ -15,7 +15,7 @@ public enum TrustRoots: Hashable, Sendable {
     /// The CA certificates of a PEM file.
     case caFile(String)
     /// These CA certificates.
-    case certificates([Certificate])
+    case certificates([X509Certificate])
     /// No CA: trust rests on the pins alone (for the self-signed servers of a closed group). The
     /// server's chain must be linked by signatures from its certificate up to a pinned certificate,
     /// and no host name is verified. Only allowed with an enforced pin set for the host.
@@ -63,14 +63,14 @@ public struct TLSTimeouts: Hashable, Sendable {
     }
 }
 
-/// The whole policy of a TLS client, as one value (modelled on swift-nio-ssl's `TLSConfiguration`).
+/// The whole policy of a TLS client, as one value (modelled on swift-nio-ssl's `TLSClientConfiguration`).
 ///
 /// ```swift
-/// var configuration = TLSConfiguration()                 // system CAs, TLS 1.2+, host name verified
+/// var configuration = TLSClientConfiguration()                 // system CAs, TLS 1.2+, host name verified
 /// configuration.pinPolicy = try PinPolicy(host: "api.example.com", pins: [pin, backupPin])
 /// configuration.clientIdentity = try ClientIdentity(pkcs12: p12Bytes, passphrase: passphrase)
 /// ```
-public struct TLSConfiguration: Sendable {
+public struct TLSClientConfiguration: Sendable {
     /// What the server certificate must chain to; `.system` by default.
     public var trustRoots: TrustRoots
     /// The lowest version offered; TLS 1.2 by default (lower is not possible). TLS 1.3 is preferred.
@@ -109,7 +109,7 @@ public struct TLSConfiguration: Sendable {
     }
 }
 
-extension TLSConfiguration {
+extension TLSClientConfiguration {
     /// Throws `invalidConfiguration` when the maximum version is below the minimum: the check every
     /// client of a configuration (TLSClient, SecKitNIO's, AsyncHTTPClient's) makes first.
     package func checkVersionRange() throws(TLSError) {

@@ -4,12 +4,12 @@ import SecCrypto
 /// object, and two certificates are equal when their DER encodings are.
 ///
 /// ```swift
-/// let chain = try Certificate.load(pem: String(contentsOfFile: "chain.pem", encoding: .utf8))
+/// let chain = try X509Certificate.load(pem: String(contentsOfFile: "chain.pem", encoding: .utf8))
 /// print(chain[0].subject)                           // CN=localhost,O=Example
 /// print(chain[0].fingerprint(.sha256))              // sha256 Fingerprint=AB:CD:…
 /// print(chain[0].publicKeyPin)                      // sha256/<base64>
 /// ```
-public struct Certificate: Hashable, Sendable, CustomStringConvertible {
+public struct X509Certificate: Hashable, Sendable, CustomStringConvertible {
     /// The OpenSSL object, which the TLS client hands to libssl (trust stores, client identities) as it is.
     let handle: X509Handle
 
@@ -41,21 +41,21 @@ public struct Certificate: Hashable, Sendable, CustomStringConvertible {
     public init(der: some DataProtocol) throws(TLSError) {
         let bytes = [UInt8](der)
         let handle = try X509Handle(der: bytes)
-        self = try Certificate(handle: handle)
+        self = try X509Certificate(handle: handle)
     }
 
     /// Every certificate of `pem`, in order. Text before a block (RFC 7468 explanatory text, as CA
     /// bundles and `openssl x509 -text` write) is ignored, and so are blocks of other labels (a private
     /// key in a combined file); an unterminated block, bad base64, or anything but white space after
     /// the last block throws, and so does text without any certificate.
-    public static func load(pem: String) throws(TLSError) -> [Certificate] {
+    public static func load(pem: String) throws(TLSError) -> [X509Certificate] {
         let blocks = try PEMBlock.parse(pem)
-        var certificates: [Certificate] = []
+        var certificates: [X509Certificate] = []
         for (index, block) in blocks.enumerated() {
             switch block.label {
             case "CERTIFICATE", "X509 CERTIFICATE":
                 do {
-                    certificates.append(try Certificate(der: block.bytes))
+                    certificates.append(try X509Certificate(der: block.bytes))
                 } catch .malformedCertificate(let reason) {
                     throw .malformedCertificate("PEM block \(index + 1): \(reason)")
                 }
@@ -72,7 +72,7 @@ public struct Certificate: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// `load(pem:)` of UTF-8 bytes (a file's contents).
-    public static func load(pem bytes: some DataProtocol) throws(TLSError) -> [Certificate] {
+    public static func load(pem bytes: some DataProtocol) throws(TLSError) -> [X509Certificate] {
         try load(pem: String(decoding: [UInt8](bytes), as: UTF8.self))
     }
 
@@ -101,10 +101,10 @@ public struct Certificate: Hashable, Sendable, CustomStringConvertible {
 
     /// `subject` and validity, one line.
     public var description: String {
-        "Certificate(subject: \(subject), issuer: \(issuer), notAfter: \(notAfter))"
+        "X509Certificate(subject: \(subject), issuer: \(issuer), notAfter: \(notAfter))"
     }
 
-    public static func == (lhs: Certificate, rhs: Certificate) -> Bool {
+    public static func == (lhs: X509Certificate, rhs: X509Certificate) -> Bool {
         lhs.derRepresentation == rhs.derRepresentation
     }
     public func hash(into hasher: inout Hasher) { hasher.combine(derRepresentation) }

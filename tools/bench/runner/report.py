@@ -65,11 +65,15 @@ def summary(ctx, parts, measured):
             " pessimistic and noisier than usual."
         )
     reports = {name: parts[name].report(ctx, measured[name]) for name in ctx.parts}
-    rows_text = "\n".join(reports[name][0] for name in TARGETS_ORDER if name in reports)
-    targets_text = " ".join(reports[name][1] for name in TARGETS_ORDER if name in reports)
-    results_text = "\n\n".join(reports[name][2] for name in RESULTS_ORDER if name in reports)
     date = time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())
     commit = commit_text()
+    # Every targets row names its run, so that a row of a partial run copied into the page by hand
+    # still says where it comes from.
+    run = f"{date}, {commit}" + ("" if ctx.all_run else f", `--only {','.join(ctx.parts)}`")
+    rows = "\n".join(reports[name][0] for name in TARGETS_ORDER if name in reports)
+    rows_text = "\n".join(f"{row} {run} |" for row in rows.split("\n"))
+    targets_text = " ".join(reports[name][1] for name in TARGETS_ORDER if name in reports)
+    results_text = "\n\n".join(reports[name][2] for name in RESULTS_ORDER if name in reports)
     closing = f"""## Results
 
 {results_text}
@@ -79,9 +83,14 @@ percent between runs; compare ratios from the same run rather than absolute numb
 {busy_note}"""
     targets = f"""## Targets
 
-| target | measured | status |
-| --- | --- | --- |
+| target | measured | status | run |
+| --- | --- | --- | --- |
 {rows_text}
+
+The run column names the run that measured each row. A row measured later by a partial run
+(`tools/bench/run --only PART` prints its rows in this form) may be copied here by hand, with the
+rest of that run in [performance-journal.md](performance-journal.md), until the next full run
+writes the page again.
 
 {targets_text}
 

@@ -108,7 +108,8 @@ let package = Package(
             ],
             path: "Examples/seckit-mtls-server"
         ),
-        // Process running, the interop peers, TestVectors/ loading and the TLS test PKI (certificates, s_server), shared by the test targets.
+        // Process running, the interop peers, TestVectors/ and docs pages loading, and the TLS test PKI
+        // (certificates, s_server), shared by the test targets.
         .target(name: "TestSupport", dependencies: ["SecTLS"], path: "Tests/TestSupport"),
         .testTarget(
             name: "SecCryptoTests",

@@ -151,7 +151,7 @@ let package = Package(
             dependencies: [
                 "SecKitNIO", "SecKitHTTPClient", "SecKitHummingbird", "SecTLS", "SecHTTPAuth", "SecKeychain",
                 "TestSupport",
-                "seckit-mtls-server",
+                "seckit-fetch", "seckit-mtls-server",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),

@@ -161,7 +161,7 @@ let package = Package(
         .testTarget(
             name: "seccliTests",
             dependencies: [
-                "seccli", "SecCrypto", "TestSupport",
+                "seccli", "SecKit", "SecCrypto", "TestSupport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),

@@ -126,7 +126,8 @@ let package = Package(
             ],
             path: "Examples/seckit-mtls-server"
         ),
-        // Process running, the interop peers, TestVectors/ loading and the TLS test PKI (certificates, s_server), shared by the test targets.
+        // Process running, the interop peers, TestVectors/ and docs pages loading, and the TLS test PKI
+        // (certificates, s_server), shared by the test targets.
         .target(name: "TestSupport", dependencies: ["SecTLS"], path: "Tests/TestSupport"),
         .testTarget(
             name: "SecCryptoTests",
@@ -169,7 +170,7 @@ let package = Package(
                 "SecKitNIO", "SecKitHTTPClient", "SecKitHummingbird", "SecTLS", "SecHTTPAuth", "SecHTTPAuthKeychain",
                 "SecKeychain",
                 "TestSupport",
-                "seckit-mtls-server",
+                "seckit-fetch", "seckit-mtls-server",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
@@ -179,7 +180,7 @@ let package = Package(
         .testTarget(
             name: "seccliTests",
             dependencies: [
-                "seccli", "SecCrypto", "TestSupport",
+                "seccli", "SecKit", "SecCrypto", "TestSupport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),

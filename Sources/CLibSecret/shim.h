@@ -13,7 +13,7 @@
 // libsecret-1.so.0 at the first write (dlopen) and calls it through this table, never by name (each
 // entry has the exact type of the function in libsecret's headers). Linked without -lsecret-1, as
 // tools/build-release links seccli, a process that only reads never maps libsecret and libgcrypt
-// (their load is part of every `seccli cred get` otherwise: docs/performance.md), and reads work
+// (their load is part of every `seccli cred get` otherwise: docs/performance-journal.md), and reads work
 // where libsecret is not installed.
 #define SECKIT_LIBSECRET_FUNCTIONS(X) \
     X(service_get_sync) \

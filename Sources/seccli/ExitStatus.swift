@@ -110,7 +110,7 @@ enum ExitStatus: Int32, CaseIterable, Sendable {
     static func help(for command: String? = nil) -> String {
         // A plain loop over bytes: this runs in every process that parses a command line, and the
         // collection algorithms, `replacing(_:with:)` or a walk over `Character`s would page in
-        // code and tables of the runtime only for this (docs/performance.md).
+        // code and tables of the runtime only for this (docs/performance-journal.md).
         var text = Array("Exit codes:".utf8)
         for status in allCases {
             let (commands, meaning) = status.entry

@@ -54,7 +54,7 @@ struct SecCLI: ParsableCommand {
     }
 
     /// `cred get` and `sso token`, which tools run once per use, read by `HotCommandLine` without
-    /// ArgumentParser's set-up (docs/performance.md); nil leaves the line to `parseAsRoot`.
+    /// ArgumentParser's set-up (docs/performance-journal.md); nil leaves the line to `parseAsRoot`.
     private static func hotCommand() -> (any ParsableCommand)? {
         let arguments = CommandLine.arguments.dropFirst()
         return switch Array(arguments.prefix(2)) {

@@ -19,12 +19,7 @@ struct ExitStatusTests {
 
     @Test("docs/seccli.md's exit-code table is the one seccli uses")
     func documentedTable() throws {
-        let root = try #require(TestVectors.directory).deletingLastPathComponent()
-        let page = try String(contentsOf: root.appendingPathComponent("docs/seccli.md"), encoding: .utf8)
-        let lines = page.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
-        let header = try #require(lines.firstIndex(of: "| code | name | commands | meaning |"), "no exit-code table")
-        #expect(lines[header + 1] == "|---|---|---|---|")
-        let rows = Array(lines[(header + 2)...].prefix { $0.hasPrefix("|") })
+        let rows = try DocsPage("docs/seccli.md").tableRows(under: "| code | name | commands | meaning |")
         #expect(rows == Self.markdownRows())
     }
 

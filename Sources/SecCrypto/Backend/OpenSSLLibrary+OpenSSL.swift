@@ -6,7 +6,7 @@ public enum OpenSSLLibrary {
     /// right after its work, such as a command-line tool. OpenSSL otherwise registers
     /// `OPENSSL_cleanup` with `atexit` at its first use, and that frees every provider, fetched
     /// algorithm, name table and random generator one by one (about 1.3 million instructions after
-    /// a Secret Service read: docs/performance.md), memory that the kernel takes back at the
+    /// a Secret Service read: docs/performance-journal.md), memory that the kernel takes back at the
     /// process's end anyway. Random generators and keys are zeroed when SecKit releases them, and
     /// what is left is unreachable once the process has ended, as without this call.
     ///

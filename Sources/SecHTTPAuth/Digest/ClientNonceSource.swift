@@ -8,8 +8,8 @@ import Synchronization
 /// copies of one) send the same client nonce.
 final class ClientNonceSource: Sendable {
     /// 192 bits, as long as the RFC 7616 examples' client nonces.
-    private static let nonceByteCount = 24
-    private static let noncesPerDraw = 16
+    static let nonceByteCount = 24
+    static let noncesPerDraw = 16
     private let unused = Mutex<[UInt8]>([])
 
     /// The next client nonce, in base64.

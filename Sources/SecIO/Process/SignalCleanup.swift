@@ -30,6 +30,9 @@ package enum SignalCleanup {
     /// this are written unprotected (seccli has one at a time).
     private static let slots = InlineArray<64, Atomic<UInt>> { _ in Atomic(0) }
 
+    /// How many temporary files at once the handler can remove (docs/SecIO.md says it).
+    static var capacity: Int { slots.count }
+
     private static let handlersInstalled: Void = {
         var action = sigaction()
         action.__sigaction_handler.sa_handler = { signal in

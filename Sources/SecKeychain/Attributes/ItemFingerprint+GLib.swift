@@ -6,7 +6,7 @@ extension ItemAttributes {
     /// Only for `seckit-id`, an index that lets one search find an identity's items (it protects
     /// nothing; the digests that do are OpenSSL's). GLib, loaded anyway for D-Bus, computes it
     /// without OpenSSL's one-time set-up (its configuration file and providers), which a lookup
-    /// would otherwise pay for this one digest (docs/performance.md).
+    /// would otherwise pay for this one digest (docs/performance-journal.md).
     static func sha256Hex(_ text: String) -> String {
         var text = text
         return text.withUTF8 { bytes in

@@ -16,7 +16,7 @@ struct IdentityLookup {
     /// How many items the first search may find before the searches by account are cheaper than
     /// reading each one's attributes. Reading n items costs gnome-keyring n property reads; the
     /// searches by account cost two searches and a read; a search costs it one to two reads, more
-    /// as the keyring grows (docs/performance.md), so past three items the searches win.
+    /// as the keyring grows (docs/performance-journal.md), so past three items the searches win.
     static let attributeReadLimit = 3
 
     init(_ identity: CredentialIdentity, in session: SecretServiceSession) {

@@ -15,7 +15,7 @@ struct ServiceItem {
 
 /// Properties of an item (`org.freedesktop.Secret.Item`) that a read asks for, each with a `Get` of
 /// its own. gnome-keyring looks the item up among all its items again for every property it
-/// answers, so the `GetAll` of an item costs it three to five `Get`s (docs/performance.md), where a
+/// answers, so the `GetAll` of an item costs it three to five `Get`s (docs/performance-journal.md), where a
 /// lookup needs one property and a listing four.
 struct ItemProperties: OptionSet {
     let rawValue: Int

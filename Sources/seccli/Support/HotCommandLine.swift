@@ -1,7 +1,7 @@
 import ArgumentParser
 
 /// The command line of `cred get` or `sso token` read without ArgumentParser's reflection, whose
-/// set-up would be a large part of these commands' start-up (docs/performance.md), and tools run
+/// set-up would be a large part of these commands' start-up (docs/performance-journal.md), and tools run
 /// them once per use. What each command reads is its `HotReadable` table.
 ///
 /// Only well-formed lines of known long options are read here: `--name value`, `--name=value`

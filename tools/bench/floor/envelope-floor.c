@@ -1,7 +1,7 @@
 /*
  * The C floor for seckit-bench's envelope round trips (jwe-dir-a256gcm-1024, fernet-1024): seal a
  * random 1 KiB payload and open it again, in plain C on libcrypto, checking the opened bytes. A tool,
- * not a test; see "Envelope round trips" in docs/performance.md.
+ * not a test; see "Envelope round trips" in docs/performance-journal.md.
  *
  *   cc -O2 tools/bench/floor/envelope-floor.c -o /tmp/envelope-floor -lcrypto
  *   /tmp/envelope-floor jwe|fernet MODE COUNT     # prints round trips/s and microseconds per round trip

@@ -1,6 +1,6 @@
 /*
  * The C floor for one AES-256-GCM seal per 16 KiB message, for comparing with seckit-bench's
- * aes-256-gcm-seal-16384 (see "AES-GCM seal profile" in docs/performance.md). A tool, not a test.
+ * aes-256-gcm-seal-16384 (see "AES-GCM seal profile" in docs/performance-journal.md). A tool, not a test.
  *
  *   cc -O2 tools/bench/floor/gcm-seal-floor.c -o /tmp/gcm-seal-floor -lcrypto
  *   /tmp/gcm-seal-floor MODE COUNT      # prints MB/s and microseconds per message

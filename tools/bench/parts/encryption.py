@@ -12,7 +12,7 @@ byte (cmp) after it; a difference ends the run.
 On a tmpfs, just before each timed run, as much memory as the output needs is allocated there and
 freed again, so both tools write into pages the VM has just used: pages left free for a while are
 apparently taken back by the hypervisor, and writing into them made run times spread widely (see
-the notes in docs/performance.md).
+docs/performance-journal.md).
 """
 
 import os

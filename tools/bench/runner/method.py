@@ -28,7 +28,7 @@ def text(ctx, measured, nproc):
             "Just before each timed run, as much tmpfs memory as the output needs is allocated (`fallocate`) and"
             " freed, outside the timing, so that both tools write into pages this VM has just used: pages left free"
             " for a few seconds are apparently taken back by the hypervisor. This narrows, but does not remove, a"
-            " spread of up to twofold between runs (see the notes). "
+            " spread of up to twofold between runs (see [the journal](performance-journal.md#encryption-cipher-throughput-and-pbkdf2-notes-and-profile-2026-11-22-commit-18664c0)). "
         )
     else:
         out_note = (
@@ -97,7 +97,7 @@ METHOD = Template(
   Both tools write to a regular file in ${out_note}; the ciphertext that both decrypt lies there too.
   Not `--out /dev/null`: seccli writes `--out` to a temporary file beside the path and renames it into
   place after an fsync (so decrypted output appears only once the padding has verified). That cannot work
-  for a device: as root it would replace the device node (see the notes). Not standard output either: `seccli decrypt` without `--out` first spools everything to an
+  for a device: as root it would replace the device node (see [the journal](performance-journal.md#encryption-cipher-throughput-and-pbkdf2-notes-and-profile-2026-11-22-commit-18664c0)). Not standard output either: `seccli decrypt` without `--out` first spools everything to an
   unlinked temporary file. Each output is deleted before every run (outside the timing, so neither tool
   pays for freeing the previous one) and compared with `cmp` after it: encryption outputs with the
   ciphertext of an untimed `openssl enc` run, decryption outputs with the original file. ${warm_note}One untimed

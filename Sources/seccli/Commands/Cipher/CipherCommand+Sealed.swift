@@ -3,8 +3,8 @@ import SecKit
 
 /// The sealed formats are held in memory whole: payloads up to 64 MiB, and the tokens they make
 /// (a third larger) up to the JWE default.
-private let maximumPayloadByteCount = 64 << 20
-private let maximumTokenByteCount = JWE.DecryptionPolicy.default.maximumTokenByteCount
+let maximumPayloadByteCount = 64 << 20
+let maximumTokenByteCount = JWE.DecryptionPolicy.default.maximumTokenByteCount
 
 extension CipherCommand {
     /// jwe, fernet and legacy-json: seals or opens the whole payload. Nothing is written unless it succeeded.

@@ -7,7 +7,7 @@ import Glibc
 /// Shows a progress line on standard error while a large file (over 64 MiB) passes through, when
 /// standard error is a terminal. Otherwise it is not created.
 final class ProgressSink: ByteSink {
-    private static let threshold: Int64 = 64 << 20
+    static let threshold: Int64 = 64 << 20
 
     private let next: ByteSink
     private let total: Int64

@@ -87,6 +87,8 @@ struct SecEnvelopeDocsTests {
             try page.passage(containing: "The iteration count is not stored").contains("openssl's default is \(count).")
         )
         let crypto = try DocsPage("docs/SecCrypto.md")
-        #expect(try crypto.passage(containing: "Formats that dictate a lower count").contains("(openssl enc's \(count))"))
+        #expect(
+            try crypto.passage(containing: "Formats that dictate a lower count").contains("(openssl enc's \(count))")
+        )
     }
 }

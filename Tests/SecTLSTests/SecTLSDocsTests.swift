@@ -36,7 +36,9 @@ struct SecTLSDocsTests {
         let configuration = TLSClientConfiguration()
         let version = configuration.minimumVersion.rawValue.replacing("TLSv", with: "TLS ")
         #expect(configuration.minimumVersion == TLSVersion.allCases.min(), "the page calls it the lowest possible")
-        #expect(try page.row("`TLSClientConfiguration`")[1].contains("`minimumVersion` (\(version), the lowest possible;"))
+        #expect(
+            try page.row("`TLSClientConfiguration`")[1].contains("`minimumVersion` (\(version), the lowest possible;")
+        )
         #expect(configuration.trustRoots == .system)
         #expect(try page.row("`TrustRoots`")[1].hasPrefix("`.system` (OpenSSL's default paths, the default)"))
     }

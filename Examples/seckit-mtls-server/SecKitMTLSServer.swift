@@ -31,11 +31,11 @@ struct SecKitMTLSServer: AsyncParsableCommand {
     )
     var clientPins: [String] = []
     @Option(help: "Seconds from accept to the end of the TLS handshake before a connection is closed.")
-    var handshakeTimeout: Double = 10
+    var handshakeTimeout: Double = ServerConnectionLimits().handshakeTimeout.inSeconds
     @Option(help: "Seconds with nothing read or written before a connection is closed (0: never).")
-    var idleTimeout: Double = 60
+    var idleTimeout: Double = ServerConnectionLimits().idleTimeout?.inSeconds ?? 0
     @Option(help: "Connections one IP address may hold at once (0: no cap).")
-    var maxConnectionsPerPeer: Int = 64
+    var maxConnectionsPerPeer: Int = ServerConnectionLimits().maximumConnectionsPerPeer ?? 0
 
     func validate() throws {
         if !(0...65_535).contains(port) { throw ValidationError("--port must be 0...65535") }
@@ -122,5 +122,12 @@ struct ClientReport: Encodable {
         publicKeyPin = client.publicKeyPin.description
         subjectAlternativeNames = client.subjectAlternativeNames.map(\.description)
         issuer = client.certificate.issuer
+    }
+}
+
+extension Duration {
+    /// The duration in seconds, as the options take them (the defaults are ServerConnectionLimits').
+    fileprivate var inSeconds: Double {
+        Double(components.seconds) + Double(components.attoseconds) / 1e18
     }
 }

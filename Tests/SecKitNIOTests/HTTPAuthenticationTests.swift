@@ -54,7 +54,11 @@ import Testing
 
     /// The body of `GET url` through `authenticator`, or the status line when not 200.
     func get(_ url: String, _ authenticator: HTTPAuthenticator, client: HTTPClient) async throws -> String {
-        let response = try await authenticator.execute(HTTPClientRequest(url: url), on: client, timeout: .seconds(30))
+        let response = try await authenticator.execute(
+            HTTPClientRequest(url: url),
+            on: client,
+            timeout: .seconds(Int64(30 * ProcessRunner.timeoutScale))
+        )
         let body = String(buffer: try await response.body.collect(upTo: 1 << 16))
         return response.status == .ok ? body : "status \(response.status.code)"
     }

@@ -23,7 +23,7 @@ enum CredConcurrency {
         let script = """
             for w in $(seq \(writers)); do
               (for i in $(seq \(setsPerWriter)); do
-                 printf 'w%d-i%d' "$w" "$i" | "$SECCLI" cred set --service "$SERVICE" --account "acct$((i % \(identities)))" --timeout 60 \
+                 printf 'w%d-i%d' "$w" "$i" | "$SECCLI" cred set --service "$SERVICE" --account "acct$((i % \(identities)))" --timeout \(60 * ProcessRunner.timeoutScale) \
                    || { echo "writer $w, set $i failed" >&2; exit 1; }
                done) &
             done

@@ -27,6 +27,11 @@ public struct IdentityStore: Sendable {
     private let store: any CredentialStore
 
     /// The identities kept in `store` (the Secret Service unless another store is given).
+    ///
+    /// - Parameters:
+    ///   - store: the keychain the identities' items are kept in.
+    ///   - service: the service of the identities' items.
+    ///   - timeout: the timeout of each store call.
     public init(
         store: any CredentialStore = SecretServiceStore(),
         service: String = defaultService,
@@ -41,8 +46,14 @@ public struct IdentityStore: Sendable {
         .genericPassword(service: service, account: name)
     }
 
-    /// Stores `identity` as `name`, replacing an identity saved under that name, and returns its
-    /// summary. Throws `KeychainError` (`invalidAttribute` for an empty name).
+    /// Stores `identity` as `name`, replacing an identity saved under that name.
+    ///
+    /// - Parameters:
+    ///   - identity: the certificate, its chain and its private key.
+    ///   - name: the name to save it under, the item's account; not empty.
+    /// - Returns: the summary kept in the item's attributes.
+    /// - Throws: `KeychainError` (`invalidAttribute` for an empty name), or `TLSError` when the
+    ///   identity's key cannot be written as PEM.
     @discardableResult
     public func save(_ identity: ClientIdentity, as name: String) throws -> StoredIdentity {
         guard !name.isEmpty else { throw KeychainError.invalidAttribute("the identity name must not be empty") }
@@ -57,8 +68,11 @@ public struct IdentityStore: Sendable {
     }
 
     /// The identity saved as `name`, loaded and checked as `ClientIdentity(combinedPEM:)` does.
-    /// Throws `KeychainError.notFound` when there is none, `TLSError` when the item does not hold
-    /// an identity.
+    ///
+    /// - Parameter name: the name the identity was saved under.
+    /// - Returns: the identity, ready for `TLSConfiguration.clientIdentity`.
+    /// - Throws: `KeychainError.notFound` when there is none (or another `KeychainError` of the
+    ///   store), `TLSError` when the item does not hold an identity.
     public func identity(named name: String) throws -> ClientIdentity {
         let secret = try store.secret(for: itemIdentity(name), timeout: timeout)
         return try ClientIdentity(combinedPEM: secret)
@@ -66,8 +80,10 @@ public struct IdentityStore: Sendable {
 
     /// Every saved identity, by name, read from the items' attributes alone (no secret is loaded).
     /// An item of the service whose attributes hold no readable summary (another tool wrote it, or
-    /// it was altered) is listed among `unreadable` and hides none of the others. Throws
-    /// `KeychainError` when the store cannot be searched.
+    /// it was altered) is listed among `unreadable` and hides none of the others.
+    ///
+    /// - Returns: the identities' summaries, sorted by name, and the unreadable items.
+    /// - Throws: `KeychainError` when the store cannot be searched.
     public func list() throws(KeychainError) -> IdentityList {
         let items = try store.search(
             CredentialQuery(itemClass: .genericPassword, service: service),
@@ -87,7 +103,10 @@ public struct IdentityStore: Sendable {
         return list
     }
 
-    /// Deletes the identity saved as `name`. Throws `KeychainError.notFound` when there is none.
+    /// Deletes the identity saved as `name`.
+    ///
+    /// - Parameter name: the name the identity was saved under.
+    /// - Throws: `KeychainError.notFound` when there is none, or another `KeychainError` of the store.
     public func delete(named name: String) throws(KeychainError) {
         try store.delete(itemIdentity(name), timeout: timeout)
     }

@@ -15,6 +15,14 @@ public struct StoredIdentity: Sendable, Equatable {
     /// The RFC 7469 pin of the client certificate's public key.
     public var publicKeyPin: PublicKeyPin
 
+    /// A summary with these values, as `IdentityStore` reads it back from an item's attributes.
+    ///
+    /// - Parameters:
+    ///   - name: the name the identity was saved under.
+    ///   - subject: the client certificate's subject, RFC 2253.
+    ///   - issuer: the client certificate's issuer, RFC 2253.
+    ///   - notAfter: the end of the client certificate's validity period.
+    ///   - publicKeyPin: the RFC 7469 pin of the client certificate's public key.
     public init(name: String, subject: String, issuer: String, notAfter: Date, publicKeyPin: PublicKeyPin) {
         self.name = name
         self.subject = subject
@@ -39,9 +47,17 @@ public struct StoredIdentity: Sendable, Equatable {
     public static let renewalWindow: TimeInterval = 30 * 24 * 3600
 
     /// True when the certificate is no longer valid at `date`.
+    ///
+    /// - Parameter date: the time to check; now by default.
+    /// - Returns: whether `notAfter` is at or before `date`.
     public func isExpired(at date: Date = Date()) -> Bool { notAfter <= date }
 
     /// True when the certificate expires within `window` after `date` (or already has).
+    ///
+    /// - Parameters:
+    ///   - window: how long before `notAfter` counts as soon; ``renewalWindow`` (30 days) by default.
+    ///   - date: the time to check from; now by default.
+    /// - Returns: whether `notAfter` is at or before `date` plus `window`.
     public func expiresSoon(within window: TimeInterval = renewalWindow, at date: Date = Date()) -> Bool {
         notAfter <= date.addingTimeInterval(window)
     }
@@ -55,6 +71,11 @@ public struct IdentityList: Sendable, Equatable {
     /// The items of the identities' service whose attributes hold no readable summary, by name.
     public var unreadable: [UnreadableIdentity] = []
 
+    /// A list with these entries.
+    ///
+    /// - Parameters:
+    ///   - identities: the readable identities, by name.
+    ///   - unreadable: the items whose summaries cannot be read, by name.
     public init(identities: [StoredIdentity] = [], unreadable: [UnreadableIdentity] = []) {
         self.identities = identities
         self.unreadable = unreadable
@@ -70,6 +91,11 @@ public struct UnreadableIdentity: Sendable, Equatable {
     /// Why its summary cannot be read (`TLSError.invalidClientIdentity`).
     public var error: TLSError
 
+    /// An entry for the item stored as `name`.
+    ///
+    /// - Parameters:
+    ///   - name: the item's account.
+    ///   - error: why its summary cannot be read.
     public init(name: String, error: TLSError) {
         self.name = name
         self.error = error

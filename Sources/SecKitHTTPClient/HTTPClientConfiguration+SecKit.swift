@@ -33,6 +33,14 @@ extension HTTPClient.Configuration {
     /// and is closed. Failed connections are not retried (`retryConnectionEstablishment` is off): a
     /// certificate that failed does not pass on a second try, and the request fails at once.
     /// `onPinEvaluation` sees every evaluation (for example to log report-only mismatches).
+    ///
+    /// - Parameters:
+    ///   - configuration: SecTLS's configuration: trust roots, versions, pin policy and client
+    ///     identity. Its `serverName` must be nil (AsyncHTTPClient takes the name from the URL).
+    ///   - onPinEvaluation: called with every pin evaluation, on the connection's event loop.
+    /// - Throws: `TLSError.invalidConfiguration`: a `serverName`, a maximum version below the
+    ///   minimum, an unreadable CA file, a pin of a trusted CA's key, or pin-only trust without
+    ///   exactly one enforced pin set.
     public init(
         secKit configuration: TLSClientConfiguration,
         onPinEvaluation: (@Sendable (PinEvaluation) -> Void)? = nil

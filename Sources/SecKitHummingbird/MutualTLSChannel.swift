@@ -64,6 +64,11 @@ extension HTTPServerBuilder {
     /// let app = Application(router: router, server: .mutualTLS(context: tls))
     /// router.get("/") { _, _ in MutualTLS.verifiedClient?.subject ?? "" }
     /// ```
+    ///
+    /// - Parameters:
+    ///   - configuration: Hummingbird's HTTP/1.1 settings.
+    ///   - context: the server's identity, client verifier and connection limits.
+    /// - Returns: the server builder to pass to `Application(router:server:)`.
     public static func mutualTLS(
         http1 configuration: HTTP1Channel.Configuration = .init(),
         context: ServerTLSContext

@@ -31,7 +31,7 @@ public enum BasicAuthorization {
         let encodedCount = Base64.encodedCount(byteCount: pair.count, padding: true)
         return SecureBytes(count: prefix.count + encodedCount) { value in
             value.copyBytes(from: prefix)
-            pair.withUnsafeBytes { pair in
+            _ = pair.withUnsafeBytes { pair in
                 Base64.encode(
                     pair,
                     into: UnsafeMutableRawBufferPointer(rebasing: value[prefix.count...]),

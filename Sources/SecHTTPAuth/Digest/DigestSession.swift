@@ -55,12 +55,17 @@ public struct DigestSession: Sendable {
     /// The `Authorization` (or `Proxy-Authorization`) value for one request, counting it in `nc`.
     ///
     /// - Parameters:
+    ///   - method: the request method (`GET`), an HTTP token.
     ///   - uri: the request target exactly as on the request line (`/dir/index.html?x=1`).
+    ///   - user: the user name: quoted, in `username*` (RFC 8187) when not printable ASCII, or hashed
+    ///     when the challenge asks for `userhash`.
+    ///   - password: the password, hashed from its `SecureBytes` without a copy.
     ///   - body: the request body; when given and the server offers `auth-int`, the response covers it.
     ///     Without it, `auth` is used, and a server that offers only `auth-int` cannot be answered.
     /// - Throws: `HTTPAuthError.invalidRequest` for a method that is not a token or a target outside
     ///   visible ASCII, `.invalidCredentials` for control characters in the user name,
     ///   `.unusableChallenge` when no offered qop fits.
+    /// - Returns: the header value: `Digest username=…, realm=…, nonce=…, uri=…, response=…`.
     public mutating func authorization(
         method: String,
         uri: String,

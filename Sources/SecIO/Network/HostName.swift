@@ -44,7 +44,8 @@ public enum HostName {
 
     private static func numericText<Address>(family: Int32, _ address: inout Address, length: Int) -> String? {
         var buffer = [CChar](repeating: 0, count: length)
-        guard inet_ntop(family, &address, &buffer, socklen_t(length)) != nil else { return nil }
+        let converted = withUnsafeBytes(of: &address) { inet_ntop(family, $0.baseAddress, &buffer, socklen_t(length)) }
+        guard converted != nil else { return nil }
         return String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 }

@@ -27,6 +27,16 @@ extension ClientTLSContext {
     ///     for try await chunk in inbound { print(String(buffer: chunk)) }
     /// }
     /// ```
+    ///
+    /// - Parameters:
+    ///   - host: the server's name or IP address, checked against the allow-list and the certificate.
+    ///   - port: the server's port.
+    ///   - scheme: the scheme the allow-list is checked for.
+    ///   - group: the event loop group the connection runs on.
+    /// - Returns: the connection, its handshake done and verified.
+    /// - Throws: `TLSError`: `endpointNotAllowed` before anything is resolved, `hostNotFound`,
+    ///   `connectionFailed`, `timedOut`, the verification's errors (`pinMismatch`,
+    ///   `certificateVerificationFailed`, `clientCertificateRequired`, …), `cancelled`.
     public func connect(
         host: String,
         port: Int,

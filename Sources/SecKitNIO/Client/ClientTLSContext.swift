@@ -22,8 +22,13 @@ public final class ClientTLSContext: Sendable {
     let sslContext: NIOSSLContext
     let certificates = CertificateCache()
 
-    /// Reads the trust store and the identity into memory. Throws `invalidConfiguration` as
-    /// `TLSClient(configuration:)` does.
+    /// Reads the trust store and the identity into memory.
+    ///
+    /// - Parameter configuration: the trust roots, versions, pin policy, allow-list, client identity
+    ///   and timeouts of every connection made with this context.
+    /// - Throws: `TLSError.invalidConfiguration` as `TLSClient(configuration:)` throws it (an
+    ///   unreadable CA file, a maximum version below the minimum, pin-only trust without an enforced
+    ///   pin set), or when swift-nio-ssl refuses the result.
     public init(configuration: TLSClientConfiguration) throws(TLSError) {
         try configuration.checkVersionRange()
         var tls = NIOSSL.TLSConfiguration.makeClientConfiguration()
@@ -44,6 +49,15 @@ public final class ClientTLSContext: Sendable {
     /// — none for an IP address —, verified against the certificate and used to look up pins), and
     /// returns the future of its verification. Every handler added after these sees SecTLS's typed
     /// `TLSError` in `errorCaught`. Call on the channel's event loop (a channel initializer).
+    ///
+    /// - Parameters:
+    ///   - pipeline: the new channel's pipeline, in its synchronous form.
+    ///   - serverName: the host the channel connects to; the configuration's `serverName` wins when
+    ///     it is set.
+    /// - Returns: the future of the handshake's verification: the verified chain and its pin
+    ///   evaluation, or the `TLSError` it failed with.
+    /// - Throws: `TLSError` when pin-only trust has no enforced pin set for `serverName`, or the
+    ///   pipeline's error when a handler cannot be added.
     public func addHandlers(
         to pipeline: ChannelPipeline.SynchronousOperations,
         serverName: String

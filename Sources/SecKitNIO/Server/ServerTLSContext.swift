@@ -41,7 +41,11 @@ public final class ServerTLSContext: Sendable {
         maximumVersion: SecTLS.TLSVersion? = nil,
         limits: ServerConnectionLimits = ServerConnectionLimits()
     ) throws(TLSError) {
-        var tls = NIOSSL.TLSConfiguration.makeServerConfiguration(certificateChain: [], privateKey: .file(""))
+        // apply(…) sets the chain, and the same OpenSSL-held key again (not the deprecated `.file`).
+        var tls = NIOSSL.TLSConfiguration.makeServerConfiguration(
+            certificateChain: [],
+            privateKey: .privateKey(NIOSSLPrivateKey(customPrivateKey: OpenSSLPrivateKey(identity)))
+        )
         try tls.apply(minimumVersion: minimumVersion, maximumVersion: maximumVersion, identity: identity)
         // A certificate is required; the callback verifies it. The client CAs are named in the
         // CertificateRequest, so that clients with several identities pick the right one.

@@ -27,8 +27,13 @@ package final class TLSErrorTranslationHandler: ChannelInboundHandler, Removable
 
 extension TLSError {
     /// swift-nio-ssl's error `error` as a `TLSError` (a refused client certificate, an alert, a
-    /// broken handshake); nil when it is no TLS error. `clientIdentityConfigured` tells a refused
-    /// certificate from a missing one.
+    /// broken handshake); nil when it is no TLS error.
+    ///
+    /// - Parameters:
+    ///   - error: an error of swift-nio-ssl, for example one AsyncHTTPClient passed through.
+    ///   - clientIdentityConfigured: whether the connection presented a client certificate: tells a
+    ///     refused certificate (`clientCertificateRejected`) from a missing one
+    ///     (`clientCertificateRequired`).
     public init?(translating error: any Error, clientIdentityConfigured: Bool) {
         let translated = TLSErrorTranslation.translate(
             error,

@@ -21,9 +21,7 @@ struct ProviderKeychain {
             store = SecretServiceStore()
             seccliEnvironment = ["SECCLI_BACKEND": "secret-service"]
         case .file:
-            let path = FileManager.default.temporaryDirectory.appendingPathComponent(
-                "seckit-httpauth-\(getpid())-\(UUID().uuidString).store"
-            ).path
+            let path = try Scratch.untilExit("httpauth-store").path("credentials.store")
             store = try EncryptedFileStore(path: path, password: SecureBytes(Array(Self.filePassword.utf8)))
             seccliEnvironment = [
                 "SECCLI_BACKEND": "file", "SECCLI_STORE_FILE": path, "SECCLI_STORE_PASSWORD": Self.filePassword,

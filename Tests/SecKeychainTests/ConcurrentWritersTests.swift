@@ -61,10 +61,10 @@ struct ConcurrentWriters {
 
     let service = KeychainFixture.uniqueService("writers")
     /// A new folder for this run's barrier file (and store file).
-    let folder = KeychainFixture.temporaryDirectory.appendingPathComponent("writers-\(UUID().uuidString)").path
+    let folder: String
 
     init() throws {
-        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        folder = try Scratch.untilExit("writers").path
     }
 
     /// The accounts of every identity written, sorted: the shared ones and each writer's own.

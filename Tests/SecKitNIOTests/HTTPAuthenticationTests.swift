@@ -32,8 +32,7 @@ import Testing
             users: Self.users,
             certificate: https ? fixture.path("chain.pem") : nil,
             key: https ? fixture.path("leaf-rsa.key") : nil,
-            movableClock: movableClock,
-            in: URL(fileURLWithPath: NSTemporaryDirectory())
+            movableClock: movableClock
         )
     }
 

@@ -67,7 +67,7 @@ public final class TLSTestServer: @unchecked Sendable {
         stopped = true
         process.terminateAndWait()
         TestServerProcesses.unregister(process)
-        try? FileManager.default.removeItem(at: logURL)
+        try? FileManager.default.removeItem(at: logURL.deletingLastPathComponent())  // its own folder
     }
 
     deinit { stop() }
@@ -81,7 +81,7 @@ public final class TLSTestServer: @unchecked Sendable {
         port: Int,
         timeout: Duration
     ) throws -> TLSTestServer {
-        let logURL = FileManager.default.temporaryDirectory.appendingPathComponent("s_server-\(UUID().uuidString).log")
+        let logURL = URL(fileURLWithPath: try Scratch.untilExit("s_server").path("s_server.log"))
         _ = FileManager.default.createFile(atPath: logURL.path, contents: nil)
         let log = try FileHandle(forWritingTo: logURL)
         defer { try? log.close() }

@@ -301,13 +301,10 @@ enum GitHelper: CaseIterable, CustomTestStringConvertible {
 enum GitLibsecret {
     static let source = "/usr/share/doc/git/contrib/credential/libsecret"
 
-    /// A folder of this test process, removed when it exits.
-    static let folder = FileManager.default.temporaryDirectory
-        .appendingPathComponent("seckit-git-libsecret-\(UUID().uuidString)").path
-
     static let path = Result { () throws -> String in
+        // A copy in a folder of this test process, removed when it exits.
+        let folder = try Scratch.untilExit("git-libsecret").path("libsecret")
         try FileManager.default.copyItem(atPath: source, toPath: folder)
-        atexit { try? FileManager.default.removeItem(atPath: GitLibsecret.folder) }
         _ = try ProcessRunner.run("make", ["-C", folder], timeout: .seconds(120))
             .requiringSuccess(of: "make in a copy of \(source) (needs gcc, make, pkg-config, libsecret-1-dev)")
         return folder + "/git-credential-libsecret"

@@ -36,6 +36,18 @@ import Testing
         )
     }
 
+    /// `seccli cred set` of `user`'s password for `realm` of `server`, on the private Secret Service.
+    func storeWithSeccli(_ user: String, realm: String, of server: LighttpdServer) throws {
+        try Tools.seccli(
+            [
+                "cred", "set", "--server", "127.0.0.1", "--protocol", "https", "--port", "\(server.port)", "--account",
+                user, "--realm", realm,
+            ],
+            stdin: Array(Self.users[user]!.utf8),
+            expecting: .success
+        )
+    }
+
     func withClient<T>(_ body: (HTTPClient) async throws -> T) async throws -> T {
         let client = HTTPClient(
             eventLoopGroup: HTTPClient.defaultEventLoopGroup,
@@ -195,16 +207,7 @@ import Testing
     func twoRealmsOfOneHostFromTheKeychain() async throws {
         let server = try start()
         defer { server.stop() }
-        let seccli = try #require(BuiltExecutable.path("seccli"))
-        let set = try ProcessRunner.run(
-            seccli,
-            [
-                "cred", "set", "--server", "127.0.0.1", "--protocol", "https", "--port", "\(server.port)", "--account",
-                "alice", "--realm", "Realm A",
-            ],
-            stdin: Array(Self.users["alice"]!.utf8)
-        )
-        #expect(set.status == 0, "\(set.stderr)")
+        try storeWithSeccli("alice", realm: "Realm A", of: server)
         let stored = try SecretServiceSupport.secretTool(
             [
                 "store", "--label", "bob at Realm B", "server", "127.0.0.1", "protocol", "https", "port",
@@ -298,17 +301,8 @@ import Testing
     func seckitFetchFindsTheRealmsCredentialInTheKeychain() throws {
         let server = try start()
         defer { server.stop() }
-        let seccli = try #require(BuiltExecutable.path("seccli"))
         for (user, realm) in [("alice", "Realm A"), ("bob", "Realm B")] {
-            let set = try ProcessRunner.run(
-                seccli,
-                [
-                    "cred", "set", "--server", "127.0.0.1", "--protocol", "https", "--port", "\(server.port)",
-                    "--account", user, "--realm", realm,
-                ],
-                stdin: Array(Self.users[user]!.utf8)
-            )
-            #expect(set.status == 0, "\(set.stderr)")
+            try storeWithSeccli(user, realm: realm, of: server)
         }
         for area in ["/alice/", "/bob/"] {
             let result = try fetch([server.url(area + "index.txt"), "--keychain"])
@@ -316,10 +310,9 @@ import Testing
         }
         let unknown = try fetch([server.url("/md5/index.txt"), "--keychain"])
         #expect(unknown.status == 7, "no item for the MD5 realm: \(unknown.stderr)")
-        let delete = try ProcessRunner.run(
-            seccli,
-            ["cred", "delete", "--server", "127.0.0.1", "--protocol", "https", "--port", "\(server.port)", "--all"]
+        try Tools.seccli(
+            ["cred", "delete", "--server", "127.0.0.1", "--protocol", "https", "--port", "\(server.port)", "--all"],
+            expecting: .success
         )
-        #expect(delete.status == 0, "\(delete.stderr)")
     }
 }

@@ -75,10 +75,13 @@ struct EnvelopeCLITests {
         let plaintext = randomBytes(keyCase.size)
         try dir.write("plain.bin", plaintext)
 
-        let token = try Self.seccliToken(
-            ["encrypt", "--format", "jwe"] + keyOptions + keyCase.seccliOptions + ["--in", "plain.bin"],
-            environment: environment,
-            in: dir
+        let token = try Self.tokenLine(
+            try Tools.seccli(
+                ["encrypt", "--format", "jwe"] + keyOptions + keyCase.seccliOptions + ["--in", "plain.bin"],
+                environment: environment,
+                in: dir,
+                expecting: .success
+            )
         )
         #expect(
             token.split(separator: ".", omittingEmptySubsequences: false).count == 5,
@@ -100,11 +103,12 @@ struct EnvelopeCLITests {
             stdin: plaintext,
             environment: ["JOSE_KEY_HEX": keyHex]
         )
-        let decrypted = try Self.seccliOK(
+        let decrypted = try Tools.seccli(
             ["decrypt", "--format", "jwe"] + keyOptions,
             stdin: theirs.stdout,
             environment: environment,
-            in: dir
+            in: dir,
+            expecting: .success
         )
         expectSameBytes(decrypted.stdout, plaintext, "\(size) bytes: seccli does not recover joserfc's plaintext")
     }
@@ -113,10 +117,13 @@ struct EnvelopeCLITests {
     func jwePasswordDefaults() throws {
         let environment = ["P": randomPrintable(20)]
         let plaintext = randomBytes(300)
-        let token = try Self.seccliToken(
-            ["encrypt", "--format", "jwe", "--password", "env:P"],
-            stdin: plaintext,
-            environment: environment
+        let token = try Self.tokenLine(
+            try Tools.seccli(
+                ["encrypt", "--format", "jwe", "--password", "env:P"],
+                stdin: plaintext,
+                environment: environment,
+                expecting: .success
+            )
         )
         let header = try Self.joseHeader(token)
         #expect(header.alg == "PBES2-HS512+A256KW", "header \(header)")
@@ -135,10 +142,11 @@ struct EnvelopeCLITests {
             stdin: plaintext,
             environment: ["JOSE_PASSWORD": environment["P"]!]
         )
-        let decrypted = try Self.seccliOK(
+        let decrypted = try Tools.seccli(
             ["decrypt", "--format", "jwe", "--password", "env:P"],
             stdin: theirs.stdout,
-            environment: environment
+            environment: environment,
+            expecting: .success
         )
         expectSameBytes(decrypted.stdout, plaintext, "seccli does not recover joserfc's plaintext")
     }
@@ -174,7 +182,12 @@ struct EnvelopeCLITests {
             stdin: plaintext,
             environment: ["JOSE_PASSWORD": password]
         )
-        let decrypted = try Self.seccliOK(["decrypt"] + options, stdin: theirs.stdout, environment: environment)
+        let decrypted = try Tools.seccli(
+            ["decrypt"] + options,
+            stdin: theirs.stdout,
+            environment: environment,
+            expecting: .success
+        )
         expectSameBytes(decrypted.stdout, plaintext, "seccli does not recover joserfc's plaintext")
     }
 
@@ -190,11 +203,14 @@ struct EnvelopeCLITests {
                 (["--key", "env:K", "--key-format", "hex", "--kid", "2024-06"], "2024-06", hexKey),
             ]
             for run in runs {
-                let token = try Self.seccliToken(
-                    ["encrypt", "--format", "jwe", "--alg", "A256KW"] + run.options,
-                    stdin: Array("kid".utf8),
-                    environment: environment,
-                    in: dir
+                let token = try Self.tokenLine(
+                    try Tools.seccli(
+                        ["encrypt", "--format", "jwe", "--alg", "A256KW"] + run.options,
+                        stdin: Array("kid".utf8),
+                        environment: environment,
+                        in: dir,
+                        expecting: .success
+                    )
                 )
                 let header = try Self.header(token)
                 #expect(header.kid == run.kid, "\(run.options): header \(header)")
@@ -226,10 +242,11 @@ struct EnvelopeCLITests {
             }
             for key in [old, new] {
                 for order in [keys, Array(keys[2...] + keys[..<2])] {
-                    let decrypted = try Self.seccliOK(
+                    let decrypted = try Tools.seccli(
                         ["decrypt", "--format", "jwe"] + order,
                         stdin: try joseToken(kid: key.keyID!, key: key),
-                        in: dir
+                        in: dir,
+                        expecting: .success
                     )
                     expectSameBytes(decrypted.stdout, plaintext, "kid \(key.keyID!), keys \(order)")
                 }
@@ -251,10 +268,13 @@ struct EnvelopeCLITests {
             )
 
             // seccli writes the JWK's kid; joserfc picks the key from a set by it.
-            let token = try Self.seccliToken(
-                ["encrypt", "--format", "jwe", "--alg", "A256KW", "--key", "file:new.jwk"],
-                stdin: plaintext,
-                in: dir
+            let token = try Self.tokenLine(
+                try Tools.seccli(
+                    ["encrypt", "--format", "jwe", "--alg", "A256KW", "--key", "file:new.jwk"],
+                    stdin: plaintext,
+                    in: dir,
+                    expecting: .success
+                )
             )
             let opened = try InteropPeer.jose.run(
                 ["decrypt"],
@@ -285,10 +305,11 @@ struct EnvelopeCLITests {
                 environment: ["JOSE_KEY_HEX": second.hex]
             )
             for token in [withKeyID, withoutKeyID] {
-                let decrypted = try Self.seccliOK(
+                let decrypted = try Tools.seccli(
                     ["decrypt", "--format", "jwe", "--key", "file:set.json"],
                     stdin: token.stdout,
-                    in: dir
+                    in: dir,
+                    expecting: .success
                 )
                 expectSameBytes(decrypted.stdout, plaintext, "seccli with a JWK Set file")
             }
@@ -336,10 +357,11 @@ struct EnvelopeCLITests {
                 ).stdout
             )
             let decrypt = ["decrypt", "--format", "jwe", "--key", "env:K", "--key-format", "hex", "--in", "token.jwe"]
-            let allowed = try Self.seccliOK(
+            let allowed = try Tools.seccli(
                 decrypt + ["--alg", "A128KW", "--enc", "A128CBC-HS256"],
                 environment: environment,
-                in: dir
+                in: dir,
+                expecting: .success
             )
             expectSameBytes(allowed.stdout, plaintext, "--alg and --enc naming the token's algorithms")
             for restriction in [
@@ -377,11 +399,14 @@ struct EnvelopeCLITests {
             for keying in keyings {
                 let environment = ["FK": keying.key]
                 let plaintext = randomBytes(777)
-                let token = try Self.seccliToken(
-                    ["encrypt", "--format", "fernet", "--key", keying.option],
-                    stdin: plaintext,
-                    environment: environment,
-                    in: dir
+                let token = try Self.tokenLine(
+                    try Tools.seccli(
+                        ["encrypt", "--format", "fernet", "--key", keying.option],
+                        stdin: plaintext,
+                        environment: environment,
+                        in: dir,
+                        expecting: .success
+                    )
                 )
                 #expect(
                     base64URLDecode(token)?.first == 0x80,
@@ -399,11 +424,12 @@ struct EnvelopeCLITests {
                     stdin: plaintext,
                     environment: ["FERNET_KEY": keying.key]
                 )
-                let decrypted = try Self.seccliOK(
+                let decrypted = try Tools.seccli(
                     ["decrypt", "--format", "fernet", "--key", keying.option],
                     stdin: theirs.stdout,
                     environment: environment,
-                    in: dir
+                    in: dir,
+                    expecting: .success
                 )
                 expectSameBytes(
                     decrypted.stdout,
@@ -442,7 +468,12 @@ struct EnvelopeCLITests {
             )  // "created 120 s ago", then 121
             #expect(message != Self.authenticationFailed)
             for accepted in [[], ["--ttl", "600"]] {
-                let decrypted = try Self.seccliOK(decrypt + accepted, environment: environment, in: dir)
+                let decrypted = try Tools.seccli(
+                    decrypt + accepted,
+                    environment: environment,
+                    in: dir,
+                    expecting: .success
+                )
                 #expect(decrypted.stdout == plaintext, "\(accepted)")
             }
         }
@@ -462,10 +493,11 @@ struct EnvelopeCLITests {
             }
             for (index, token) in tokens.enumerated() {
                 for keys in [["--key", "env:OLD", "--key", "env:NEW"], ["--key", "env:NEW", "--key", "env:OLD"]] {
-                    let decrypted = try Self.seccliOK(
+                    let decrypted = try Tools.seccli(
                         ["decrypt", "--format", "fernet"] + keys,
                         stdin: token,
-                        environment: environment
+                        environment: environment,
+                        expecting: .success
                     )
                     expectSameBytes(
                         decrypted.stdout,
@@ -488,10 +520,11 @@ struct EnvelopeCLITests {
                 stdin: tokens[0],
                 environment: ["FERNET_KEYS": "\(new),\(old)"]
             )
-            let decrypted = try Self.seccliOK(
+            let decrypted = try Tools.seccli(
                 ["decrypt", "--format", "fernet", "--key", "env:NEW"],
                 stdin: rotated.stdout,
-                environment: environment
+                environment: environment,
+                expecting: .success
             )
             expectSameBytes(decrypted.stdout, plaintext, "Python's rotated token")
         }
@@ -516,7 +549,14 @@ struct EnvelopeCLITests {
         let response = Array(#"{"status":"ok","message":"Transfer of 250.00 complete / réf #42"}"#.utf8)
 
         // The app (seccli) sends a transfer request; the server (PHP, listing 6-16) opens it.
-        let request = try Self.seccliToken(["encrypt"] + seccli + macFields, stdin: transfer, environment: environment)
+        let request = try Self.tokenLine(
+            try Tools.seccli(
+                ["encrypt"] + seccli + macFields,
+                stdin: transfer,
+                environment: environment,
+                expecting: .success
+            )
+        )
         let envelope = try #require(
             try JSONSerialization.jsonObject(with: Data(request.utf8)) as? [String: Any],
             "not JSON: \(request)"
@@ -537,18 +577,26 @@ struct EnvelopeCLITests {
 
         // The server answers (listing 6-19); the app opens the response, MACed over the plaintext.
         let answer = try InteropPeer.legacy.run(["encrypt-response"], stdin: response, environment: environment)
-        let opened = try Self.seccliOK(["decrypt"] + seccli, stdin: answer.stdout, environment: environment)
+        let opened = try Tools.seccli(
+            ["decrypt"] + seccli,
+            stdin: answer.stdout,
+            environment: environment,
+            expecting: .success
+        )
         expectSameBytes(opened.stdout, response, "seccli decrypt of PHP's response")
 
         // Roles swapped: PHP as the client, seccli as the server.
         let phpRequest = try InteropPeer.legacy.run(["encrypt-request"], stdin: transfer, environment: environment)
-        let openedRequest = try Self.seccliOK(
+        let openedRequest = try Tools.seccli(
             ["decrypt"] + seccli + macFields,
             stdin: phpRequest.stdout,
-            environment: environment
+            environment: environment,
+            expecting: .success
         )
         expectSameBytes(openedRequest.stdout, transfer, "seccli decrypt --mac-fields of PHP's request")
-        let ourResponse = try Self.seccliToken(["encrypt"] + seccli, stdin: response, environment: environment)
+        let ourResponse = try Self.tokenLine(
+            try Tools.seccli(["encrypt"] + seccli, stdin: response, environment: environment, expecting: .success)
+        )
         let phpOpened = try InteropPeer.legacy.run(
             ["decrypt-response"],
             stdin: Array(ourResponse.utf8),
@@ -619,18 +667,23 @@ struct EnvelopeCLITests {
             sourceLocation: SourceLocation = #_sourceLocation
         ) throws -> String {
             try prepare(dir)
-            let token = try EnvelopeCLITests.seccliToken(
-                ["encrypt"] + options(),
-                stdin: plaintext,
-                environment: Self.environment,
-                in: dir,
+            let token = try EnvelopeCLITests.tokenLine(
+                try Tools.seccli(
+                    ["encrypt"] + options(),
+                    stdin: plaintext,
+                    environment: Self.environment,
+                    in: dir,
+                    expecting: .success,
+                    sourceLocation: sourceLocation
+                ),
                 sourceLocation: sourceLocation
             )
             try dir.write(name, token + "\n")
-            let opened = try EnvelopeCLITests.seccliOK(
+            let opened = try Tools.seccli(
                 ["decrypt"] + options() + ["--in", name],
                 environment: Self.environment,
                 in: dir,
+                expecting: .success,
                 sourceLocation: sourceLocation
             )
             try #require(
@@ -839,45 +892,9 @@ struct EnvelopeCLITests {
 // MARK: - Running seccli and the peers
 
 extension EnvelopeCLITests {
-    /// Runs seccli and requires it to succeed with nothing on standard error.
-    static func seccliOK(
-        _ arguments: [String],
-        stdin: [UInt8]? = nil,
-        environment: [String: String] = [:],
-        in directory: Scratch? = nil,
-        sourceLocation: SourceLocation = #_sourceLocation
-    ) throws -> ProcessResult {
-        let result = try Tools.seccli(
-            arguments,
-            stdin: stdin,
-            environment: environment,
-            in: directory,
-            sourceLocation: sourceLocation
-        )
-        try #require(
-            result.status == 0,
-            "seccli \(arguments) failed (\(result.status)): \(result.stderr)",
-            sourceLocation: sourceLocation
-        )
-        #expect(result.stderr.isEmpty, "seccli \(arguments): \(result.stderr)", sourceLocation: sourceLocation)
-        return result
-    }
-
-    /// Runs `seccli encrypt` of a sealed format and returns its output, which must be one line of text.
-    static func seccliToken(
-        _ arguments: [String],
-        stdin: [UInt8]? = nil,
-        environment: [String: String] = [:],
-        in directory: Scratch? = nil,
-        sourceLocation: SourceLocation = #_sourceLocation
-    ) throws -> String {
-        let text = try seccliOK(
-            arguments,
-            stdin: stdin,
-            environment: environment,
-            in: directory,
-            sourceLocation: sourceLocation
-        ).stdoutText
+    /// The one line of text that `seccli encrypt` of a sealed format wrote (without its line feed).
+    static func tokenLine(_ result: ProcessResult, sourceLocation: SourceLocation = #_sourceLocation) -> String {
+        let text = result.stdoutText
         #expect(
             text.hasSuffix("\n") && text.filter { $0 == "\n" }.count == 1,
             "not one line: \(text.debugDescription)",

@@ -23,7 +23,6 @@ struct SecretMemoryTests {
         stdoutFile: String? = nil,
         in dir: Scratch
     ) throws -> Images {
-        let seccli = try #require(Tools.seccliPath)
         // `run` with arguments replaces those of `--args`: they are given again, quoted for the shell.
         var run =
             "run "
@@ -39,10 +38,10 @@ struct SecretMemoryTests {
             "gcore \(dir.path("write.core"))", "delete", "catch syscall exit_group", "continue",
             "gcore \(dir.path("exit.core"))", "kill",
         ]
-        let result = try ProcessRunner.run(
-            "gdb",
-            ["-nx", "-batch"] + commands.flatMap { ["-ex", $0] } + ["--args", seccli] + arguments,
-            currentDirectory: dir.path
+        let result = try Tools.seccli(
+            arguments,
+            in: dir,
+            under: ["gdb", "-nx", "-batch"] + commands.flatMap { ["-ex", $0] } + ["--args"]
         )
         try #require(result.status == 0, "gdb: \(result.stderr.suffix(2000))")
         let atWrite = try [UInt8](Data(contentsOf: URL(fileURLWithPath: dir.path("write.core"))))
@@ -192,8 +191,8 @@ struct SecretMemoryTests {
         try withScratch { dir in
             let item = ["--service", Keychain.uniqueName("memory"), "--account", "alice"]
             let secret = "memory-test-secret-" + randomPrintable(24)
-            try Keychain.seccliSucceeding(["cred", "set"] + item, stdin: Array(secret.utf8))
-            defer { _ = try? Keychain.seccli(["cred", "delete"] + item) }
+            try Tools.seccli(["cred", "set"] + item, stdin: Array(secret.utf8), expecting: .success)
+            defer { _ = try? Tools.seccli(["cred", "delete"] + item) }
             let images = try Self.images(["cred", "get"] + item, stdoutFile: "secret", in: dir)
             #expect(try dir.read("secret") == Array(secret.utf8))
             Self.expectGone(["secret": Array(secret.utf8)], images, presentAtWrite: ["secret"])
@@ -205,7 +204,7 @@ struct SecretMemoryTests {
     /// would see a core); its core size limit reads 0.
     @Test("a crashed seccli writes no core", .timeLimit(.minutes(1)))
     func noCoreDump() throws {
-        let seccli = try #require(Tools.seccliPath)
+        let seccli = try Tools.seccliExecutable()
         try withScratch { dir in
             // The control: `sleep` under the same limit writes a core when killed.
             let control = try ProcessRunner.run(

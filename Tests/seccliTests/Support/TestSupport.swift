@@ -15,38 +15,10 @@ enum Algorithm: String, CaseIterable, Sendable {
     var blockSize: Int { self == .sha384 || self == .sha512 ? 128 : 64 }
 }
 
-// MARK: - Running seccli and the reference tools
+// MARK: - Running the reference tools
 
-enum Tools {
-    /// The `seccli` executable built next to the test bundle (SECCLI overrides it).
-    static let seccliPath: String? = {
-        ProcessInfo.processInfo.environment["SECCLI"] ?? BuiltExecutable.path("seccli")
-    }()
-
-    /// Runs `seccli` with `arguments`.
-    static func seccli(
-        _ arguments: [String],
-        stdin: [UInt8]? = nil,
-        environment: [String: String] = [:],
-        extraInput: ProcessRunner.ExtraInput? = nil,
-        in directory: Scratch? = nil,
-        sourceLocation: SourceLocation = #_sourceLocation
-    ) throws -> ProcessResult {
-        let path = try #require(
-            seccliPath,
-            "seccli executable not found next to the test bundle (\(URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().path)); build with --build-tests or set SECCLI",
-            sourceLocation: sourceLocation
-        )
-        return try ProcessRunner.run(
-            path,
-            arguments,
-            stdin: stdin,
-            environment: environment,
-            extraInput: extraInput,
-            currentDirectory: directory?.path
-        )
-    }
-
+/// The reference tools the CLI tests compare seccli with (TestSupport's `Tools` runs seccli itself).
+extension Tools {
     /// Runs a reference tool found on PATH (`openssl`, `sha256sum`, `base64`, ...) and requires
     /// it to succeed, so a broken reference cannot make a comparison pass.
     static func reference(

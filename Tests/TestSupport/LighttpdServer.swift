@@ -43,16 +43,15 @@ public final class LighttpdServer: @unchecked Sendable {
     public let port: Int
     /// `http` or `https`.
     public let scheme: String
-    private let process: Process
+    private let server: ServerProcess
     private let directory: URL
     private let lock = NSLock()
-    private var stopped = false
     private var clockOffset = 0
 
-    private init(port: Int, scheme: String, process: Process, directory: URL) {
+    private init(port: Int, scheme: String, server: ServerProcess, directory: URL) {
         self.port = port
         self.scheme = scheme
-        self.process = process
+        self.server = server
         self.directory = directory
     }
 
@@ -190,12 +189,10 @@ public final class LighttpdServer: @unchecked Sendable {
         process.standardInput = FileHandle.nullDevice
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
-        try process.run()
-        TestServerProcesses.register(process)
         let server = LighttpdServer(
             port: port,
             scheme: certificate == nil ? "http" : "https",
-            process: process,
+            server: try ServerProcess(running: process),
             directory: directory
         )
         let deadline = ContinuousClock.now + timeout
@@ -231,15 +228,8 @@ public final class LighttpdServer: @unchecked Sendable {
         }
     }
 
-    /// Terminates the server and waits for it (its logs stay readable). Idempotent.
-    public func stop() {
-        lock.lock()
-        defer { lock.unlock() }
-        guard !stopped else { return }
-        stopped = true
-        process.terminateAndWait()
-        TestServerProcesses.unregister(process)
-    }
+    /// Terminates the server (`ServerProcess.stop()`) and waits for it (its logs stay readable). Idempotent.
+    public func stop() { server.stop() }
 
     deinit {
         stop()

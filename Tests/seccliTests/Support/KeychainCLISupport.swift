@@ -6,11 +6,6 @@ import Testing
 /// TestSupport's `SecretServiceSupport`) or on an encrypted file — never the developer's own keyring.
 /// (`Tools.seccli` runs seccli.)
 enum Keychain {
-    /// The repository's tools/ folder (tools/with-secret-service starts nested private sessions).
-    static let toolsDirectory = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        .appendingPathComponent("tools").path
-
     /// A name no other test uses, so tests running in parallel never see each other's items.
     static func uniqueName(_ prefix: String) -> String {
         "\(prefix)-\(UUID().uuidString.prefix(8).lowercased())"
@@ -28,12 +23,9 @@ enum Keychain {
     /// session of tools/with-secret-service, with `$SECCLI` set: locking or stopping that session's
     /// keyring, or watching its bus, never disturbs the tests running beside it.
     static func inNestedSession(_ script: String) throws -> ProcessResult {
-        let seccli = try Tools.seccliExecutable()
-        return try ProcessRunner.run(
-            "\(toolsDirectory)/with-secret-service",
+        try SecretServiceSupport.inNestedSession(
             ["bash", "-c", "set -euo pipefail\nerr=$(mktemp)\ntrap 'rm -f \"$err\"' EXIT\n" + script],
-            environment: ["SECCLI": seccli, "SECCLI_BACKEND": "secret-service"],
-            timeout: .seconds(60)
+            environment: ["SECCLI": try Tools.seccliExecutable(), "SECCLI_BACKEND": "secret-service"]
         )
     }
 

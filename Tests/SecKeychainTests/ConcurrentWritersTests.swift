@@ -12,7 +12,7 @@ import Testing
 /// last write to its own identity present (no lost update), and no writer ever found a shared
 /// identity missing between two upserts.
 @Suite struct ConcurrentWritersTests {
-    @Test("8 processes x 200 upserts on 4 shared + 8 own identities, encrypted file")
+    @Test("8 processes x 200 upserts on 4 shared + 8 own identities, encrypted file", .tags(.slow))
     func encryptedFile() throws {
         let writers = try ConcurrentWriters()
         let path = writers.folder + "/credentials.store"
@@ -35,6 +35,7 @@ import Testing
 
     @Test(
         "8 processes x 200 upserts on 4 shared + 8 own identities, Secret Service (counted by secret-tool)",
+        .tags(.slow),
         .enabled(if: SecretServiceSupport.hasPrivateSecretService, SecretServiceSupport.privateSessionOnly)
     )
     func secretService() throws {

@@ -11,7 +11,7 @@ import Testing
 @Suite struct HTTPAuthenticatorDeadlineTests {
     let fixture = TestPKI.shared
 
-    @Test(arguments: ["head", "challenge"])
+    @Test(.tags(.slow), arguments: ["head", "challenge"])
     func aStalledExchangeEndsAtTheDeadline(stall: String) async throws {
         let server = try StallingServer.start(stall, fixture)
         defer { server.stop() }

@@ -253,7 +253,7 @@ struct ChecksumListFormTests {
         #expect(peak < 64 * 1024 * 1024, "peak RSS \(peak) bytes")
     }
 
-    @Test("a 20 MB list is checked in bounded memory, with sha256sum -c's output")
+    @Test("a 20 MB list is checked in bounded memory, with sha256sum -c's output", .tags(.slow))
     func largeList() throws {
         try withScratch { dir in
             // Long names make a large list of few lines: 20 MB in about 70,000 lines.

@@ -79,6 +79,7 @@ enum CredConcurrency {
 struct CredConcurrencyTests {
     @Test(
         "8 processes x 5 (file) or 25 (Secret Service) cred set on 4 identities: one item each, a written value",
+        .tags(.slow),
         arguments: KeychainBackend.available
     )
     func concurrentSets(backend: KeychainBackend) throws {

@@ -16,7 +16,7 @@ struct CredDeleteAllTests {
         try Tools.seccli(["cred", "get"] + item, environment: env).status
     }
 
-    @Test(arguments: KeychainBackend.available)
+    @Test(.tags(.slow), arguments: KeychainBackend.available)
     func scopes(_ backend: KeychainBackend) throws {
         try backend.withEnvironment { env in
             let service = Keychain.uniqueName("all")

@@ -14,6 +14,7 @@ struct HashInteropTests {
 
     @Test(
         "one file equals md5sum/sha*sum byte for byte and openssl dgst -r",
+        .tags(.slow),
         arguments: Algorithm.allCases,
         sizes
     )

@@ -92,7 +92,7 @@ struct ParallelHashTests {
         }
     }
 
-    @Test("more files than are read ahead (256): *sum's output")
+    @Test("more files than are read ahead (256): *sum's output", .tags(.slow))
     func moreFilesThanTheWindow() throws {
         try withScratch { dir in
             let arguments = try writeFiles(700, maximumSize: 200, in: dir)

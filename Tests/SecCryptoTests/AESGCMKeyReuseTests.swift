@@ -23,9 +23,9 @@ import Testing
             let nonceLength = nonceLengths[index % nonceLengths.count]
             let size = [0, 1, 15, 16, 17, 255, 4096, 16384, 65537][index % 9]
             return Message(
-                nonce: (0..<nonceLength).map { _ in UInt8.random(in: 0...255) },
-                aad: (0..<(index % 5 == 0 ? 0 : index % 40)).map { _ in UInt8.random(in: 0...255) },
-                plaintext: (0..<size).map { _ in UInt8.random(in: 0...255) }
+                nonce: randomBytes(nonceLength),
+                aad: randomBytes(index % 5 == 0 ? 0 : index % 40),
+                plaintext: randomBytes(size)
             )
         }
     }
@@ -54,7 +54,7 @@ import Testing
     /// every box. Then the peer seals a sequence, and the same key object opens it.
     @Test(arguments: [16, 24, 32])
     func bothWaysWithPython(keyByteCount: Int) throws {
-        let keyBytes = (0..<keyByteCount).map { _ in UInt8.random(in: 0...255) }
+        let keyBytes = randomBytes(keyByteCount)
         let key = SymmetricKey(data: keyBytes)
 
         let ours = Self.messages(count: 63)

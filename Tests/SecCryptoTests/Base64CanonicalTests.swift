@@ -1,4 +1,5 @@
 import SecCrypto
+import TestSupport
 import Testing
 
 /// `Base64.decodeCanonical`: the one encoding token formats (JWE, Fernet) accept, so that no altered text
@@ -157,9 +158,8 @@ import Testing
     /// in both alphabets; `nil` accepts both forms.
     @Test(arguments: [true, false])
     func roundTrip(padding: Bool) throws {
-        var generator = SystemRandomNumberGenerator()
         for count in 0...40 {
-            let bytes = (0..<count).map { _ in UInt8.random(in: 0...255, using: &generator) }
+            let bytes = randomBytes(count)
             for alphabet in [Base64.Alphabet.url, .standard] {
                 let text = Base64.encode(bytes, alphabet: alphabet, padding: padding)
                 // Without padding characters (a multiple of 3 bytes) the two forms are the same text.

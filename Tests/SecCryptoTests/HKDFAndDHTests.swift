@@ -45,9 +45,9 @@ import Testing
             print(HKDF(getattr(hashes, name)(), int(length), salt, bytes.fromhex(info)).derive(bytes.fromhex(ikm)).hex())
             """
         for length in [1, 16, hash.byteCount, 3 * hash.byteCount + 5, 255 * hash.byteCount] {
-            let ikm = (0..<Int.random(in: 1...80)).map { _ in UInt8.random(in: 0...255) }
-            let salt = (0..<[0, 7, 64][length % 3]).map { _ in UInt8.random(in: 0...255) }
-            let info = (0..<Int.random(in: 0...40)).map { _ in UInt8.random(in: 0...255) }
+            let ikm = randomBytes(Int.random(in: 1...80))
+            let salt = randomBytes([0, 7, 64][length % 3])
+            let info = randomBytes(Int.random(in: 0...40))
             let expected = try ProcessRunner.run(
                 "python3",
                 ["-c", script, pythonName, Hex.encode(ikm), Hex.encode(salt), Hex.encode(info), "\(length)"]

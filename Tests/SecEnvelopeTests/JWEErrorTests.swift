@@ -16,7 +16,7 @@ import Testing
     /// A p2s of 16 bytes.
     private static let p2s = KAT.base64url([UInt8](repeating: 0x5c, count: 16))
 
-    private static func key(_ count: Int) -> SymmetricKey { SymmetricKey(data: KAT.random(count)) }
+    private static func key(_ count: Int) -> SymmetricKey { SymmetricKey(data: randomBytes(count)) }
 
     // MARK: Header contents
 
@@ -247,7 +247,7 @@ import Testing
     /// around the token does not count.
     @Test func oversizedToken() throws {
         let key = Self.key(32)
-        let token = try JWE.encrypt(Data(KAT.random(1000)), using: key)
+        let token = try JWE.encrypt(Data(randomBytes(1000)), using: key)
         var policy = JWE.DecryptionPolicy()
         policy.maximumTokenByteCount = token.utf8.count
         #expect(try JWE.decrypt(token, using: key, policy: policy).count == 1000)

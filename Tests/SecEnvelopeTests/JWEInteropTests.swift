@@ -88,7 +88,7 @@ import Testing
 
     // MARK: Every combination, both directions
 
-    @Test("SecKit encrypts, joserfc decrypts", arguments: Alg.allCases, Enc.allCases)
+    @Test("SecKit encrypts, joserfc decrypts", .tags(.slow), arguments: Alg.allCases, Enc.allCases)
     func secKitToJoserfc(alg: Alg, enc: Enc) throws {
         let secret = Secret.random(for: alg, enc)
         let plaintext = Self.plaintext(alg, enc)
@@ -98,7 +98,12 @@ import Testing
         #expect(result.stdout == plaintext, "\(plaintext.count) bytes sealed, \(result.stdout.count) opened")
     }
 
-    @Test("joserfc encrypts, SecKit decrypts; a wrong key or password fails", arguments: Alg.allCases, Enc.allCases)
+    @Test(
+        "joserfc encrypts, SecKit decrypts; a wrong key or password fails",
+        .tags(.slow),
+        arguments: Alg.allCases,
+        Enc.allCases
+    )
     func joserfcToSecKit(alg: Alg, enc: Enc) throws {
         let secret = Secret.random(for: alg, enc)
         let plaintext = Self.plaintext(alg, enc)

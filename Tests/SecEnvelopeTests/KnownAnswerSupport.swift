@@ -49,9 +49,4 @@ enum KAT {
 
     /// base64url without padding of `bytes`.
     static func base64url(_ bytes: [UInt8]) -> String { Base64.encode(bytes, alphabet: .url, padding: false) }
-
-    static func random(_ count: Int) -> [UInt8] {
-        var generator = SystemRandomNumberGenerator()
-        return (0..<count).map { _ in UInt8.random(in: 0...255, using: &generator) }
-    }
 }

@@ -34,10 +34,10 @@ import Testing
     /// under the envelope's IV; key sizes 16, 24 and 32.
     @Test(arguments: [16, 24, 32])
     func roundTripPlaintext(keySize: Int) throws {
-        let key = SymmetricKey(data: KAT.random(keySize))
+        let key = SymmetricKey(data: randomBytes(keySize))
         let envelope = try LegacyEnvelope(encryptionKey: key, macKey: Self.macKey)
         for count in [0, 1, 15, 16, 17, 100] {
-            let plaintext = Data(KAT.random(count))
+            let plaintext = Data(randomBytes(count))
             let sealed = try envelope.seal(plaintext)
             #expect(try envelope.open(sealed) == plaintext)
             let members = try Self.members(sealed)
@@ -91,7 +91,7 @@ import Testing
         let sealed = try Self.envelope().seal(Self.transfer, macInput: .fields(Self.transferFields))
         for macInput in [LegacyEnvelope.MACInput.fields(Self.transferFields), .plaintext] {
             let wrongEncryption = try LegacyEnvelope(
-                encryptionKey: SymmetricKey(data: KAT.random(32)),
+                encryptionKey: SymmetricKey(data: randomBytes(32)),
                 macKey: Self.macKey
             )
             KAT.expectError("authenticationFailure") { try wrongEncryption.open(sealed, macInput: macInput) }
@@ -119,12 +119,12 @@ import Testing
     )
     func badPaddingUnderAValidMAC(_ tail: [UInt8]) throws {
         let envelope = try Self.envelope()
-        let padded = Array(Data("{\"amount\":\"1\"}  ".utf8)) + KAT.random(32 - 16 - tail.count) + tail
+        let padded = Array(Data("{\"amount\":\"1\"}  ".utf8)) + randomBytes(32 - 16 - tail.count) + tail
         try #require(padded.count == 32)
         let claimed = Int(tail.last!)
         var macInputs: [[UInt8]] = [padded]
         if (1...32).contains(claimed) { macInputs.append(Array(padded.dropLast(claimed))) }
-        for iv in [KAT.random(16), [UInt8](repeating: 0, count: 16)] {
+        for iv in [randomBytes(16), [UInt8](repeating: 0, count: 16)] {
             let payload = try AES.CBC.encrypt(padded, using: Self.encryptionKey, iv: iv, padding: .none)
             for authenticated in macInputs {
                 let mac = HMAC<SHA256>.authenticationCode(for: authenticated, using: Self.macKey).hexString
@@ -140,7 +140,7 @@ import Testing
         }
         // The same payload with a correct padding opens: the construction above is right.
         let good = Array(padded.prefix(16)) + Array(repeating: 0x10, count: 16)
-        let iv = KAT.random(16)
+        let iv = randomBytes(16)
         let payload = try AES.CBC.encrypt(good, using: Self.encryptionKey, iv: iv, padding: .none)
         let mac = HMAC<SHA256>.authenticationCode(for: good.prefix(16), using: Self.macKey).hexString
         #expect(try envelope.open(Self.envelopeJSON(iv: iv, mac: mac, payload: payload)) == Data(good.prefix(16)))
@@ -158,7 +158,7 @@ import Testing
         ]
         for plaintext in plaintexts {
             let bytes = Array(plaintext.utf8)
-            let iv = KAT.random(16)
+            let iv = randomBytes(16)
             let payload = try AES.CBC.encrypt(bytes, using: Self.encryptionKey, iv: iv)
             for authenticated in [bytes, Array("987654123456250.00".utf8), Array("987654123456250.002026-11-22".utf8)] {
                 let mac = HMAC<SHA256>.authenticationCode(for: authenticated, using: Self.macKey).hexString
@@ -182,14 +182,14 @@ import Testing
         let (iv, mac, payload) = (sealed["iv"]!, sealed["mac"]!, sealed["payload"]!)
         let payloadBytes = try Base64.decode(payload)
         for (i, m, p) in [
-            (Base64.encode(KAT.random(8)), mac, payload), (Base64.encode(KAT.random(17)), mac, payload),
+            (Base64.encode(randomBytes(8)), mac, payload), (Base64.encode(randomBytes(17)), mac, payload),
             ("", mac, payload),
             ("not base64!", mac, payload), (iv, String(mac.dropLast()), payload), (iv, mac + "0", payload),
             (iv, "", payload),
             (iv, String(repeating: "z", count: 64), payload), (iv, "0x" + String(mac.dropFirst(2)), payload),
             (iv, mac, ""), (iv, mac, Base64.encode(payloadBytes.dropLast())),
             (iv, mac, Base64.encode(payloadBytes.dropLast(16))),
-            (iv, mac, Base64.encode(payloadBytes + KAT.random(16))), (iv, mac, "%%%%"),
+            (iv, mac, Base64.encode(payloadBytes + randomBytes(16))), (iv, mac, "%%%%"),
         ] {
             let text = Data(#"{"iv":"\#(i)","mac":"\#(m)","payload":"\#(p)"}"#.utf8)
             KAT.expectError("authenticationFailure", "iv \(i) mac \(m) payload \(p)") { try envelope.open(text) }
@@ -217,7 +217,7 @@ import Testing
     @Test func keySizes() throws {
         for size in [0, 1, 15, 17, 31, 33, 64] {
             expectIncorrectSize(actual: size, expected: "16, 24 or 32 bytes") {
-                try LegacyEnvelope(encryptionKey: SymmetricKey(data: KAT.random(size)), macKey: Self.macKey)
+                try LegacyEnvelope(encryptionKey: SymmetricKey(data: randomBytes(size)), macKey: Self.macKey)
             }
         }
         KAT.expectError("invalidParameter") {
@@ -226,7 +226,7 @@ import Testing
         for size in [1, 32, 200] {
             let envelope = try LegacyEnvelope(
                 encryptionKey: Self.encryptionKey,
-                macKey: SymmetricKey(data: KAT.random(size))
+                macKey: SymmetricKey(data: randomBytes(size))
             )
             #expect(try envelope.open(try envelope.seal(Self.transfer)) == Self.transfer)
         }

@@ -8,26 +8,8 @@ import Testing
 /// its standard output. `password` is passed as the environment variable `P` (`-pass env:P`).
 private func openssl(_ arguments: [String], input: [UInt8], password: String? = nil) throws -> [UInt8] {
     try withTemporaryFile(containing: input) { path in
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["openssl"] + arguments + ["-in", path]
-        var environment = ProcessInfo.processInfo.environment
-        environment["P"] = password
-        process.environment = environment
-        let output = Pipe()
-        let errors = Pipe()
-        process.standardInput = FileHandle.nullDevice
-        process.standardOutput = output
-        process.standardError = errors
-        try process.run()
-        let stdout = output.fileHandleForReading.readDataToEndOfFile()
-        let stderr = errors.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        try #require(
-            process.terminationStatus == 0,
-            "openssl \(arguments.joined(separator: " ")) failed: \(String(decoding: stderr, as: UTF8.self))"
-        )
-        return [UInt8](stdout)
+        try ProcessRunner.run("openssl", arguments + ["-in", path], environment: password.map { ["P": $0] } ?? [:])
+            .requiringSuccess(of: "openssl \(arguments.joined(separator: " "))").stdout
     }
 }
 

@@ -1,6 +1,7 @@
 import Foundation
 import SecCrypto
 import SecEnvelope
+import TestSupport
 import Testing
 
 /// Every single-character change and every truncation of a valid JWE, Fernet token or legacy envelope
@@ -105,7 +106,7 @@ import Testing
             return (token, { try JWE.decrypt($0, password: password) })
         }
         let key = SymmetricKey(
-            data: KAT.random(item.alg == .direct ? item.enc.keyByteCount : [.a128KW: 16, .a192KW: 24][item.alg] ?? 32)
+            data: randomBytes(item.alg == .direct ? item.enc.keyByteCount : [.a128KW: 16, .a192KW: 24][item.alg] ?? 32)
         )
         let token = try JWE.encrypt(
             plaintext,
@@ -179,7 +180,7 @@ import Testing
 
     /// Swapping whole parts between two tokens made with the same key is refused too.
     @Test func jwePartsFromAnotherToken() throws {
-        let key = SymmetricKey(data: KAT.random(32))
+        let key = SymmetricKey(data: randomBytes(32))
         let first = try JWE.encrypt(Data("first".utf8), using: key, keyManagement: .a256KW, contentEncryption: .a256GCM)
         let second = try JWE.encrypt(
             Data("other".utf8),
@@ -208,7 +209,7 @@ import Testing
         let now = Date(timeIntervalSince1970: 1_800_000_000)
         // 20 bytes: a 89-byte token, which base64url writes with one '='.
         let plaintext = Data("twenty bytes, please".utf8)
-        let token = try fernet.encrypt(plaintext, timestamp: 1_800_000_000 - 5, iv: KAT.random(16))
+        let token = try fernet.encrypt(plaintext, timestamp: 1_800_000_000 - 5, iv: randomBytes(16))
         #expect(token.hasSuffix("=") && !token.hasSuffix("=="))
         let open = { (text: String) throws -> Data in try fernet.decrypt(text, timeToLive: 60, now: now) }
         #expect(try open(token) == plaintext)

@@ -6,7 +6,8 @@ import SecKeychain
 import TestSupport
 import Testing
 
-/// A keychain for one test of `KeychainCredentialProvider`, and how `seccli` reaches the same one.
+/// A keychain for one test of `KeychainCredentialProvider`, and the environment with which
+/// `Tools.seccli` reaches the same one.
 struct ProviderKeychain {
     let store: any CredentialStore
     /// The environment that points `seccli cred` at `store`.
@@ -21,9 +22,7 @@ struct ProviderKeychain {
             store = SecretServiceStore()
             seccliEnvironment = ["SECCLI_BACKEND": "secret-service"]
         case .file:
-            let path = FileManager.default.temporaryDirectory.appendingPathComponent(
-                "seckit-httpauth-\(getpid())-\(UUID().uuidString).store"
-            ).path
+            let path = try Scratch.untilExit("httpauth-store").path("credentials.store")
             store = try EncryptedFileStore(path: path, password: SecureBytes(Array(Self.filePassword.utf8)))
             seccliEnvironment = [
                 "SECCLI_BACKEND": "file", "SECCLI_STORE_FILE": path, "SECCLI_STORE_PASSWORD": Self.filePassword,
@@ -33,14 +32,6 @@ struct ProviderKeychain {
 
     /// A provider over this keychain, with a session memory of its own (as a new process has).
     func newProvider() -> KeychainCredentialProvider { KeychainCredentialProvider(store: store) }
-
-    /// `seccli ARGS` on this keychain, which must succeed.
-    @discardableResult
-    func seccli(_ arguments: [String], stdin: [UInt8]? = nil) throws -> ProcessResult {
-        let path = try #require(BuiltExecutable.path("seccli"), "seccli was not built")
-        return try ProcessRunner.run(path, arguments, stdin: stdin, environment: seccliEnvironment)
-            .requiringSuccess(of: "seccli \(arguments.joined(separator: " "))")
-    }
 }
 
 func uniqueHost(_ purpose: String) -> String {
@@ -81,9 +72,11 @@ struct KeychainCredentialProviderTests {
         let keychain = try ProviderKeychain(backend)
         let host = uniqueHost("seccli")
         for (realm, user, secret) in [("Admin Area", "alice", "admin pw"), ("Wiki", "bob", "wiki pw")] {
-            try keychain.seccli(
+            try Tools.seccli(
                 ["cred", "set", "--server", host, "--protocol", "https", "--account", user, "--realm", realm],
-                stdin: Array(secret.utf8)
+                stdin: Array(secret.utf8),
+                environment: keychain.seccliEnvironment,
+                expecting: .success
             )
         }
         let provider = keychain.newProvider()
@@ -105,10 +98,14 @@ struct KeychainCredentialProviderTests {
         let host = uniqueHost("permanent")
         let digest = space(host, realm: "ops", port: 8443, method: .digest)
         try await keychain.newProvider().keep("carol", "worked", for: digest, .permanent)
-        let got = try keychain.seccli([
-            "cred", "get", "--server", host, "--protocol", "https", "--port", "8443", "--auth-type", "digest",
-            "--account", "carol", "--realm", "ops",
-        ])
+        let got = try Tools.seccli(
+            [
+                "cred", "get", "--server", host, "--protocol", "https", "--port", "8443", "--auth-type", "digest",
+                "--account", "carol", "--realm", "ops",
+            ],
+            environment: keychain.seccliEnvironment,
+            expecting: .success
+        )
         #expect(got.stdoutText == "worked")
         let again = try await keychain.newProvider().credential(for: digest)
         #expect(again?.user == "carol" && again?.passwordText == "worked")
@@ -134,7 +131,11 @@ struct KeychainCredentialProviderTests {
         try await provider.keep("u", "session", for: area, .forSession)
         #expect(try await provider.credential(for: area)?.passwordText == "session")
         #expect(try await keychain.newProvider().credential(for: area) == nil)
-        let listed = try keychain.seccli(["cred", "list", "--server", host])
+        let listed = try Tools.seccli(
+            ["cred", "list", "--server", host],
+            environment: keychain.seccliEnvironment,
+            expecting: .success
+        )
         #expect(listed.stdoutText.isEmpty, "nothing written: \(listed.stdoutText)")
 
         try await provider.keep("u", "kept", for: area, .permanent)
@@ -157,9 +158,11 @@ struct KeychainCredentialProviderTests {
         }
         try await provider.keep("s", "s", for: space(host, realm: "A"), .forSession)
         try await provider.keep("u", "o", for: space(other, realm: "A"), .permanent)
-        try keychain.seccli(
+        try Tools.seccli(
             ["cred", "set", "--server", host, "--account", "git", "--protocol", "https", "--path", "/repo"],
-            stdin: Array("g".utf8)
+            stdin: Array("g".utf8),
+            environment: keychain.seccliEnvironment,
+            expecting: .success
         )
 
         #expect(try await provider.remove(space: space(host, realm: "A")) == 2, "the session's and the keychain's")
@@ -167,7 +170,13 @@ struct KeychainCredentialProviderTests {
         #expect(try await provider.credential(for: space(host, realm: "B"))?.passwordText == "b")
 
         #expect(try await provider.removeAll(host: host.uppercased() + ".") == 2, "realm B and the item with a path")
-        #expect(try keychain.seccli(["cred", "list", "--server", host]).stdoutText.isEmpty)
+        #expect(
+            try Tools.seccli(
+                ["cred", "list", "--server", host],
+                environment: keychain.seccliEnvironment,
+                expecting: .success
+            ).stdoutText.isEmpty
+        )
         #expect(try await provider.credential(for: space(other, realm: "A"))?.passwordText == "o")
     }
 }

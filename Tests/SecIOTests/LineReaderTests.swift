@@ -30,10 +30,10 @@ struct LineReaderTests {
     func linesAsSplitAtLineFeeds(maximumLength: Int) throws {
         var bytes: [UInt8] = []
         for length in [0, 1, 0, maximumLength - 1, maximumLength, maximumLength + 1, 3 * maximumLength, 5, 0] {
-            bytes += (0..<length).map { _ in UInt8.random(in: 0x20...0x7e) } + [0x0a]
+            bytes += Array(randomPrintable(length).utf8) + [0x0a]
         }
         // Longer than a read chunk, so lines also cross chunk boundaries.
-        bytes += (0..<(FileInput.chunkSize + 1000)).map { _ in UInt8.random(in: 0...0xff) }
+        bytes += randomBytes(FileInput.chunkSize + 1000)
         try withTemporaryFile(containing: bytes) { path in
             let lines = try readLines(path, maximumLength: maximumLength)
             #expect(lines == expectedLines(bytes, maximumLength: maximumLength))

@@ -22,15 +22,13 @@ struct WalkedEntryTests {
         var directory: String { root + "/tree/dir" }
         let content = Array("what the walk found\n".utf8)
 
-        init() throws {
-            root =
-                FileManager.default.temporaryDirectory.appendingPathComponent("seckit-walk-\(UUID().uuidString)").path
+        /// The tree, in `scratch`.
+        init(in scratch: Scratch) throws {
+            root = scratch.path
             try FileManager.default.createDirectory(atPath: root + "/tree/dir", withIntermediateDirectories: true)
             try Data(content).write(to: URL(fileURLWithPath: file))
             try Data("outside the tree\n".utf8).write(to: URL(fileURLWithPath: outside))
         }
-
-        func remove() { try? FileManager.default.removeItem(atPath: root) }
 
         /// What a walk records of `path` (following links when `following`).
         func identity(_ path: String, following: Bool = false) throws -> FileIdentity {
@@ -103,16 +101,17 @@ struct WalkedEntryTests {
 
     @Test("the file the walk found is read, by the record of its device and inode, with or without following links")
     func unchangedFileIsRead() throws {
-        let tree = try Tree()
-        defer { tree.remove() }
-        for following in [false, true] {
-            let entry = WalkedEntry(
-                path: Array(tree.file.utf8),
-                kind: .regularFile,
-                identity: try tree.identity(tree.file),
-                followsSymlinks: following
-            )
-            #expect(try Self.digest(of: entry).get() == SHA256.hash(data: tree.content).bytes)
+        try withScratch { dir in
+            let tree = try Tree(in: dir)
+            for following in [false, true] {
+                let entry = WalkedEntry(
+                    path: Array(tree.file.utf8),
+                    kind: .regularFile,
+                    identity: try tree.identity(tree.file),
+                    followsSymlinks: following
+                )
+                #expect(try Self.digest(of: entry).get() == SHA256.hash(data: tree.content).bytes)
+            }
         }
     }
 
@@ -122,75 +121,78 @@ struct WalkedEntryTests {
         [false, true]
     )
     func replacedFile(_ replacement: Replacement, following: Bool) throws {
-        let tree = try Tree()
-        defer { tree.remove() }
-        let record = try tree.identity(tree.file)
-        try tree.swap(tree.file) { try replacement.make(at: $0, in: tree) }
-        // Without a record only the kind is checked: another regular file, or a link followed to one,
-        // is then what the entry is.
-        let acceptedWithoutRecord = replacement == .otherFile || (replacement == .linkOutside && following)
-        for identity in acceptedWithoutRecord ? [record] : [record, nil] {
-            let entry = WalkedEntry(
-                path: Array(tree.file.utf8),
-                kind: .regularFile,
-                identity: identity,
-                followsSymlinks: following
-            )
-            let outcome = finishing(unblocking: tree.file) { Self.digest(of: entry) }
-            let result = try #require(outcome, "the open or the read did not return: \(replacement)")
-            let reason = "no longer the regular file the walk listed: \(replacement.reported(following: following))"
-            let known = identity == nil ? "unknown" : "recorded"
-            #expect(result == .failure(.io(path: tree.file, reason: reason)), "identity \(known)")
+        try withScratch { dir in
+            let tree = try Tree(in: dir)
+            let record = try tree.identity(tree.file)
+            try tree.swap(tree.file) { try replacement.make(at: $0, in: tree) }
+            // Without a record only the kind is checked: another regular file, or a link followed to one,
+            // is then what the entry is.
+            let acceptedWithoutRecord = replacement == .otherFile || (replacement == .linkOutside && following)
+            for identity in acceptedWithoutRecord ? [record] : [record, nil] {
+                let entry = WalkedEntry(
+                    path: Array(tree.file.utf8),
+                    kind: .regularFile,
+                    identity: identity,
+                    followsSymlinks: following
+                )
+                let outcome = finishing(unblocking: tree.file) { Self.digest(of: entry) }
+                let result = try #require(outcome, "the open or the read did not return: \(replacement)")
+                let reason = "no longer the regular file the walk listed: \(replacement.reported(following: following))"
+                let known = identity == nil ? "unknown" : "recorded"
+                #expect(result == .failure(.io(path: tree.file, reason: reason)), "identity \(known)")
+            }
         }
     }
 
     @Test("a file removed since the listing is reported with the open's own error")
     func removedFile() throws {
-        let tree = try Tree()
-        defer { tree.remove() }
-        let entry = WalkedEntry(
-            path: Array(tree.file.utf8),
-            kind: .regularFile,
-            identity: try tree.identity(tree.file),
-            followsSymlinks: false
-        )
-        try FileManager.default.removeItem(atPath: tree.file)
-        #expect(Self.digest(of: entry) == .failure(.io(path: tree.file, reason: "No such file or directory")))
+        try withScratch { dir in
+            let tree = try Tree(in: dir)
+            let entry = WalkedEntry(
+                path: Array(tree.file.utf8),
+                kind: .regularFile,
+                identity: try tree.identity(tree.file),
+                followsSymlinks: false
+            )
+            try FileManager.default.removeItem(atPath: tree.file)
+            #expect(Self.digest(of: entry) == .failure(.io(path: tree.file, reason: "No such file or directory")))
+        }
     }
 
     @Test("a walked directory replaced by a link, a FIFO or another directory is not opened as a directory")
     func replacedDirectory() throws {
-        let tree = try Tree()
-        defer { tree.remove() }
-        let record = try tree.identity(tree.directory)
-        func opened(following: Bool) -> Result<Int32, CryptoError> {
-            let entry = WalkedEntry(
-                path: Array(tree.directory.utf8),
-                kind: .directory,
-                identity: record,
-                followsSymlinks: following
-            )
-            return Result { () throws(CryptoError) in try entry.open() }
-        }
-        let descriptor = try opened(following: false).get()
-        #expect(try tree.identity("/proc/self/fd/\(descriptor)", following: true) == record)
-        close(descriptor)
+        try withScratch { dir in
+            let tree = try Tree(in: dir)
+            let record = try tree.identity(tree.directory)
+            func opened(following: Bool) -> Result<Int32, CryptoError> {
+                let entry = WalkedEntry(
+                    path: Array(tree.directory.utf8),
+                    kind: .directory,
+                    identity: record,
+                    followsSymlinks: following
+                )
+                return Result { () throws(CryptoError) in try entry.open() }
+            }
+            let descriptor = try opened(following: false).get()
+            #expect(try tree.identity("/proc/self/fd/\(descriptor)", following: true) == record)
+            close(descriptor)
 
-        func expectReported(_ reason: String, following: Bool) {
-            let expected = "no longer the directory the walk listed: \(reason)"
-            #expect(opened(following: following) == .failure(.io(path: tree.directory, reason: expected)))
+            func expectReported(_ reason: String, following: Bool) {
+                let expected = "no longer the directory the walk listed: \(reason)"
+                #expect(opened(following: following) == .failure(.io(path: tree.directory, reason: expected)))
+            }
+            // A directory cannot be renamed over: it is moved aside first, as an attacker would move it.
+            try #require(rename(tree.directory, tree.directory + "-aside") == 0)
+            try tree.swap(tree.directory) {
+                try FileManager.default.createSymbolicLink(atPath: $0, withDestinationPath: dir.path)
+            }
+            expectReported("now a symbolic link", following: false)
+            expectReported("now another directory", following: true)
+            try FileManager.default.removeItem(atPath: tree.directory)
+            try tree.swap(tree.directory) { try #require(mkfifo($0, 0o600) == 0) }
+            expectReported("now a FIFO", following: false)
+            expectReported("now a FIFO", following: true)
         }
-        // A directory cannot be renamed over: it is moved aside first, as an attacker would move it.
-        try #require(rename(tree.directory, tree.directory + "-aside") == 0)
-        try tree.swap(tree.directory) {
-            try FileManager.default.createSymbolicLink(atPath: $0, withDestinationPath: NSTemporaryDirectory())
-        }
-        expectReported("now a symbolic link", following: false)
-        expectReported("now another directory", following: true)
-        try FileManager.default.removeItem(atPath: tree.directory)
-        try tree.swap(tree.directory) { try #require(mkfifo($0, 0o600) == 0) }
-        expectReported("now a FIFO", following: false)
-        expectReported("now a FIFO", following: true)
     }
 }
 

@@ -19,9 +19,7 @@ struct IdentityStoreTests {
             case .secretService: SecretServiceStore()
             case .file:
                 try EncryptedFileStore(
-                    path: FileManager.default.temporaryDirectory.appendingPathComponent(
-                        "seckit-identities-\(UUID().uuidString).store"
-                    ).path,
+                    path: try Scratch.untilExit("identities").path("identities.store"),
                     password: SecureBytes(Array("correct horse battery staple".utf8))
                 )
             }

@@ -82,32 +82,24 @@ import Glibc
         }.count
     }
 
+    /// Stopping the daemon the other tests share would hold them up (past their timeouts, on a
+    /// loaded machine), so the stopped-daemon test runs in a Secret Service of its own: a child test
+    /// process, in a nested private session, that runs only that test.
+    @Test(.enabled(if: SecretServiceSupport.hasPrivateSecretService, SecretServiceSupport.privateSessionOnly))
+    func cancellingAReadOfAStoppedSecretServiceEndsItPromptly() throws {
+        try SecretServiceSupport.runInOwnSession("AsyncStoreTests/cancellingAReadOfThisSessionsStoppedSecretService")
+    }
+
     /// SIGSTOP leaves the daemon's D-Bus name and socket in place: calls to it are queued by the bus
     /// and wait. Cancelling the task cancels the call's GCancellable, so the read ends at once.
-    /// Stopping the daemon holds up every Secret Service test running alongside (past their
-    /// timeouts, on a loaded machine), so this runs only when asked for, on its own:
-    /// `SECKIT_STOP_KEYRING=1 tools/with-secret-service swift test --filter StoppedSecretService`.
-    @Test(
-        .enabled(if: SecretServiceSupport.hasPrivateSecretService, SecretServiceSupport.privateSessionOnly),
-        .enabled(
-            if: ProcessInfo.processInfo.environment["SECKIT_STOP_KEYRING"] == "1",
-            "stops the keyring daemon: run alone with SECKIT_STOP_KEYRING=1"
-        )
-    )
-    func cancellingAReadOfAStoppedSecretServiceEndsItPromptly() async throws {
+    @Test(SecretServiceSupport.onlyInOwnSession)
+    func cancellingAReadOfThisSessionsStoppedSecretService() async throws {
         let store = SecretServiceStore()
         let id = CredentialIdentity.genericPassword(service: KeychainFixture.uniqueService("async-stop"), account: "a")
         try await store.upsert(id, string: "kept")
         let daemon = try Self.secretServiceProcess()
         #expect(kill(daemon, SIGSTOP) == 0)
         defer { kill(daemon, SIGCONT) }
-        // The other Secret Service tests running alongside wait for the daemon meanwhile: a process
-        // of its own resumes it after 3 s even if this task is slow to get a thread of the pool.
-        let resumer = try Process.run(
-            URL(fileURLWithPath: "/bin/sh"),
-            arguments: ["-c", "sleep 3; kill -CONT \(daemon)"]
-        )
-        defer { resumer.terminate() }
         let task = Task { try await store.secret(for: id, timeout: .seconds(900)) }
         try await Task.sleep(for: .milliseconds(300))
         task.cancel()

@@ -12,7 +12,7 @@ import Testing
 /// last write to its own identity present (no lost update), and no writer ever found a shared
 /// identity missing between two upserts.
 @Suite struct ConcurrentWritersTests {
-    @Test("8 processes x 200 upserts on 4 shared + 8 own identities, encrypted file")
+    @Test("8 processes x 200 upserts on 4 shared + 8 own identities, encrypted file", .tags(.slow))
     func encryptedFile() throws {
         let writers = try ConcurrentWriters()
         let path = writers.folder + "/credentials.store"
@@ -35,6 +35,7 @@ import Testing
 
     @Test(
         "8 processes x 200 upserts on 4 shared + 8 own identities, Secret Service (counted by secret-tool)",
+        .tags(.slow),
         .enabled(if: SecretServiceSupport.hasPrivateSecretService, SecretServiceSupport.privateSessionOnly)
     )
     func secretService() throws {
@@ -61,10 +62,10 @@ struct ConcurrentWriters {
 
     let service = KeychainFixture.uniqueService("writers")
     /// A new folder for this run's barrier file (and store file).
-    let folder = KeychainFixture.temporaryDirectory.appendingPathComponent("writers-\(UUID().uuidString)").path
+    let folder: String
 
     init() throws {
-        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        folder = try Scratch.untilExit("writers").path
     }
 
     /// The accounts of every identity written, sorted: the shared ones and each writer's own.

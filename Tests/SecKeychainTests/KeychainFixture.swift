@@ -30,16 +30,18 @@ enum KeychainFixture {
         "seckit-test-\(purpose)-\(getpid())-\(UUID().uuidString.prefix(8).lowercased())"
     }
 
-    static let temporaryDirectory: URL = {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("seckit-keychain-tests-\(getpid())")
-        try? FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-        atexit { try? FileManager.default.removeItem(at: KeychainFixture.temporaryDirectory) }
-        return url
+    /// The folder of the store files, removed when the test process exits.
+    static let storeFolder: Scratch = {
+        do {
+            return try Scratch.untilExit("keychain-stores")
+        } catch {
+            fatalError("no folder for the store files: \(error)")
+        }
     }()
 
     /// A path for a new store file.
     static func newStorePath() -> String {
-        temporaryDirectory.appendingPathComponent("store-\(UUID().uuidString).seckeychain").path
+        storeFolder.uniquePath("store", suffix: ".seckeychain")
     }
 
     static let filePassword = SecureBytes(Array("correct horse battery staple".utf8))

@@ -13,7 +13,7 @@ import Testing
 /// HTTPAuthenticator against a real lighttpd (mod_auth, plain user file): Basic, Digest MD5 and
 /// SHA-256 over HTTPS, wrong passwords, two realms of one host answered from the keychain (items of
 /// `seccli cred set --realm` and `secret-tool`), cleartext Basic refused, Digest reused on the next
-/// request, and curl --digest against the same server.
+/// request, and HTTPAuthenticator agreeing with curl --digest on the same server.
 @Suite struct HTTPAuthenticationTests {
     let fixture = TestPKI.shared
     static let users = ["alice": "wonderland", "bob": "builder ünï"]
@@ -32,9 +32,36 @@ import Testing
             users: Self.users,
             certificate: https ? fixture.path("chain.pem") : nil,
             key: https ? fixture.path("leaf-rsa.key") : nil,
-            movableClock: movableClock,
-            in: URL(fileURLWithPath: NSTemporaryDirectory())
+            movableClock: movableClock
         )
+    }
+
+    /// `seccli cred set` of `user`'s password for `realm` of `server`, on the private Secret Service.
+    func storeWithSeccli(_ user: String, realm: String, of server: LighttpdServer) throws {
+        try Tools.seccli(
+            [
+                "cred", "set", "--server", "127.0.0.1", "--protocol", "https", "--port", "\(server.port)", "--account",
+                user, "--realm", realm,
+            ],
+            stdin: Array(Self.users[user]!.utf8),
+            expecting: .success
+        )
+    }
+
+    /// Removes every keychain item of `server` (its port is its own: no other test's items go), for a `defer`.
+    func removeKeychainItems(of server: LighttpdServer) {
+        #expect(
+            throws: Never.self,
+            "the keychain items of port \(server.port) stay behind"
+        ) {
+            try Tools.seccli(
+                [
+                    "cred", "delete", "--server", "127.0.0.1", "--protocol", "https", "--port", "\(server.port)",
+                    "--all",
+                ],
+                expecting: .success
+            )
+        }
     }
 
     func withClient<T>(_ body: (HTTPClient) async throws -> T) async throws -> T {
@@ -200,16 +227,8 @@ import Testing
     func twoRealmsOfOneHostFromTheKeychain() async throws {
         let server = try start()
         defer { server.stop() }
-        let seccli = try #require(BuiltExecutable.path("seccli"))
-        let set = try ProcessRunner.run(
-            seccli,
-            [
-                "cred", "set", "--server", "127.0.0.1", "--protocol", "https", "--port", "\(server.port)", "--account",
-                "alice", "--realm", "Realm A",
-            ],
-            stdin: Array(Self.users["alice"]!.utf8)
-        )
-        #expect(set.status == 0, "\(set.stderr)")
+        defer { removeKeychainItems(of: server) }
+        try storeWithSeccli("alice", realm: "Realm A", of: server)
         let stored = try SecretServiceSupport.secretTool(
             [
                 "store", "--label", "bob at Realm B", "server", "127.0.0.1", "protocol", "https", "port",
@@ -228,28 +247,44 @@ import Testing
             server.accessLog.contains { $0.hasPrefix("200 alice") }
                 && server.accessLog.contains { $0.hasPrefix("200 bob") }
         )
-        _ = try await KeychainCredentialProvider(store: SecretServiceStore()).removeAll(host: "127.0.0.1")
     }
 
-    @Test func curlDigestAgreesWithTheServer() throws {
+    /// curl --digest is the reference: with the same password and server, HTTPAuthenticator gets
+    /// what curl gets (the area, with alice logged in), and where curl is refused (401) so is it.
+    @Test func theAuthenticatorAgreesWithCurlDigest() async throws {
         let server = try start()
         defer { server.stop() }
-        let curl = try ProcessRunner.run(
-            "curl",
-            [
-                "-sS", "--cacert", fixture.path("ca.pem"), "--digest", "-u", "alice:wonderland",
-                server.url("/digest/index.txt"),
-            ]
-        )
-        #expect(curl.status == 0 && curl.stdoutText == "area /digest/\n", "\(curl.stderr)")
-        let refused = try ProcessRunner.run(
-            "curl",
-            [
-                "-sS", "-o", "/dev/null", "-w", "%{http_code}", "--cacert", fixture.path("ca.pem"), "--digest", "-u",
-                "alice:wrong", server.url("/digest/index.txt"),
-            ]
-        )
-        #expect(refused.stdoutText == "401")
+        let url = server.url("/digest/index.txt")
+        /// curl's body and status code.
+        func curl(_ password: String) throws -> (body: String, status: String) {
+            let result = try ProcessRunner.run(
+                "curl",
+                [
+                    "-sS", "-w", "%{http_code}", "--cacert", fixture.path("ca.pem"), "--digest", "-u",
+                    "alice:\(password)", url,
+                ]
+            )
+            #expect(result.status == 0, "curl: \(result.stderr)")
+            return (String(result.stdoutText.dropLast(3)), String(result.stdoutText.suffix(3)))
+        }
+        let theirs = try curl("wonderland")
+        #expect(theirs.status == "200" && theirs.body == "area /digest/\n", "curl: \(theirs)")
+        #expect(try curl("wrong").status == "401", "curl with a wrong password")
+
+        let right = await provider(server, [("Digest Realm", .digest)])
+        try await withClient { (client: HTTPClient) async throws in
+            #expect(try await get(url, HTTPAuthenticator(credentials: right), client: client) == theirs.body)
+        }
+        let wrong = await provider(server, [("Digest Realm", .digest)], credential: credential("alice", "wrong"))
+        await #expect(throws: HTTPAuthError.authenticationFailed(realm: "Digest Realm", method: .digest, failures: 1)) {
+            try await withClient { (client: HTTPClient) async throws in
+                try await get(url, HTTPAuthenticator(credentials: wrong), client: client)
+            }
+        }
+        server.stop()
+        // curl, then SecKit, each: a challenge and alice let in; a challenge and the wrong answer refused.
+        #expect(server.accessLog.count == 8, "\(server.accessLog)")
+        #expect(server.accessLog.filter { $0.hasPrefix("200 alice") }.count == 2, "\(server.accessLog)")
     }
 
     // MARK: - seckit-fetch
@@ -303,17 +338,9 @@ import Testing
     func seckitFetchFindsTheRealmsCredentialInTheKeychain() throws {
         let server = try start()
         defer { server.stop() }
-        let seccli = try #require(BuiltExecutable.path("seccli"))
+        defer { removeKeychainItems(of: server) }
         for (user, realm) in [("alice", "Realm A"), ("bob", "Realm B")] {
-            let set = try ProcessRunner.run(
-                seccli,
-                [
-                    "cred", "set", "--server", "127.0.0.1", "--protocol", "https", "--port", "\(server.port)",
-                    "--account", user, "--realm", realm,
-                ],
-                stdin: Array(Self.users[user]!.utf8)
-            )
-            #expect(set.status == 0, "\(set.stderr)")
+            try storeWithSeccli(user, realm: realm, of: server)
         }
         for area in ["/alice/", "/bob/"] {
             let result = try fetch([server.url(area + "index.txt"), "--keychain"])
@@ -321,10 +348,5 @@ import Testing
         }
         let unknown = try fetch([server.url("/md5/index.txt"), "--keychain"])
         #expect(unknown.status == 7, "no item for the MD5 realm: \(unknown.stderr)")
-        let delete = try ProcessRunner.run(
-            seccli,
-            ["cred", "delete", "--server", "127.0.0.1", "--protocol", "https", "--port", "\(server.port)", "--all"]
-        )
-        #expect(delete.status == 0, "\(delete.stderr)")
     }
 }

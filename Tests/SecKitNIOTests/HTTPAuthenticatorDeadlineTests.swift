@@ -14,7 +14,7 @@ import Testing
     // Without the deadline the call never returns (the 401's body never ends): the time limit makes
     // that a failure, not a hung run. No wall-clock bound below it: the parallel suite's blocking
     // calls can hold the cooperative pool for a minute.
-    @Test(.timeLimit(.minutes(5)), arguments: ["head", "challenge"])
+    @Test(.tags(.slow), .timeLimit(.minutes(5)), arguments: ["head", "challenge"])
     func aStalledExchangeEndsAtTheDeadline(stall: String) async throws {
         let server = try StallingServer.start(stall, fixture)
         defer { server.stop() }

@@ -96,7 +96,7 @@ import Testing
         try await connection.channel.channel.close()
     }
 
-    @Test(arguments: TestPKI.refusedServers)
+    @Test(.tags(.slow), arguments: TestPKI.refusedServers)
     func verificationFailuresCarryTheReason(refused: TestPKI.RefusedServer) async throws {
         let (server, configuration) = try fixture.start(refused)
         defer { server.stop() }

@@ -92,7 +92,7 @@ import Testing
     /// `--timeout` bounds the whole request, below one second too, wherever a server stalls: in
     /// the handshake, before the head, in the body after its first byte, in a 401's body (the
     /// authenticator reads it). Each ends as a connection failure, soon after the limit.
-    @Test(arguments: ["handshake", "head", "body", "challenge"])
+    @Test(.tags(.slow), arguments: ["handshake", "head", "body", "challenge"])
     func theTimeoutBoundsTheWholeRequest(stall: String) throws {
         let server = try StallingServer.start(stall, fixture)
         defer { server.stop() }

@@ -110,17 +110,18 @@ import Testing
                 == ClientIdentity(combinedPEM: combined).certificate
         )
 
-        let oversized = FileManager.default.temporaryDirectory.appendingPathComponent(
-            "oversized-\(UUID().uuidString).key"
-        )
-        try (combined + Data(count: ClientIdentity.maximumFileSize + 1 - combined.count)).write(to: oversized)
-        defer { try? FileManager.default.removeItem(at: oversized) }
-        #expect(
-            throws: TLSError.invalidClientIdentity(
-                "the key file \(oversized.path) is larger than \(ClientIdentity.maximumFileSize) bytes"
+        try withScratch { dir in
+            let oversized = try dir.write(
+                "oversized.key",
+                Array(combined + Data(count: ClientIdentity.maximumFileSize + 1 - combined.count))
             )
-        ) {
-            try ClientIdentity(certificateFile: fixture.path("client.pem"), keyFile: oversized.path)
+            #expect(
+                throws: TLSError.invalidClientIdentity(
+                    "the key file \(oversized) is larger than \(ClientIdentity.maximumFileSize) bytes"
+                )
+            ) {
+                try ClientIdentity(certificateFile: fixture.path("client.pem"), keyFile: oversized)
+            }
         }
     }
 

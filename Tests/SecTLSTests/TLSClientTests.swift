@@ -227,7 +227,7 @@ import Glibc
         }
     }
 
-    @Test(arguments: TestPKI.refusedServers)
+    @Test(.tags(.slow), arguments: TestPKI.refusedServers)
     func verificationFailuresCarryTheReason(refused: TestPKI.RefusedServer) throws {
         let (server, configuration) = try fixture.start(refused)
         defer { server.stop() }

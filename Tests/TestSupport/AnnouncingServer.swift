@@ -4,7 +4,7 @@ import Foundation
 /// connections (the `seckit-mtls-server` example, the hostile Python peers). Killed when the test
 /// process exits, like every test server.
 public final class AnnouncingServer: @unchecked Sendable {
-    public let process: Process
+    private let server: ServerProcess
     public let port: Int
 
     /// Starts `executable` with `arguments` in `directory` and waits for its first line; its
@@ -18,14 +18,12 @@ public final class AnnouncingServer: @unchecked Sendable {
         process.standardInput = FileHandle.nullDevice
         process.standardOutput = output
         process.standardError = try errors.map { try FileHandle(forWritingTo: $0) } ?? FileHandle.nullDevice
-        try process.run()
-        TestServerProcesses.register(process)
+        let server = try ServerProcess(running: process)
         var line = ""
         while !line.hasSuffix("\n") {
             let byte = output.fileHandleForReading.readData(ofLength: 1)
             guard !byte.isEmpty else {
-                process.waitUntilExit()
-                TestServerProcesses.unregister(process)
+                server.stop()
                 let log = errors.flatMap { try? String(contentsOf: $0, encoding: .utf8) } ?? ""
                 throw ProcessRunnerError(
                     description: "\(executable) exited with \(process.terminationStatus) before it listened \(log)"
@@ -37,17 +35,13 @@ public final class AnnouncingServer: @unchecked Sendable {
         guard line.hasPrefix("listening on "),
             let port = last.flatMap({ Int($0.trimmingCharacters(in: .whitespacesAndNewlines)) })
         else {
-            process.terminateAndWait()
-            TestServerProcesses.unregister(process)
+            server.stop()
             throw ProcessRunnerError(description: "unexpected first line of \(executable): \(line)")
         }
-        self.process = process
+        self.server = server
         self.port = port
     }
 
-    /// Stops the server (SIGTERM, then SIGKILL) and waits for it. Idempotent.
-    public func stop() {
-        process.terminateAndWait()
-        TestServerProcesses.unregister(process)
-    }
+    /// Stops the server (`ServerProcess.stop()`) and waits for it. Idempotent.
+    public func stop() { server.stop() }
 }

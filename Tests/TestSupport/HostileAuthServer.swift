@@ -6,7 +6,7 @@ import Foundation
 /// every server still running when the test process exits) terminates it.
 ///
 /// ```swift
-/// let server = try HostileAuthServer.start(.stale, certificate: "chain.pem", key: "leaf-rsa.key", in: directory)
+/// let server = try HostileAuthServer.start(.stale, certificate: "chain.pem", key: "leaf-rsa.key")
 /// defer { server.stop() }
 /// // GET server.url("/"), then count server.authorizations
 /// ```
@@ -57,16 +57,14 @@ public final class HostileAuthServer: @unchecked Sendable {
         }
     }
 
-    /// Starts the server in a new folder under `parent` with `certificate` and `key` (PEM paths) for
+    /// Starts the server in a new folder with `certificate` and `key` (PEM paths) for
     /// HTTPS, none for HTTP; returns once it listens.
     public static func start(
         _ form: Form,
         certificate: String? = nil,
-        key: String? = nil,
-        in parent: URL = FileManager.default.temporaryDirectory
+        key: String? = nil
     ) throws -> HostileAuthServer {
-        let directory = parent.appendingPathComponent("hostile-auth-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let directory = try Scratch.untilExit("hostile-auth").url
         let errors = directory.appendingPathComponent("stderr.log")
         _ = FileManager.default.createFile(atPath: errors.path, contents: nil)
         let command = try InteropPeer.hostileAuthServer.commandLine()

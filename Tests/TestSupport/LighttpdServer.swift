@@ -14,8 +14,7 @@ import Glibc
 /// ```swift
 /// let server = try LighttpdServer.start(
 ///     areas: [.init(path: "/digest/", realm: "Digest Realm", method: "digest", algorithm: "SHA-256")],
-///     users: ["alice": "wonderland"],
-///     in: directory
+///     users: ["alice": "wonderland"]
 /// )
 /// defer { server.stop() }
 /// // GET http://127.0.0.1:\(server.port)/digest/index.txt
@@ -44,16 +43,15 @@ public final class LighttpdServer: @unchecked Sendable {
     public let port: Int
     /// `http` or `https`.
     public let scheme: String
-    private let process: Process
+    private let server: ServerProcess
     private let directory: URL
     private let lock = NSLock()
-    private var stopped = false
     private var clockOffset = 0
 
-    private init(port: Int, scheme: String, process: Process, directory: URL) {
+    private init(port: Int, scheme: String, server: ServerProcess, directory: URL) {
         self.port = port
         self.scheme = scheme
-        self.process = process
+        self.server = server
         self.directory = directory
     }
 
@@ -78,7 +76,7 @@ public final class LighttpdServer: @unchecked Sendable {
     /// Kept-alive connections stay open for 2 minutes (lighttpd's default is 5 s): a test held up by
     /// the tests running alongside must not find its next request's connection closed under it.
     ///
-    /// Starts lighttpd in a new folder under `parent` with `areas`, the `users` (name: password) of
+    /// Starts lighttpd in a new folder (`Scratch.untilExit`) with `areas`, the `users` (name: password) of
     /// its plain user file and, when given, `certificate` and `key` (PEM paths) for HTTPS; waits up
     /// to `timeout` until it accepts connections. A free port is taken, and another when a test
     /// running alongside took it first.
@@ -88,7 +86,6 @@ public final class LighttpdServer: @unchecked Sendable {
         certificate: String? = nil,
         key: String? = nil,
         movableClock: Bool = false,
-        in parent: URL,
         timeout: Duration = .seconds(15)
     ) throws -> LighttpdServer {
         var lastError: any Error = ProcessRunnerError(description: "lighttpd did not start")
@@ -101,7 +98,6 @@ public final class LighttpdServer: @unchecked Sendable {
                     key: key,
                     movableClock: movableClock,
                     port: try TLSTestServer.freePort(),
-                    in: parent,
                     timeout: timeout
                 )
             } catch let error as PortTaken {
@@ -118,10 +114,9 @@ public final class LighttpdServer: @unchecked Sendable {
         key: String?,
         movableClock: Bool,
         port: Int,
-        in parent: URL,
         timeout: Duration
     ) throws -> LighttpdServer {
-        let directory = parent.appendingPathComponent("lighttpd-\(UUID().uuidString)")
+        let directory = try Scratch.untilExit("lighttpd").url
         let root = directory.appendingPathComponent("www")
         try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
         for area in areas {
@@ -194,12 +189,10 @@ public final class LighttpdServer: @unchecked Sendable {
         process.standardInput = FileHandle.nullDevice
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
-        try process.run()
-        TestServerProcesses.register(process)
         let server = LighttpdServer(
             port: port,
             scheme: certificate == nil ? "http" : "https",
-            process: process,
+            server: try ServerProcess(running: process),
             directory: directory
         )
         let deadline = ContinuousClock.now + timeout
@@ -235,15 +228,8 @@ public final class LighttpdServer: @unchecked Sendable {
         }
     }
 
-    /// Terminates the server and waits for it (its logs stay readable). Idempotent.
-    public func stop() {
-        lock.lock()
-        defer { lock.unlock() }
-        guard !stopped else { return }
-        stopped = true
-        process.terminateAndWait()
-        TestServerProcesses.unregister(process)
-    }
+    /// Terminates the server (`ServerProcess.stop()`) and waits for it (its logs stay readable). Idempotent.
+    public func stop() { server.stop() }
 
     deinit {
         stop()

@@ -24,14 +24,12 @@ import Glibc
 public final class TLSTestServer: @unchecked Sendable {
     /// The loopback port the server listens on.
     public let port: Int
-    private let process: Process
+    private let server: ServerProcess
     private let logURL: URL
-    private let lock = NSLock()
-    private var stopped = false
 
-    private init(port: Int, process: Process, logURL: URL) {
+    private init(port: Int, server: ServerProcess, logURL: URL) {
         self.port = port
-        self.process = process
+        self.server = server
         self.logURL = logURL
     }
 
@@ -59,15 +57,10 @@ public final class TLSTestServer: @unchecked Sendable {
     /// Everything the server wrote so far.
     public var log: String { (try? String(contentsOf: logURL, encoding: .utf8)) ?? "" }
 
-    /// Terminates the server (SIGTERM, then SIGKILL after a second) and waits for it. Idempotent.
+    /// Terminates the server (`ServerProcess.stop()`) and waits for it; removes its log. Idempotent.
     public func stop() {
-        lock.lock()
-        defer { lock.unlock() }
-        guard !stopped else { return }
-        stopped = true
-        process.terminateAndWait()
-        TestServerProcesses.unregister(process)
-        try? FileManager.default.removeItem(at: logURL)
+        server.stop()
+        try? FileManager.default.removeItem(at: logURL.deletingLastPathComponent())  // its own folder
     }
 
     deinit { stop() }
@@ -81,7 +74,7 @@ public final class TLSTestServer: @unchecked Sendable {
         port: Int,
         timeout: Duration
     ) throws -> TLSTestServer {
-        let logURL = FileManager.default.temporaryDirectory.appendingPathComponent("s_server-\(UUID().uuidString).log")
+        let logURL = URL(fileURLWithPath: try Scratch.untilExit("s_server").path("s_server.log"))
         _ = FileManager.default.createFile(atPath: logURL.path, contents: nil)
         let log = try FileHandle(forWritingTo: logURL)
         defer { try? log.close() }
@@ -96,9 +89,7 @@ public final class TLSTestServer: @unchecked Sendable {
         var environment = ProcessInfo.processInfo.environment
         environment["LC_ALL"] = "C"
         process.environment = environment
-        try process.run()
-        let server = TLSTestServer(port: port, process: process, logURL: logURL)
-        TestServerProcesses.register(process)
+        let server = TLSTestServer(port: port, server: try ServerProcess(running: process), logURL: logURL)
 
         let deadline = ContinuousClock.now + timeout
         while ContinuousClock.now < deadline {
@@ -163,7 +154,4 @@ public final class TLSTestServer: @unchecked Sendable {
         }
         return found.stdoutText.trimmingCharacters(in: .whitespacesAndNewlines)
     }
-
-    /// Servers not stopped yet, killed when the test process exits.
-
 }

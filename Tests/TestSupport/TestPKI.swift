@@ -39,19 +39,12 @@ public final class TestPKI: Sendable {
     public let directory: String
 
     private init() throws {
-        directory =
-            FileManager.default.temporaryDirectory.appendingPathComponent("SecKitTestPKI-\(UUID().uuidString)").path
-        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-        // The shared fixture lives until the process ends: remove its folder (and keys) then.
-        Self.directoryToRemove = directory
-        atexit { if let path = TestPKI.directoryToRemove { try? FileManager.default.removeItem(atPath: path) } }
+        // The shared fixture lives until the process ends, and its folder (with the keys) with it.
+        directory = try Scratch.untilExit("pki").path
         try makeAuthorities()
         try makeServers()
         try makeClients()
     }
-
-    /// Written once, in `init`, before any reader can run; read by the exit handler.
-    nonisolated(unsafe) private static var directoryToRemove: String?
 
     public func path(_ file: String) -> String { directory + "/" + file }
 

@@ -253,7 +253,7 @@ struct ChecksumListFormTests {
         #expect(peak < 64 * 1024 * 1024, "peak RSS \(peak) bytes")
     }
 
-    @Test("a 20 MB list is checked in bounded memory, with sha256sum -c's output")
+    @Test("a 20 MB list is checked in bounded memory, with sha256sum -c's output", .tags(.slow))
     func largeList() throws {
         try withScratch { dir in
             // Long names make a large list of few lines: 20 MB in about 70,000 lines.
@@ -277,13 +277,11 @@ struct ChecksumListFormTests {
 
     /// Runs seccli under GNU time: its result and its peak resident set size in bytes.
     private static func runMeasured(_ arguments: [String], in dir: Scratch? = nil) throws -> (ProcessResult, Int) {
-        let seccli = try #require(Tools.seccliPath)
-        return try withScratch { measurements in
-            let output = measurements.path("rss")
-            let result = try ProcessRunner.run(
-                "/usr/bin/time",
-                ["-f", "%M", "-o", output, seccli] + arguments,
-                currentDirectory: dir?.path
+        try withScratch { measurements in
+            let result = try Tools.seccli(
+                arguments,
+                in: dir,
+                under: ["/usr/bin/time", "-f", "%M", "-o", measurements.path("rss")]
             )
             let text = String(decoding: try measurements.read("rss"), as: UTF8.self)
             // GNU time puts "Command exited with non-zero status N" before the number.

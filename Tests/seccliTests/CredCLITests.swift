@@ -9,18 +9,23 @@ enum CredScenarios {
         let service = Keychain.uniqueName("svc")
         let secret = randomPrintable(40)
         let item = ["--service", service, "--account", "alice"]
-        try Keychain.seccliSucceeding(
+        try Tools.seccli(
             ["cred", "set"] + item + [
                 "--label", "Deploy key", "--comment", "for CI", "--expires", "2099-12-31T23:59:59Z",
             ],
             stdin: Array(secret.utf8),
-            environment: env
+            environment: env,
+            expecting: .success
         )
 
-        let got = try Keychain.seccliSucceeding(["cred", "get"] + item, environment: env)
+        let got = try Tools.seccli(["cred", "get"] + item, environment: env, expecting: .success)
         #expect(got.stdout == Array(secret.utf8), "get writes the secret byte for byte, no newline into a pipe")
 
-        let listing = try Keychain.seccliSucceeding(["cred", "list", "--service", service, "--json"], environment: env)
+        let listing = try Tools.seccli(
+            ["cred", "list", "--service", service, "--json"],
+            environment: env,
+            expecting: .success
+        )
         #expect(!listing.stdoutText.contains(secret), "list never prints secrets")
         let entries = try #require(try JSONSerialization.jsonObject(with: Data(listing.stdout)) as? [[String: Any]])
         #expect(entries.count == 1)
@@ -31,15 +36,19 @@ enum CredScenarios {
         #expect(entries.first?["comment"] as? String == "for CI")
         #expect(entries.first?["expires"] as? String == "2099-12-31T23:59:59Z")
         #expect(entries.first?["expired"] as? Bool == false)
-        let text = try Keychain.seccliSucceeding(["cred", "list", "--service", service], environment: env)
+        let text = try Tools.seccli(["cred", "list", "--service", service], environment: env, expecting: .success)
         #expect(
             text.stdoutText == "service \(service), account alice: label \"Deploy key\", expires 2099-12-31T23:59:59Z\n"
         )
 
-        try Keychain.seccliSucceeding(["cred", "delete"] + item, environment: env)
-        expectOneLineError(try Keychain.seccli(["cred", "get"] + item, environment: env), status: 10)
-        expectOneLineError(try Keychain.seccli(["cred", "delete"] + item, environment: env), status: 10)
-        let empty = try Keychain.seccliSucceeding(["cred", "list", "--service", service, "--json"], environment: env)
+        try Tools.seccli(["cred", "delete"] + item, environment: env, expecting: .success)
+        expectOneLineError(try Tools.seccli(["cred", "get"] + item, environment: env), status: 10)
+        expectOneLineError(try Tools.seccli(["cred", "delete"] + item, environment: env), status: 10)
+        let empty = try Tools.seccli(
+            ["cred", "list", "--service", service, "--json"],
+            environment: env,
+            expecting: .success
+        )
         #expect((try JSONSerialization.jsonObject(with: Data(empty.stdout)) as? [Any])?.isEmpty == true)
     }
 
@@ -47,26 +56,32 @@ enum CredScenarios {
     static func binarySecret(_ env: [String: String]) throws {
         let item = ["--service", Keychain.uniqueName("bin"), "--account", "alice"]
         let secret = [0, 0, 10] + (0...255).map(UInt8.init) + randomBytes(4000) + [0, 10]
-        try Keychain.seccliSucceeding(["cred", "set"] + item, stdin: secret, environment: env)
-        #expect(try Keychain.seccliSucceeding(["cred", "get"] + item, environment: env).stdout == secret)
+        try Tools.seccli(["cred", "set"] + item, stdin: secret, environment: env, expecting: .success)
+        #expect(try Tools.seccli(["cred", "get"] + item, environment: env, expecting: .success).stdout == secret)
     }
 
     /// A second set replaces the secret and attributes: one item, the new secret.
     static func setReplaces(_ env: [String: String]) throws {
         let service = Keychain.uniqueName("upd")
         let item = ["--service", service, "--account", "alice"]
-        try Keychain.seccliSucceeding(
+        try Tools.seccli(
             ["cred", "set"] + item + ["--label", "old"],
             stdin: Array("first".utf8),
-            environment: env
+            environment: env,
+            expecting: .success
         )
-        try Keychain.seccliSucceeding(
+        try Tools.seccli(
             ["cred", "set"] + item + ["--label", "new"],
             stdin: Array("second".utf8),
-            environment: env
+            environment: env,
+            expecting: .success
         )
-        #expect(try Keychain.seccliSucceeding(["cred", "get"] + item, environment: env).stdoutText == "second")
-        let listing = try Keychain.seccliSucceeding(["cred", "list", "--service", service, "--json"], environment: env)
+        #expect(try Tools.seccli(["cred", "get"] + item, environment: env, expecting: .success).stdoutText == "second")
+        let listing = try Tools.seccli(
+            ["cred", "list", "--service", service, "--json"],
+            environment: env,
+            expecting: .success
+        )
         let entries = try #require(try JSONSerialization.jsonObject(with: Data(listing.stdout)) as? [[String: Any]])
         #expect(entries.count == 1)
         #expect(entries.first?["label"] as? String == "new")
@@ -77,36 +92,45 @@ enum CredScenarios {
     static func secretSources(_ env: [String: String]) throws {
         try withScratch { scratch in
             let item = ["--service", Keychain.uniqueName("src"), "--account", "alice"]
-            try Keychain.seccliSucceeding(
+            try Tools.seccli(
                 ["cred", "set"] + item + ["--secret", "env:CRED_TEST_SECRET"],
-                environment: env.merging(["CRED_TEST_SECRET": "from env"]) { $1 }
+                environment: env.merging(["CRED_TEST_SECRET": "from env"]) { $1 },
+                expecting: .success
             )
-            #expect(try Keychain.seccliSucceeding(["cred", "get"] + item, environment: env).stdoutText == "from env")
+            #expect(
+                try Tools.seccli(["cred", "get"] + item, environment: env, expecting: .success).stdoutText == "from env"
+            )
 
             let secret = Array("from file\nsecond line".utf8) + [0, 1, 10, 0] + randomBytes(300) + [10]
             let file = try scratch.write("secret.bin", secret)
-            try Keychain.seccliSucceeding(["cred", "set"] + item + ["--secret", "file:\(file)"], environment: env)
-            #expect(try Keychain.seccliSucceeding(["cred", "get"] + item, environment: env).stdout == secret)
+            try Tools.seccli(
+                ["cred", "set"] + item + ["--secret", "file:\(file)"],
+                environment: env,
+                expecting: .success
+            )
+            #expect(try Tools.seccli(["cred", "get"] + item, environment: env, expecting: .success).stdout == secret)
 
-            let seccli = try #require(Tools.seccliPath)
             let fromDescriptor = [10, 0] + randomBytes(200) + [10]
-            try ProcessRunner.run(
-                seccli,
+            try Tools.seccli(
                 ["cred", "set"] + item + ["--secret", "fd:3"],
                 environment: env,
-                extraInput: .init(descriptor: 3, bytes: fromDescriptor)
-            ).requiringSuccess(of: "cred set --secret fd:3")
-            #expect(try Keychain.seccliSucceeding(["cred", "get"] + item, environment: env).stdout == fromDescriptor)
+                extraInput: .init(descriptor: 3, bytes: fromDescriptor),
+                expecting: .success
+            )
+            #expect(
+                try Tools.seccli(["cred", "get"] + item, environment: env, expecting: .success).stdout == fromDescriptor
+            )
 
             let tooLarge = try scratch.write("large.bin", randomBytes((1 << 20) + 1))
-            let refused = try Keychain.seccli(
+            let refused = try Tools.seccli(
                 ["cred", "set"] + item + ["--secret", "file:\(tooLarge)"],
                 environment: env
             )
             expectOneLineError(refused, status: 2)
             #expect(refused.stderr.contains("larger than 1048576 bytes"))
             #expect(
-                try Keychain.seccliSucceeding(["cred", "get"] + item, environment: env).stdout == fromDescriptor,
+                try Tools.seccli(["cred", "get"] + item, environment: env, expecting: .success).stdout
+                    == fromDescriptor,
                 "nothing stored"
             )
         }
@@ -119,14 +143,25 @@ enum CredScenarios {
             "--server", server, "--account", "bob", "--protocol", "https", "--port", "8443", "--path", "/api",
             "--auth-type", "basic",
         ]
-        try Keychain.seccliSucceeding(["cred", "set"] + item, stdin: Array("web secret".utf8), environment: env)
-        #expect(try Keychain.seccliSucceeding(["cred", "get"] + item, environment: env).stdoutText == "web secret")
+        try Tools.seccli(
+            ["cred", "set"] + item,
+            stdin: Array("web secret".utf8),
+            environment: env,
+            expecting: .success
+        )
+        #expect(
+            try Tools.seccli(["cred", "get"] + item, environment: env, expecting: .success).stdoutText == "web secret"
+        )
         let otherPort = [
             "--server", server, "--account", "bob", "--protocol", "https", "--port", "443", "--path", "/api",
             "--auth-type", "basic",
         ]
-        expectOneLineError(try Keychain.seccli(["cred", "get"] + otherPort, environment: env), status: 10)
-        let listing = try Keychain.seccliSucceeding(["cred", "list", "--server", server, "--json"], environment: env)
+        expectOneLineError(try Tools.seccli(["cred", "get"] + otherPort, environment: env), status: 10)
+        let listing = try Tools.seccli(
+            ["cred", "list", "--server", server, "--json"],
+            environment: env,
+            expecting: .success
+        )
         let entries = try #require(try JSONSerialization.jsonObject(with: Data(listing.stdout)) as? [[String: Any]])
         #expect(entries.count == 1)
         let entry = try #require(entries.first)
@@ -145,28 +180,40 @@ enum CredScenarios {
         let red = Keychain.uniqueName("red")
         let blue = Keychain.uniqueName("blue")
         let item = ["--service", service, "--account", "alice"]
-        try Keychain.seccliSucceeding(
+        try Tools.seccli(
             ["cred", "set"] + item + ["--group", red],
             stdin: Array("red secret".utf8),
-            environment: env
+            environment: env,
+            expecting: .success
         )
-        try Keychain.seccliSucceeding(
+        try Tools.seccli(
             ["cred", "set"] + item + ["--group", blue],
             stdin: Array("blue secret".utf8),
-            environment: env
+            environment: env,
+            expecting: .success
         )
         #expect(
-            try Keychain.seccliSucceeding(["cred", "get"] + item + ["--group", red], environment: env).stdoutText
+            try Tools.seccli(["cred", "get"] + item + ["--group", red], environment: env, expecting: .success)
+                .stdoutText
                 == "red secret"
         )
         #expect(
-            try Keychain.seccliSucceeding(["cred", "get"] + item + ["--group", blue], environment: env).stdoutText
+            try Tools.seccli(["cred", "get"] + item + ["--group", blue], environment: env, expecting: .success)
+                .stdoutText
                 == "blue secret"
         )
-        let listing = try Keychain.seccliSucceeding(["cred", "list", "--group", red, "--json"], environment: env)
+        let listing = try Tools.seccli(
+            ["cred", "list", "--group", red, "--json"],
+            environment: env,
+            expecting: .success
+        )
         let entries = try #require(try JSONSerialization.jsonObject(with: Data(listing.stdout)) as? [[String: Any]])
         #expect(entries.map { $0["group"] as? String } == [red])
-        let both = try Keychain.seccliSucceeding(["cred", "list", "--service", service, "--json"], environment: env)
+        let both = try Tools.seccli(
+            ["cred", "list", "--service", service, "--json"],
+            environment: env,
+            expecting: .success
+        )
         #expect((try JSONSerialization.jsonObject(with: Data(both.stdout)) as? [[String: Any]])?.count == 2)
     }
 
@@ -174,32 +221,34 @@ enum CredScenarios {
     static func sizeLimit(_ env: [String: String]) throws {
         let item = ["--service", Keychain.uniqueName("big"), "--account", "alice"]
         let secret = randomBytes(1 << 20)
-        try Keychain.seccliSucceeding(["cred", "set"] + item, stdin: secret, environment: env)
-        #expect(try Keychain.seccliSucceeding(["cred", "get"] + item, environment: env).stdout == secret)
+        try Tools.seccli(["cred", "set"] + item, stdin: secret, environment: env, expecting: .success)
+        #expect(try Tools.seccli(["cred", "get"] + item, environment: env, expecting: .success).stdout == secret)
         let other = ["--service", Keychain.uniqueName("big"), "--account", "alice"]
-        let tooLarge = try Keychain.seccli(
+        let tooLarge = try Tools.seccli(
             ["cred", "set"] + other,
             stdin: randomBytes((1 << 20) + 1),
             environment: env
         )
         expectOneLineError(tooLarge, status: 2)
         #expect(tooLarge.stderr.contains("larger than 1048576 bytes"))
-        expectOneLineError(try Keychain.seccli(["cred", "get"] + other, environment: env), status: 10)
+        expectOneLineError(try Tools.seccli(["cred", "get"] + other, environment: env), status: 10)
     }
 
     /// An item past --expires exits 11 from get (the secret is not printed) unless --ignore-expiry.
     static func expiredItem(_ env: [String: String]) throws {
         let item = ["--service", Keychain.uniqueName("exp"), "--account", "alice"]
-        try Keychain.seccliSucceeding(
+        try Tools.seccli(
             ["cred", "set"] + item + ["--expires", "2001-02-03"],
             stdin: Array("stale".utf8),
-            environment: env
+            environment: env,
+            expecting: .success
         )
-        let expired = try Keychain.seccli(["cred", "get"] + item, environment: env)
+        let expired = try Tools.seccli(["cred", "get"] + item, environment: env)
         expectOneLineError(expired, status: 11)
         #expect(expired.stderr.contains("expired at 2001-02-03T00:00:00Z"))
         #expect(
-            try Keychain.seccliSucceeding(["cred", "get", "--ignore-expiry"] + item, environment: env).stdoutText
+            try Tools.seccli(["cred", "get", "--ignore-expiry"] + item, environment: env, expecting: .success)
+                .stdoutText
                 == "stale"
         )
     }
@@ -241,14 +290,19 @@ struct CredFileBackendTests {
         try withScratch { scratch in
             let env = Keychain.fileBackend(scratch)
             let item = ["--service", "svc", "--account", "alice"]
-            try Keychain.seccliSucceeding(["cred", "set"] + item, stdin: Array("s3cret".utf8), environment: env)
+            try Tools.seccli(
+                ["cred", "set"] + item,
+                stdin: Array("s3cret".utf8),
+                environment: env,
+                expecting: .success
+            )
             let before = try scratch.read("credentials.store")
             let wrong = env.merging(["SECCLI_STORE_PASSWORD": "not the password"]) { $1 }
-            let get = try Keychain.seccli(["cred", "get"] + item, environment: wrong)
+            let get = try Tools.seccli(["cred", "get"] + item, environment: wrong)
             expectOneLineError(get, status: 2)
             #expect(get.stderr.contains("wrong master password"))
             expectOneLineError(
-                try Keychain.seccli(["cred", "set"] + item, stdin: Array("x".utf8), environment: wrong),
+                try Tools.seccli(["cred", "set"] + item, stdin: Array("x".utf8), environment: wrong),
                 status: 2
             )
             #expect(try scratch.read("credentials.store") == before)
@@ -270,12 +324,12 @@ struct CredFileBackendTests {
             let item = ["--service", "svc", "--account", "alice"]
 
             expectOneLineError(
-                try Keychain.seccli(["cred", "get"] + item, environment: env, unsetting: unset),
+                try Tools.seccli(["cred", "get"] + item, environment: env, unsetting: unset),
                 status: 10
             )
             #expect(!FileManager.default.fileExists(atPath: folder), "a read creates nothing")
 
-            let set = try Keychain.seccli(
+            let set = try Tools.seccli(
                 ["cred", "set"] + item,
                 stdin: Array("s3cret".utf8),
                 environment: env,
@@ -285,7 +339,7 @@ struct CredFileBackendTests {
             #expect(FileManager.default.fileExists(atPath: folder + "/credentials.store"))
             let attributes = try FileManager.default.attributesOfItem(atPath: folder)
             #expect((attributes[.posixPermissions] as? NSNumber)?.intValue == 0o700)
-            let get = try Keychain.seccli(["cred", "get"] + item, environment: env, unsetting: unset)
+            let get = try Tools.seccli(["cred", "get"] + item, environment: env, unsetting: unset)
             #expect(get.stdoutText == "s3cret")
         }
     }
@@ -295,10 +349,11 @@ struct CredFileBackendTests {
         try withScratch { scratch in
             let env = Keychain.fileBackend(scratch)
             let secret = randomPrintable(32)
-            try Keychain.seccliSucceeding(
+            try Tools.seccli(
                 ["cred", "set", "--service", "plain-check", "--account", "alice"],
                 stdin: Array(secret.utf8),
-                environment: env
+                environment: env,
+                expecting: .success
             )
             let attributes = try FileManager.default.attributesOfItem(atPath: scratch.path("credentials.store"))
             #expect((attributes[.posixPermissions] as? NSNumber)?.intValue == 0o600)
@@ -328,7 +383,7 @@ struct CredSecretServiceTests {
             let folder = withCacheHome ? cacheHome + "/seckit" : home + "/.cache/seckit"
             let item = ["--service", Keychain.uniqueName("lock"), "--account", "alice"]
 
-            let set = try Keychain.seccli(
+            let set = try Tools.seccli(
                 ["cred", "set"] + item,
                 stdin: Array("locked in".utf8),
                 environment: env,
@@ -338,7 +393,7 @@ struct CredSecretServiceTests {
             #expect(FileManager.default.fileExists(atPath: folder + "/keychain.lock"))
             let attributes = try FileManager.default.attributesOfItem(atPath: folder)
             #expect((attributes[.posixPermissions] as? NSNumber)?.intValue == 0o700)
-            #expect(try Keychain.seccliSucceeding(["cred", "get"] + item).stdoutText == "locked in")
+            #expect(try Tools.seccli(["cred", "get"] + item, expecting: .success).stdoutText == "locked in")
         }
     }
 }

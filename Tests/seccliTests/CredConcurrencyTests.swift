@@ -18,7 +18,7 @@ enum CredConcurrency {
     /// Runs the writers (each a shell loop of seccli processes) and returns the service name used.
     static func hammer(_ env: [String: String], setsPerWriter: Int) throws -> String {
         let service = Keychain.uniqueName("race")
-        let seccli = try #require(Tools.seccliPath)
+        let seccli = try Tools.seccliExecutable()
         // Writer w's i-th set stores "w<w>-i<i>" under account acct<i % 4>.
         let script = """
             for w in $(seq \(writers)); do
@@ -44,9 +44,10 @@ enum CredConcurrency {
     /// Each identity's secret is a value some writer stored under it.
     static func expectOneOfTheWrittenValues(service: String, setsPerWriter: Int, _ env: [String: String]) throws {
         for account in 0..<identities {
-            let value = try Keychain.seccliSucceeding(
+            let value = try Tools.seccli(
                 ["cred", "get", "--service", service, "--account", "acct\(account)"],
-                environment: env
+                environment: env,
+                expecting: .success
             ).stdoutText
             let parts = value.split(separator: "-")
             let writer = parts.first.flatMap { Int($0.dropFirst()) }
@@ -64,7 +65,11 @@ enum CredConcurrency {
     }
 
     static func listedAccounts(service: String, _ env: [String: String]) throws -> [String] {
-        let listing = try Keychain.seccliSucceeding(["cred", "list", "--service", service, "--json"], environment: env)
+        let listing = try Tools.seccli(
+            ["cred", "list", "--service", service, "--json"],
+            environment: env,
+            expecting: .success
+        )
         let entries = try #require(try JSONSerialization.jsonObject(with: Data(listing.stdout)) as? [[String: Any]])
         return entries.compactMap { $0["account"] as? String }.sorted()
     }
@@ -74,6 +79,7 @@ enum CredConcurrency {
 struct CredConcurrencyTests {
     @Test(
         "8 processes x 5 (file) or 25 (Secret Service) cred set on 4 identities: one item each, a written value",
+        .tags(.slow),
         arguments: KeychainBackend.available
     )
     func concurrentSets(backend: KeychainBackend) throws {

@@ -8,15 +8,15 @@ import Testing
 struct CredDeleteAllTests {
     /// `cred set` of `item` with the secret "secret".
     static func set(_ item: [String], _ env: [String: String]) throws {
-        try Keychain.seccliSucceeding(["cred", "set"] + item, stdin: Array("secret".utf8), environment: env)
+        try Tools.seccli(["cred", "set"] + item, stdin: Array("secret".utf8), environment: env, expecting: .success)
     }
 
     /// The exit status of `cred get` for `item` (0 while it exists, 10 once it is gone).
     static func getStatus(_ item: [String], _ env: [String: String]) throws -> Int32 {
-        try Keychain.seccli(["cred", "get"] + item, environment: env).status
+        try Tools.seccli(["cred", "get"] + item, environment: env).status
     }
 
-    @Test(arguments: KeychainBackend.available)
+    @Test(.tags(.slow), arguments: KeychainBackend.available)
     func scopes(_ backend: KeychainBackend) throws {
         try backend.withEnvironment { env in
             let service = Keychain.uniqueName("all")
@@ -36,7 +36,11 @@ struct CredDeleteAllTests {
 
             func deleteAll(_ scope: [String], removes expected: [String]) throws {
                 let before = try items.filter { try Self.getStatus($0.value, env) == 0 }.map(\.key)
-                let result = try Keychain.seccliSucceeding(["cred", "delete", "--all"] + scope, environment: env)
+                let result = try Tools.seccli(
+                    ["cred", "delete", "--all"] + scope,
+                    environment: env,
+                    expecting: .success
+                )
                 #expect(result.stdoutText == "removed \(expected.count) item\(expected.count == 1 ? "" : "s")\n")
                 #expect(result.stderr.isEmpty)
                 let after = try items.filter { try Self.getStatus($0.value, env) == 0 }.map(\.key)
@@ -49,7 +53,7 @@ struct CredDeleteAllTests {
             #expect(try Self.getStatus(items["other"]!, env) == 0)
             #expect(try Self.getStatus(items["other web"]!, env) == 0)
 
-            let none = try Keychain.seccli(["cred", "delete", "--all", "--service", service], environment: env)
+            let none = try Tools.seccli(["cred", "delete", "--all", "--service", service], environment: env)
             expectOneLineError(none, status: 10)
         }
     }
@@ -62,7 +66,7 @@ struct CredDeleteAllTests {
         try KeychainBackend.file.withEnvironment { env in
             let item = ["--service", Keychain.uniqueName("kept"), "--account", "a"]
             try Self.set(item, env)
-            let result = try Keychain.seccli(["cred", "delete"] + arguments, environment: env)
+            let result = try Tools.seccli(["cred", "delete"] + arguments, environment: env)
             expectOneLineError(result, status: 64)
             #expect(result.stderr.contains("--all needs a scope"))
             #expect(try Self.getStatus(item, env) == 0)
@@ -89,7 +93,7 @@ struct CredDeleteAllTests {
         try Self.set(["--service", service, "--account", "seccli", "--group", "tools"], [:])
         #expect(try Keychain.secretToolCount(["service", service]) == 3)
 
-        let result = try Keychain.seccliSucceeding(["cred", "delete", "--service", service, "--all"])
+        let result = try Tools.seccli(["cred", "delete", "--service", service, "--all"], expecting: .success)
         #expect(result.stdoutText == "removed 3 items\n")
         #expect(try Keychain.secretToolCount(["service", service]) == 0)
         #expect(try Keychain.secretToolCount(["service", other]) == 2)

@@ -12,7 +12,7 @@ struct CredErrorTests {
     @Test("no session bus (DBUS_SESSION_BUS_ADDRESS unset, no display, empty XDG_RUNTIME_DIR): exit 13 at once")
     func noSessionBus() throws {
         try withScratch { scratch in
-            let result = try Keychain.seccli(
+            let result = try Tools.seccli(
                 Self.lookup,
                 environment: ["XDG_RUNTIME_DIR": scratch.path, "SECCLI_BACKEND": "secret-service"],
                 unsetting: ["DBUS_SESSION_BUS_ADDRESS", "DISPLAY", "WAYLAND_DISPLAY"],
@@ -29,7 +29,7 @@ struct CredErrorTests {
     )
     func malformedBusAddress(address: String) throws {
         for arguments in [Self.lookup, ["cred", "list", "--timeout", "3"]] {
-            let result = try Keychain.seccli(
+            let result = try Tools.seccli(
                 arguments,
                 stdin: [],
                 environment: ["DBUS_SESSION_BUS_ADDRESS": address, "SECCLI_BACKEND": "secret-service"],
@@ -44,7 +44,7 @@ struct CredErrorTests {
         "a Secret Service without a default keyring: set exits 13 and says so, get and delete 10, list an empty list"
     )
     func noDefaultCollection() throws {
-        let seccli = try #require(Tools.seccliPath)
+        let seccli = try Tools.seccliExecutable()
         try withScratch { scratch in
             try FileManager.default.createDirectory(atPath: scratch.path("home"), withIntermediateDirectories: false)
             try FileManager.default.createDirectory(
@@ -110,11 +110,10 @@ struct CredErrorTests {
                 </busconfig>
                 """
             )
-            let seccli = try #require(Tools.seccliPath)
-            var result = try ProcessRunner.run(
-                "dbus-run-session",
-                ["--config-file=\(config)", "--", seccli] + Self.lookup,
+            var result = try Tools.seccli(
+                Self.lookup,
                 environment: ["SECCLI_BACKEND": "secret-service"],
+                under: ["dbus-run-session", "--config-file=\(config)", "--"],
                 timeout: .seconds(30)
             )
             // dbus-daemon's own warnings (an unprivileged fd limit) are not seccli's output.
@@ -198,7 +197,7 @@ struct CredErrorTests {
         ]
     )
     func usageErrors(arguments: [String], mentions: String) throws {
-        let result = try Keychain.seccli(arguments, stdin: [])
+        let result = try Tools.seccli(arguments, stdin: [])
         expectOneLineError(result, status: 64)
         #expect(result.stderr.contains(mentions), "stderr: \(result.stderr)")
         #expect(!result.stderr.contains("hunter2"))
@@ -206,7 +205,7 @@ struct CredErrorTests {
 
     @Test("SECCLI_BACKEND with an unknown value: exit 64")
     func unknownBackendVariable() throws {
-        let result = try Keychain.seccli(["cred", "list"], environment: ["SECCLI_BACKEND": "kwallet"])
+        let result = try Tools.seccli(["cred", "list"], environment: ["SECCLI_BACKEND": "kwallet"])
         expectOneLineError(result, status: 64)
         #expect(result.stderr.contains("SECCLI_BACKEND=kwallet"))
     }
@@ -216,7 +215,7 @@ struct CredErrorTests {
         try withScratch { scratch in
             let env = Keychain.fileBackend(scratch)
             let item = ["--service", "svc", "--account", "alice"]
-            let result = try Keychain.seccli(
+            let result = try Tools.seccli(
                 ["cred", "set"] + item + ["--secret", "file:\(scratch.path("missing"))"],
                 environment: env
             )

@@ -12,9 +12,10 @@ struct CredInteropTests {
     func seccliToOthers() throws {
         let service = Keychain.uniqueName("interop")
         let secret = randomPrintable(48)
-        try Keychain.seccliSucceeding(
+        try Tools.seccli(
             ["cred", "set", "--service", service, "--account", "alice"],
-            stdin: Array(secret.utf8)
+            stdin: Array(secret.utf8),
+            expecting: .success
         )
         #expect(
             try SecretServiceSupport.secretTool(["lookup", "service", service, "account", "alice"]).stdoutText == secret
@@ -35,7 +36,8 @@ struct CredInteropTests {
             stdin: secret
         )
         #expect(
-            try Keychain.seccliSucceeding(["cred", "get", "--service", service, "--account", "bob"]).stdout == secret
+            try Tools.seccli(["cred", "get", "--service", service, "--account", "bob"], expecting: .success).stdout
+                == secret
         )
     }
 
@@ -47,7 +49,7 @@ struct CredInteropTests {
             ["store", "--label", "one", "service", service, "account", "a"],
             stdin: secret
         )
-        let found = try Keychain.seccliSucceeding(["cred", "get", "--service", service])
+        let found = try Tools.seccli(["cred", "get", "--service", service], expecting: .success)
         #expect(found.stdout == secret)
         #expect(try SecretServiceSupport.secretTool(["lookup", "service", service]).stdout == found.stdout)
 
@@ -55,15 +57,17 @@ struct CredInteropTests {
             ["store", "--label", "two", "service", service, "account", "b"],
             stdin: [1]
         )
-        let ambiguous = try Keychain.seccli(["cred", "get", "--service", service])
+        let ambiguous = try Tools.seccli(["cred", "get", "--service", service])
         #expect(ambiguous.status == 15)
         #expect(ambiguous.stdout.isEmpty)
         #expect(
             ambiguous.stderr
                 == "seccli: 2 different items match: name the item more precisely (account, access group, server)\n"
         )
-        #expect(try Keychain.seccliSucceeding(["cred", "get", "--service", service, "--account", "b"]).stdout == [1])
-        let none = try Keychain.seccli(["cred", "get", "--service", Keychain.uniqueName("absent")])
+        #expect(
+            try Tools.seccli(["cred", "get", "--service", service, "--account", "b"], expecting: .success).stdout == [1]
+        )
+        let none = try Tools.seccli(["cred", "get", "--service", Keychain.uniqueName("absent")])
         #expect(none.status == 10)
     }
 
@@ -76,10 +80,11 @@ struct CredInteropTests {
             [service, "carol", secret]
         )
         #expect(
-            try Keychain.seccliSucceeding(["cred", "get", "--service", service, "--account", "carol"]).stdoutText
+            try Tools.seccli(["cred", "get", "--service", service, "--account", "carol"], expecting: .success)
+                .stdoutText
                 == secret
         )
-        try Keychain.seccliSucceeding(["cred", "delete", "--service", service, "--account", "carol"])
+        try Tools.seccli(["cred", "delete", "--service", service, "--account", "carol"], expecting: .success)
         let after = try SecretServiceSupport.pythonKeyring(
             "print(keyring.get_password(sys.argv[1], sys.argv[2]))",
             [service, "carol"]
@@ -94,9 +99,10 @@ struct CredInteropTests {
             ["store", "--label", "old", "service", service, "account", "dave"],
             stdin: Array("old".utf8)
         )
-        try Keychain.seccliSucceeding(
+        try Tools.seccli(
             ["cred", "set", "--service", service, "--account", "dave"],
-            stdin: Array("new".utf8)
+            stdin: Array("new".utf8),
+            expecting: .success
         )
         #expect(try Keychain.secretToolCount(["service", service, "account", "dave"]) == 1)
         #expect(

@@ -19,7 +19,7 @@ struct CredLibraryLoadingTests {
         let service = Keychain.uniqueName("loading")
         let secret = randomPrintable(24)
         let traced = ["SECCLI_BACKEND": "secret-service", "LD_DEBUG": "libs"]
-        let set = try Keychain.seccli(
+        let set = try Tools.seccli(
             ["cred", "set", "--service", service, "--account", "alice"],
             stdin: Array(secret.utf8),
             environment: traced
@@ -30,7 +30,7 @@ struct CredLibraryLoadingTests {
         }
         #expect(setLoadedLibsecret, "cred set did not load libsecret")
 
-        let get = try Keychain.seccli(["cred", "get", "--service", service, "--account", "alice"], environment: traced)
+        let get = try Tools.seccli(["cred", "get", "--service", service, "--account", "alice"], environment: traced)
         #expect(get.status == 0)
         #expect(get.stdoutText == secret)
         // The loader's trace is there (so an absent name means something), and names neither library.
@@ -39,12 +39,13 @@ struct CredLibraryLoadingTests {
         #expect(getMapped.isEmpty, "cred get mapped \(getMapped)")
 
         let group = Keychain.uniqueName("loading-group")
-        try Keychain.seccliSucceeding(
+        try Tools.seccli(
             ["sso", "login", "--group", group, "--user", "alice"],
             stdin: Array("token-1".utf8),
-            environment: ["SECCLI_BACKEND": "secret-service"]
+            environment: ["SECCLI_BACKEND": "secret-service"],
+            expecting: .success
         )
-        let token = try Keychain.seccli(["sso", "token", "--group", group], environment: traced)
+        let token = try Tools.seccli(["sso", "token", "--group", group], environment: traced)
         #expect(token.status == 0)
         #expect(token.stdoutText == "token-1")
         #expect(token.stderr.contains("calling init: "), "no LD_DEBUG trace from sso token")

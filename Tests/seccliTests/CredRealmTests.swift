@@ -15,17 +15,29 @@ struct CredRealmTests {
             let base = ["--server", server, "--protocol", "https", "--account", "alice"]
             let admin = base + ["--realm", "Admin Area"]
             let wiki = base + ["--realm", "wiki"]
-            try Keychain.seccliSucceeding(["cred", "set"] + admin, stdin: Array("admin secret".utf8), environment: env)
-            try Keychain.seccliSucceeding(["cred", "set"] + wiki, stdin: Array("wiki secret".utf8), environment: env)
-            #expect(
-                try Keychain.seccliSucceeding(["cred", "get"] + admin, environment: env).stdoutText == "admin secret"
+            try Tools.seccli(
+                ["cred", "set"] + admin,
+                stdin: Array("admin secret".utf8),
+                environment: env,
+                expecting: .success
+            )
+            try Tools.seccli(
+                ["cred", "set"] + wiki,
+                stdin: Array("wiki secret".utf8),
+                environment: env,
+                expecting: .success
             )
             #expect(
-                try Keychain.seccliSucceeding(["cred", "get"] + wiki, environment: env).stdoutText == "wiki secret"
+                try Tools.seccli(["cred", "get"] + admin, environment: env, expecting: .success).stdoutText
+                    == "admin secret"
             )
-            expectOneLineError(try Keychain.seccli(["cred", "get"] + base, environment: env), status: 10)
+            #expect(
+                try Tools.seccli(["cred", "get"] + wiki, environment: env, expecting: .success).stdoutText
+                    == "wiki secret"
+            )
+            expectOneLineError(try Tools.seccli(["cred", "get"] + base, environment: env), status: 10)
 
-            let text = try Keychain.seccliSucceeding(["cred", "list", "--server", server], environment: env)
+            let text = try Tools.seccli(["cred", "list", "--server", server], environment: env, expecting: .success)
             // The label is quoted with its quotes escaped (`UntrustedText.quoted`).
             #expect(
                 text.stdoutLines.sorted() == [
@@ -33,9 +45,10 @@ struct CredRealmTests {
                     #"https://\#(server) realm "wiki", account alice: label "Password for 'alice' on 'https://\#(server) realm \"wiki\"'""#,
                 ]
             )
-            let listing = try Keychain.seccliSucceeding(
+            let listing = try Tools.seccli(
                 ["cred", "list", "--server", server, "--realm", "wiki", "--json"],
-                environment: env
+                environment: env,
+                expecting: .success
             )
             let entries = try #require(try JSONSerialization.jsonObject(with: Data(listing.stdout)) as? [[String: Any]])
             #expect(entries.count == 1)
@@ -43,16 +56,22 @@ struct CredRealmTests {
             #expect(entries.first?["server"] as? String == server)
 
             // Without --realm: a third identity, beside the two.
-            try Keychain.seccliSucceeding(["cred", "set"] + base, stdin: Array("no realm".utf8), environment: env)
+            try Tools.seccli(
+                ["cred", "set"] + base,
+                stdin: Array("no realm".utf8),
+                environment: env,
+                expecting: .success
+            )
             for (identity, secret) in [(base, "no realm"), (admin, "admin secret"), (wiki, "wiki secret")] {
-                let got = try Keychain.seccliSucceeding(["cred", "get"] + identity, environment: env)
+                let got = try Tools.seccli(["cred", "get"] + identity, environment: env, expecting: .success)
                 #expect(got.stdoutText == secret)
             }
 
-            try Keychain.seccliSucceeding(["cred", "delete"] + admin, environment: env)
-            expectOneLineError(try Keychain.seccli(["cred", "get"] + admin, environment: env), status: 10)
+            try Tools.seccli(["cred", "delete"] + admin, environment: env, expecting: .success)
+            expectOneLineError(try Tools.seccli(["cred", "get"] + admin, environment: env), status: 10)
             #expect(
-                try Keychain.seccliSucceeding(["cred", "get"] + wiki, environment: env).stdoutText == "wiki secret"
+                try Tools.seccli(["cred", "get"] + wiki, environment: env, expecting: .success).stdoutText
+                    == "wiki secret"
             )
         }
     }
@@ -68,9 +87,10 @@ struct CredRealmInteropTests {
     func seccliToOthers() throws {
         let server = Keychain.uniqueName("realm-out") + ".example.com"
         for (realm, secret) in [("R1", "first"), ("R2", "second")] {
-            try Keychain.seccliSucceeding(
+            try Tools.seccli(
                 ["cred", "set", "--server", server, "--protocol", "https", "--account", "alice", "--realm", realm],
-                stdin: Array(secret.utf8)
+                stdin: Array(secret.utf8),
+                expecting: .success
             )
         }
         #expect(
@@ -100,12 +120,12 @@ struct CredRealmInteropTests {
         )
         let item = ["--server", server, "--protocol", "https", "--account", "bob"]
         #expect(
-            try Keychain.seccliSucceeding(["cred", "get"] + item + ["--realm", "Intranet"]).stdoutText
+            try Tools.seccli(["cred", "get"] + item + ["--realm", "Intranet"], expecting: .success).stdoutText
                 == "from the tool"
         )
-        expectOneLineError(try Keychain.seccli(["cred", "get"] + item), status: 10)
-        expectOneLineError(try Keychain.seccli(["cred", "get"] + item + ["--realm", "intranet"]), status: 10)
-        let listing = try Keychain.seccliSucceeding(["cred", "list", "--server", server, "--json"])
+        expectOneLineError(try Tools.seccli(["cred", "get"] + item), status: 10)
+        expectOneLineError(try Tools.seccli(["cred", "get"] + item + ["--realm", "intranet"]), status: 10)
+        let listing = try Tools.seccli(["cred", "list", "--server", server, "--json"], expecting: .success)
         let entries = try #require(try JSONSerialization.jsonObject(with: Data(listing.stdout)) as? [[String: Any]])
         #expect(entries.map { $0["realm"] as? String } == ["Intranet"])
     }

@@ -16,29 +16,29 @@ struct CredSessionTests {
     func sessionCollection() throws {
         let service = Keychain.uniqueName("session")
         let item = ["--service", service, "--account", "alice"]
-        try Keychain.seccliSucceeding(["cred", "set"] + item, stdin: Array("lasting".utf8))
+        try Tools.seccli(["cred", "set"] + item, stdin: Array("lasting".utf8), expecting: .success)
         let login = try SecretServiceSupport.itemPaths(service: service)
         #expect(login.count == 1 && login[0].hasPrefix(Self.loginCollection) && login[0].hasSuffix(" lasting"))
 
-        try Keychain.seccliSucceeding(["cred", "set", "--session"] + item, stdin: Array("for now".utf8))
+        try Tools.seccli(["cred", "set", "--session"] + item, stdin: Array("for now".utf8), expecting: .success)
         let moved = try SecretServiceSupport.itemPaths(service: service)
         #expect(moved.count == 1, "\(moved)")
         #expect(moved.first?.hasPrefix(Self.sessionCollection) == true, "\(moved)")
         #expect(moved.first?.hasSuffix(" for now") == true)
 
         // Updated in place in the session collection, never a second copy.
-        try Keychain.seccliSucceeding(["cred", "set", "--session"] + item, stdin: Array("later".utf8))
+        try Tools.seccli(["cred", "set", "--session"] + item, stdin: Array("later".utf8), expecting: .success)
         let updated = try SecretServiceSupport.itemPaths(service: service)
         #expect(updated.count == 1 && updated.first?.hasPrefix(moved[0].prefix { $0 != " " } + " ") == true)
 
-        #expect(try Keychain.seccliSucceeding(["cred", "get"] + item).stdoutText == "later")
-        #expect(try Keychain.seccliSucceeding(["cred", "list", "--service", service]).stdoutLines.count == 1)
+        #expect(try Tools.seccli(["cred", "get"] + item, expecting: .success).stdoutText == "later")
+        #expect(try Tools.seccli(["cred", "list", "--service", service], expecting: .success).stdoutLines.count == 1)
         #expect(try Keychain.secretToolCount(["service", service]) == 1)
         #expect(
             try SecretServiceSupport.secretTool(["lookup", "service", service, "account", "alice"]).stdoutText
                 == "later"
         )
-        try Keychain.seccliSucceeding(["cred", "delete"] + item)
+        try Tools.seccli(["cred", "delete"] + item, expecting: .success)
         #expect(try SecretServiceSupport.itemPaths(service: service).isEmpty)
     }
 
@@ -48,9 +48,10 @@ struct CredSessionTests {
     )
     func newSessionItem() throws {
         let service = Keychain.uniqueName("session")
-        try Keychain.seccliSucceeding(
+        try Tools.seccli(
             ["cred", "set", "--session", "--service", service, "--account", "bob", "--group", "tools"],
-            stdin: Array("token".utf8)
+            stdin: Array("token".utf8),
+            expecting: .success
         )
         let paths = try SecretServiceSupport.itemPaths(service: service)
         #expect(paths.count == 1 && paths[0].hasPrefix(Self.sessionCollection), "\(paths)")
@@ -60,14 +61,14 @@ struct CredSessionTests {
     func fileBackendRefuses() throws {
         try KeychainBackend.file.withEnvironment { env in
             let item = ["--service", Keychain.uniqueName("session"), "--account", "a"]
-            let result = try Keychain.seccli(
+            let result = try Tools.seccli(
                 ["cred", "set", "--session"] + item,
                 stdin: Array("x".utf8),
                 environment: env
             )
             expectOneLineError(result, status: 64)
             #expect(result.stderr.contains("--session does not apply to the file backend"))
-            expectOneLineError(try Keychain.seccli(["cred", "get"] + item, environment: env), status: 10)
+            expectOneLineError(try Tools.seccli(["cred", "get"] + item, environment: env), status: 10)
         }
     }
 }

@@ -10,6 +10,7 @@ struct EncryptInteropTests {
 
     @Test(
         "password format ⇄ openssl enc -pbkdf2 (defaults), 0 bytes to 3 MiB; -a lines as openssl's",
+        .tags(.slow),
         arguments: Cipher.passwordCiphers,
         Armour.allCases
     )
@@ -94,6 +95,7 @@ struct EncryptInteropTests {
 
     @Test(
         "--iter and --md ⇄ openssl -iter -md; one warning line below the recommended count, none at it",
+        .tags(.slow),
         arguments: kdfSettings
     )
     func iterationsAndDigest(_ setting: KDFSetting) throws {
@@ -138,6 +140,7 @@ struct EncryptInteropTests {
 
     @Test(
         "--key/--iv output equals openssl enc -K -iv byte for byte, and seccli decrypts openssl's",
+        .tags(.slow),
         arguments: Cipher.cbc,
         Armour.allCases
     )
@@ -254,6 +257,7 @@ struct EncryptInteropTests {
 
     @Test(
         "GCM: ciphertext ‖ tag equals Python AESGCM.encrypt, AESGCM.decrypt opens it, seccli opens Python's",
+        .tags(.slow),
         arguments: Cipher.gcm,
         [12, 16]
     )

@@ -15,14 +15,16 @@ struct ExpiryDateTests {
         try withScratch { dir in
             let env = Keychain.fileBackend(dir)
             let item = ["--service", "expiry", "--account", "a"]
-            try Keychain.seccliSucceeding(
+            try Tools.seccli(
                 ["cred", "set"] + item + ["--expires", text],
                 stdin: Array("s".utf8),
-                environment: env
+                environment: env,
+                expecting: .success
             )
-            let listed = try Keychain.seccliSucceeding(
+            let listed = try Tools.seccli(
                 ["cred", "list", "--service", "expiry", "--json"],
-                environment: env
+                environment: env,
+                expecting: .success
             )
             let items = try #require(try JSONSerialization.jsonObject(with: Data(listed.stdout)) as? [[String: Any]])
             let stored = try #require(items.first?["expires"] as? String)
@@ -48,7 +50,7 @@ struct ExpiryDateTests {
     func invalidDatesAreRefused(_ text: String) throws {
         try withScratch { dir in
             let env = Keychain.fileBackend(dir)
-            let result = try Keychain.seccli(
+            let result = try Tools.seccli(
                 ["cred", "set", "--service", "expiry", "--account", "a", "--expires", text],
                 stdin: Array("s".utf8),
                 environment: env

@@ -26,7 +26,7 @@ struct FileNameBytesTests {
         try ProcessRunner.run("/bin/sh", ["-c", Self.script, "sh"] + command, currentDirectory: dir.path)
     }
 
-    private func seccli() throws -> String { try #require(Tools.seccliPath) }
+    private func seccli() throws -> String { try Tools.seccliExecutable() }
 
     @Test("hash prints sha256sum's lines byte for byte", arguments: Algorithm.allCases)
     func hashArguments(_ algorithm: Algorithm) throws {

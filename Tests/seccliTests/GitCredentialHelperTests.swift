@@ -32,13 +32,13 @@ struct GitCredentialHelperTests {
             #expect(missing.status != 0 && missing.stdout.isEmpty, "\(other): \(missing.stdoutText)")
         }
         // Without a protocol and host nothing is looked up (any of alice's logins would match).
-        let unnamed = try Keychain.seccli(["cred", "git-helper", "get"], stdin: Array("username=alice\n".utf8))
+        let unnamed = try Tools.seccli(["cred", "git-helper", "get"], stdin: Array("username=alice\n".utf8))
         #expect(unnamed.status == 0 && unnamed.stdout.isEmpty && unnamed.stderr.isEmpty)
         // Both write git's label, and SecKit's own cred get reads the same login.
         let search = try SecretServiceSupport.secretTool(["search", "server", host])
         #expect(search.stdoutText.contains("label = Git: https://\(host)/\n"), "\(search.stdoutText)")
         let arguments = ["cred", "get", "--server", host, "--account", "alice", "--protocol", "https"]
-        #expect(try Keychain.seccliSucceeding(arguments).stdoutText == password)
+        #expect(try Tools.seccli(arguments, expecting: .success).stdoutText == password)
     }
 
     @Test("a host with a port and, with credential.useHttpPath, a path: both helpers store and find by them")
@@ -127,17 +127,18 @@ struct GitCredentialHelperTests {
         let description =
             "capability[]=authtype\nprotocol=https\nhost=\(host)\nusername=gina\npassword=g1\n"
             + "password_expiry_utc=4102444800\noauth_refresh_token=r1\nwwwauth[]=Basic realm=\"x\"\n\n"
-        try Keychain.seccliSucceeding(["cred", "git-helper", "store"], stdin: Array(description.utf8))
+        try Tools.seccli(["cred", "git-helper", "store"], stdin: Array(description.utf8), expecting: .success)
         let stored = try SecretServiceSupport.secretTool(["lookup", "server", host, "user", "gina"])
         #expect(stored.stdoutText == "g1\npassword_expiry_utc=4102444800\noauth_refresh_token=r1")
-        let got = try Keychain.seccliSucceeding(
+        let got = try Tools.seccli(
             ["cred", "git-helper", "get"],
-            stdin: Array("protocol=https\nhost=\(host)\nwwwauth[]=Basic\n\nignored=after the empty line\n".utf8)
+            stdin: Array("protocol=https\nhost=\(host)\nwwwauth[]=Basic\n\nignored=after the empty line\n".utf8),
+            expecting: .success
         )
         #expect(
             got.stdoutText == "username=gina\npassword=g1\npassword_expiry_utc=4102444800\noauth_refresh_token=r1\n"
         )
-        let listed = try Keychain.seccliSucceeding(["cred", "list", "--server", host, "--json"])
+        let listed = try Tools.seccli(["cred", "list", "--server", host, "--json"], expecting: .success)
         #expect(listed.stdoutText.contains("\"expires\" : \"2100-01-01T00:00:00Z\""), "\(listed.stdoutText)")
     }
 
@@ -169,9 +170,10 @@ struct GitCredentialHelperTests {
     func emptyPassword() throws {
         let host = Keychain.uniqueName("git") + ".example.com"
         try Git.approve(.libsecret, host: host, username: "kim", password: "")
-        let got = try Keychain.seccliSucceeding(
+        let got = try Tools.seccli(
             ["cred", "git-helper", "get"],
-            stdin: Array("protocol=https\nhost=\(host)\n".utf8)
+            stdin: Array("protocol=https\nhost=\(host)\n".utf8),
+            expecting: .success
         )
         #expect(got.stdoutText == "username=kim\npassword=\n")
     }
@@ -198,14 +200,14 @@ struct GitCredentialHelperTests {
                 #expect(filled.stdoutLines.last == "password=\(password)", "\(storer) then \(reader), host=\(host)")
             }
         }
-        let literal = try Keychain.seccli(
+        let literal = try Tools.seccli(
             ["cred", "git-helper", "store"],
             stdin: Array("protocol=https\nhost=[::1]\nusername=\(server)\npassword=p\n".utf8)
         )
         #expect(literal.status == 0, "\(literal.stderr)")
         #expect(try Keychain.secretToolCount(["server", "[::1]", "user", server]) == 1)
         try Git.credential("reject", helper: .seccli, "protocol=https\nhost=[::1]\nusername=\(server)\n")
-        let tooLarge = try Keychain.seccli(
+        let tooLarge = try Tools.seccli(
             ["cred", "git-helper", "store"],
             stdin: Array("protocol=https\nhost=\(server):65536\nusername=lee\npassword=p\n".utf8)
         )
@@ -217,7 +219,7 @@ struct GitCredentialHelperTests {
         let tests = try GitTests.directory()
         try withScratch { scratch in
             // The helper must be one word for t0303 (its clean-up passes it unquoted).
-            let seccli = try #require(Tools.seccliPath)
+            let seccli = try Tools.seccliExecutable()
             let helper = try scratch.write(
                 "git-credential-seccli",
                 "#!/bin/sh\nexec '\(seccli)' cred git-helper \"$@\"\n"
@@ -241,7 +243,7 @@ struct GitCredentialHelperTests {
     @Test("no Secret Service: get answers nothing, quietly, with exit 13, at once; git then fails without prompting")
     func missingSecretService() throws {
         let start = ContinuousClock.now
-        let result = try Keychain.seccli(
+        let result = try Tools.seccli(
             ["cred", "git-helper", "get"],
             stdin: Array("protocol=https\nhost=example.com\n".utf8),
             environment: ["DBUS_SESSION_BUS_ADDRESS": "unix:path=/nonexistent-seccli-test/bus"],
@@ -290,7 +292,7 @@ enum GitHelper: CaseIterable, CustomTestStringConvertible {
     /// The `credential.helper` value: a shell command git appends the operation to.
     func configuration() throws -> String {
         switch self {
-        case .seccli: "!'\(try #require(Tools.seccliPath))' cred git-helper"
+        case .seccli: "!'\(try Tools.seccliExecutable())' cred git-helper"
         case .libsecret: try GitLibsecret.path.get()
         }
     }
@@ -301,13 +303,10 @@ enum GitHelper: CaseIterable, CustomTestStringConvertible {
 enum GitLibsecret {
     static let source = "/usr/share/doc/git/contrib/credential/libsecret"
 
-    /// A folder of this test process, removed when it exits.
-    static let folder = FileManager.default.temporaryDirectory
-        .appendingPathComponent("seckit-git-libsecret-\(UUID().uuidString)").path
-
     static let path = Result { () throws -> String in
+        // A copy in a folder of this test process, removed when it exits.
+        let folder = try Scratch.untilExit("git-libsecret").path("libsecret")
         try FileManager.default.copyItem(atPath: source, toPath: folder)
-        atexit { try? FileManager.default.removeItem(atPath: GitLibsecret.folder) }
         _ = try ProcessRunner.run("make", ["-C", folder], timeout: .seconds(120))
             .requiringSuccess(of: "make in a copy of \(source) (needs gcc, make, pkg-config, libsecret-1-dev)")
         return folder + "/git-credential-libsecret"

@@ -29,6 +29,7 @@ struct HMACInteropTests {
 
     @Test(
         "equals openssl for keys shorter than, equal to and longer than the block (up to 200 bytes)",
+        .tags(.slow),
         arguments: Algorithm.allCases,
         KeyFormat.allCases
     )

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// `seccli hash` against `openssl dgst` and the coreutils `*sum` tools on the same bytes.
@@ -11,7 +12,12 @@ struct HashInteropTests {
         256 * 1024 - 1, 256 * 1024, 256 * 1024 + 1, 5 * 1024 * 1024 + 7,
     ]
 
-    @Test("one file equals md5sum/sha*sum byte for byte and openssl dgst -r", arguments: Algorithm.allCases, sizes)
+    @Test(
+        "one file equals md5sum/sha*sum byte for byte and openssl dgst -r",
+        .tags(.slow),
+        arguments: Algorithm.allCases,
+        sizes
+    )
     func oneFile(_ algorithm: Algorithm, size: Int) throws {
         try withScratch { dir in
             try dir.write("data.bin", randomBytes(size))

@@ -13,25 +13,21 @@ import Testing
 struct IdentityCLITests {
     static let pki = TestPKI.shared
 
-    static func seccli(
-        _ arguments: [String],
-        environment: [String: String] = [:],
-        extraInput: ProcessRunner.ExtraInput? = nil
-    ) throws -> ProcessResult {
-        try Tools.seccli(arguments, environment: environment, extraInput: extraInput, in: Scratch(path: pki.directory))
-    }
+    /// The PKI's folder, where seccli runs (`client.p12` and the other files by their names).
+    static let folder = Scratch(path: pki.directory)
 
     /// Imports `client.p12` as `name` (passphrase from fd:3).
     static func importPKCS12(_ name: String) throws -> ProcessResult {
-        try seccli(
+        try Tools.seccli(
             ["identity", "import", "--name", name, "--p12", "client.p12", "--p12-password", "fd:3"],
-            extraInput: .init(descriptor: 3, bytes: Array("\(TestPKI.p12Passphrase)\n".utf8))
+            extraInput: .init(descriptor: 3, bytes: Array("\(TestPKI.p12Passphrase)\n".utf8)),
+            in: Self.folder
         )
     }
 
     /// The `identity list --json` entries named `name`.
     static func listed(_ name: String) throws -> [[String: Any]] {
-        let result = try seccli(["identity", "list", "--json"]).requiringSuccess(of: "seccli identity list --json")
+        let result = try Tools.seccli(["identity", "list", "--json"], in: Self.folder, expecting: .success)
         let entries = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout)) as? [[String: Any]])
         return entries.filter { $0["name"] as? String == name }
     }
@@ -50,19 +46,20 @@ struct IdentityCLITests {
         let pemName = Keychain.uniqueName("pem")
         let imported = try Self.importPKCS12(p12Name)
         #expect(imported.status == 0 && imported.stderr.isEmpty, "\(imported.stderr)")
-        let pem = try Self.seccli(
+        let pem = try Tools.seccli(
             [
                 "identity", "import", "--name", pemName, "--cert", "client-chain.pem", "--key",
                 "client-encrypted.key", "--key-password", "env:SECCLI_TEST_KEY_PASS",
             ],
-            environment: ["SECCLI_TEST_KEY_PASS": TestPKI.keyPassphrase]
+            environment: ["SECCLI_TEST_KEY_PASS": TestPKI.keyPassphrase],
+            in: Self.folder
         )
         #expect(pem.status == 0 && pem.stderr.isEmpty, "\(pem.stderr)")
         try Self.expectNoSecret(imported.stdoutText + pem.stdoutText)
 
         let pin = try Self.pki.opensslPublicKeyPin("client.pem")
         let notAfter = try opensslNotAfter("client.pem")
-        let text = try Self.seccli(["identity", "list"]).requiringSuccess(of: "seccli identity list")
+        let text = try Tools.seccli(["identity", "list"], in: Self.folder, expecting: .success)
         try Self.expectNoSecret(text.stdoutText)
         // TestPKI's client certificate is valid for 10 days: flagged.
         let expected =
@@ -78,7 +75,7 @@ struct IdentityCLITests {
         #expect(entry["notAfter"] as? String == notAfter)
         #expect(entry["pin"] as? String == pin)
         #expect(entry["expiresSoon"] as? Bool == true && entry["expired"] as? Bool == false)
-        try Self.expectNoSecret(try Self.seccli(["identity", "list", "--json"]).stdoutText)
+        try Self.expectNoSecret(try Tools.seccli(["identity", "list", "--json"], in: Self.folder).stdoutText)
     }
 
     @Test("a certificate valid for more than 30 days is not flagged; one that has expired is")
@@ -94,19 +91,26 @@ struct IdentityCLITests {
             ).requiringSuccess(of: "openssl req")
             let long = Keychain.uniqueName("long")
             let expired = Keychain.uniqueName("expired")
-            _ = try Self.seccli([
-                "identity", "import", "--name", long, "--cert", scratch.path("long.pem"), "--key",
-                scratch.path("long.key"),
-            ]).requiringSuccess(of: "import long")
-            _ = try Self.seccli([
-                "identity", "import", "--name", expired, "--cert", "expired.pem", "--key", "expired.key",
-            ])
-            .requiringSuccess(of: "import expired")
+            _ = try Tools.seccli(
+                [
+                    "identity", "import", "--name", long, "--cert", scratch.path("long.pem"), "--key",
+                    scratch.path("long.key"),
+                ],
+                in: Self.folder,
+                expecting: .success
+            )
+            _ = try Tools.seccli(
+                [
+                    "identity", "import", "--name", expired, "--cert", "expired.pem", "--key", "expired.key",
+                ],
+                in: Self.folder,
+                expecting: .success
+            )
             let longEntry = try #require(try Self.listed(long).first)
             #expect(longEntry["expiresSoon"] as? Bool == false && longEntry["expired"] as? Bool == false)
             let expiredEntry = try #require(try Self.listed(expired).first)
             #expect(expiredEntry["expiresSoon"] as? Bool == true && expiredEntry["expired"] as? Bool == true)
-            let lines = try Self.seccli(["identity", "list"]).stdoutLines
+            let lines = try Tools.seccli(["identity", "list"], in: Self.folder).stdoutLines
             let longLine = try #require(lines.first { $0.hasPrefix(long + ":") })
             #expect(!longLine.contains("(expires soon)") && !longLine.contains("EXPIRED"), "\(longLine)")
             #expect(
@@ -145,20 +149,20 @@ struct IdentityCLITests {
         defer { server.stop() }
         let target = ["pin", "localhost:\(server.port)", "--ca", "ca.pem"]
 
-        let accepted = try Self.seccli(target + ["--identity", name])
+        let accepted = try Tools.seccli(target + ["--identity", name], in: Self.folder)
         #expect(accepted.status == 0 && accepted.stderr.isEmpty, "\(accepted.stderr)")
         #expect(accepted.stdoutLines.first?.hasSuffix("client certificate requested") == true, "\(accepted.stdoutText)")
         try Self.expectNoSecret(accepted.stdoutText + accepted.stderr)
 
-        let without = try Self.seccli(target)
+        let without = try Tools.seccli(target, in: Self.folder)
         expectOneLineError(without, status: 5)
         #expect(without.stderr.contains("requires a client certificate"), "\(without.stderr)")
 
-        _ = try Self.seccli(["identity", "delete", "--name", name]).requiringSuccess(of: "delete")
+        _ = try Tools.seccli(["identity", "delete", "--name", name], in: Self.folder, expecting: .success)
         #expect(try Self.listed(name).isEmpty)
-        let deleted = try Self.seccli(target + ["--identity", name])
+        let deleted = try Tools.seccli(target + ["--identity", name], in: Self.folder)
         expectOneLineError(deleted, status: 10)
-        expectOneLineError(try Self.seccli(["identity", "delete", "--name", name]), status: 10)
+        expectOneLineError(try Tools.seccli(["identity", "delete", "--name", name], in: Self.folder), status: 10)
     }
 
     @Test(
@@ -212,14 +216,18 @@ struct IdentityCLITests {
     @Test("bad input: one line, the documented code, nothing stored")
     func badInput() throws {
         let name = Keychain.uniqueName("bad")
-        let wrong = try Self.seccli(
+        let wrong = try Tools.seccli(
             ["identity", "import", "--name", name, "--p12", "client.p12", "--p12-password", "env:SECCLI_TEST_WRONG"],
-            environment: ["SECCLI_TEST_WRONG": "wrong"]
+            environment: ["SECCLI_TEST_WRONG": "wrong"],
+            in: Self.folder
         )
         expectOneLineError(wrong, status: 2)
-        let mismatch = try Self.seccli([
-            "identity", "import", "--name", name, "--cert", "client.pem", "--key", "leaf-rsa.key",
-        ])
+        let mismatch = try Tools.seccli(
+            [
+                "identity", "import", "--name", name, "--cert", "client.pem", "--key", "leaf-rsa.key",
+            ],
+            in: Self.folder
+        )
         expectOneLineError(mismatch, status: 2)
         #expect(try Self.listed(name).isEmpty, "nothing stored")
         for arguments in [
@@ -229,7 +237,7 @@ struct IdentityCLITests {
             ["pin", "localhost:1", "--identity", name, "--p12", "client.p12"],
             ["pin", "--file", "client.pem", "--identity", name],
         ] {
-            expectOneLineError(try Self.seccli(arguments), status: 64)
+            expectOneLineError(try Tools.seccli(arguments, in: Self.folder), status: 64)
         }
     }
 }

@@ -71,7 +71,7 @@ struct InterruptCleanupTests {
 
     /// Runs `command` (decrypt or encrypt of the fixture) under the driver.
     static func run(_ command: String, signal: String, disposition: String, in dir: Scratch) throws -> Report {
-        let seccli = try #require(Tools.seccliPath)
+        let seccli = try Tools.seccliExecutable()
         if !FileManager.default.fileExists(atPath: dir.path("input")) {
             try dir.write("input", command == "decrypt" ? try format.encrypt(plaintext) : plaintext)
         }

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// `seccli keygen` as a process: the shape and size of each format, `--out` mode 0600, fresh keys

@@ -30,8 +30,9 @@ struct KeyringSourceTests {
             try Tools.seccli(
                 ["encrypt", "--password", "keyring:\(service)/deploy", "--iter", "600000", "--in", "plain.bin"]
                     + ["--out", "sealed.enc"],
-                in: dir
-            ).requiringSuccess(of: "seccli encrypt")
+                in: dir,
+                expecting: .success
+            )
             let opened = try Tools.reference(
                 "openssl",
                 [
@@ -111,8 +112,9 @@ struct KeyringSourceTests {
             try Tools.seccli(
                 ["cred", "set", "--service", "s", "--account", "a", "--store-password", "keyring:\(service)/store"]
                     + file,
-                stdin: Array("in the file".utf8)
-            ).requiringSuccess(of: "cred set")
+                stdin: Array("in the file".utf8),
+                expecting: .success
+            )
             let read = try Tools.seccli(
                 ["cred", "get", "--service", "s", "--account", "a", "--store-password", "env:P"] + file,
                 environment: ["P": password]

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// The worked examples of "Professional iOS Network Programming" (Wrox, 2012), through the CLI,

@@ -16,7 +16,7 @@ import Testing
     }
 
     @Test func seccliLinksNoNIO() throws {
-        let seccli = try #require(Tools.seccliPath)
+        let seccli = try Tools.seccliExecutable()
         #expect(try linkedNIOModules(seccli) == [])
         // The positive control: the check finds NIO where it is linked.
         #expect(try linkedNIOModules(try BuiltExecutable.require("seckit-fetch")).contains("7NIOCore"))

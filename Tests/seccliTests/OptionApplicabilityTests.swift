@@ -139,7 +139,11 @@ struct OptionApplicabilityTests {
         "LK": String(repeating: "k", count: 32), "MK": "mac-key",
     ]
 
-    @Test("refused with exit 64, one line naming the option and the use, nothing written", arguments: cases)
+    @Test(
+        "refused with exit 64, one line naming the option and the use, nothing written",
+        .tags(.slow),
+        arguments: cases
+    )
     func refused(_ test: Case) throws {
         try withScratch { dir in
             let input = try dir.write("in", Array("a message".utf8))

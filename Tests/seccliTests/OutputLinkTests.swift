@@ -14,16 +14,9 @@ struct OutputLinkTests {
     /// The ciphertext openssl makes of `plaintext`, which `seccli encrypt` must write too.
     static func ciphertext() throws -> [UInt8] { try format.encrypt(plaintext) }
 
-    static func seccli(
-        _ arguments: [String],
-        _ mistake: DecryptFailureTests.Mistake? = nil,
-        in dir: Scratch
-    ) throws -> ProcessResult {
-        try Tools.seccli(
-            [arguments[0]] + format.seccliOptions(mistake) + arguments.dropFirst(),
-            environment: format.environment,
-            in: dir
-        )
+    /// `arguments` (a command first) with the fixture's cipher options, or a `mistake` in them.
+    static func withFormat(_ arguments: [String], _ mistake: DecryptFailureTests.Mistake? = nil) -> [String] {
+        [arguments[0]] + format.seccliOptions(mistake) + arguments.dropFirst()
     }
 
     static func linkDestination(_ path: String) -> String? {
@@ -61,7 +54,11 @@ struct OutputLinkTests {
                 try FileManager.default.createSymbolicLink(atPath: dir.path("chain"), withDestinationPath: "a/link")
 
                 for out in ["a/link", "chain"] {
-                    let result = try Self.seccli([command, "--in", input, "--out", out], in: dir)
+                    let result = try Tools.seccli(
+                        Self.withFormat([command, "--in", input, "--out", out]),
+                        environment: Self.format.environment,
+                        in: dir
+                    )
                     #expect(result.status == 0, "\(command) --out \(out): \(result.stderr)")
                     #expect(Self.linkDestination(dir.path("a/link")) == "../b/target", "the link was replaced")
                     #expect(Self.linkDestination(dir.path("chain")) == "a/link", "the chain was replaced")
@@ -79,7 +76,11 @@ struct OutputLinkTests {
         try withScratch { dir in
             try dir.write("in.enc", try Self.ciphertext())
             try FileManager.default.createSymbolicLink(atPath: dir.path("link"), withDestinationPath: "new.txt")
-            let result = try Self.seccli(["decrypt", "--in", "in.enc", "--out", "link"], in: dir)
+            let result = try Tools.seccli(
+                Self.withFormat(["decrypt", "--in", "in.enc", "--out", "link"]),
+                environment: Self.format.environment,
+                in: dir
+            )
             #expect(result.status == 0, "\(result.stderr)")
             #expect(Self.linkDestination(dir.path("link")) == "new.txt")
             #expect(try dir.read("new.txt") == Self.plaintext)
@@ -93,7 +94,11 @@ struct OutputLinkTests {
             try dir.write("in.enc", try Self.ciphertext())
             if targetExists { try dir.write("target", "precious\n") }
             try FileManager.default.createSymbolicLink(atPath: dir.path("link"), withDestinationPath: "target")
-            let result = try Self.seccli(["decrypt", "--in", "in.enc", "--out", "link"], .wrongKey, in: dir)
+            let result = try Tools.seccli(
+                Self.withFormat(["decrypt", "--in", "in.enc", "--out", "link"], .wrongKey),
+                environment: Self.format.environment,
+                in: dir
+            )
             expectOneLineError(result, status: 1)
             #expect(Self.linkDestination(dir.path("link")) == "target")
             let expected: Set = targetExists ? ["in.enc", "link", "target"] : ["in.enc", "link"]
@@ -108,12 +113,24 @@ struct OutputLinkTests {
             let ciphertext = try Self.ciphertext()
             try dir.write("in.enc", ciphertext)
             try dir.write("in.txt", Self.plaintext)
-            let decrypted = try Self.seccli(["decrypt", "--in", "in.enc", "--out", "/dev/stdout"], in: dir)
+            let decrypted = try Tools.seccli(
+                Self.withFormat(["decrypt", "--in", "in.enc", "--out", "/dev/stdout"]),
+                environment: Self.format.environment,
+                in: dir
+            )
             #expect(decrypted.status == 0, "\(decrypted.stderr)")
             #expect(decrypted.stdout == Self.plaintext)
-            let encrypted = try Self.seccli(["encrypt", "--in", "in.txt", "--out", "/dev/stdout"], in: dir)
+            let encrypted = try Tools.seccli(
+                Self.withFormat(["encrypt", "--in", "in.txt", "--out", "/dev/stdout"]),
+                environment: Self.format.environment,
+                in: dir
+            )
             #expect(encrypted.stdout == ciphertext)
-            let wrong = try Self.seccli(["decrypt", "--in", "in.enc", "--out", "/dev/stdout"], .wrongKey, in: dir)
+            let wrong = try Tools.seccli(
+                Self.withFormat(["decrypt", "--in", "in.enc", "--out", "/dev/stdout"], .wrongKey),
+                environment: Self.format.environment,
+                in: dir
+            )
             expectOneLineError(wrong, status: 1)
             let key = try Tools.seccli(["keygen", "--out", "/dev/stdout"])
             #expect(key.status == 0 && key.stdoutText.count == 65, "\(key.stderr)")
@@ -122,18 +139,16 @@ struct OutputLinkTests {
 
     @Test("/dev/fd/N on a file is written in place: the descriptor's file gets exactly the output, nothing is renamed")
     func devFd() throws {
-        let seccli = try #require(Tools.seccliPath)
         try withScratch { dir in
             try dir.write("in.enc", try Self.ciphertext())
             // A longer file opened read-write (not truncated by the shell) is cut to the output.
             try dir.write("out.txt", [UInt8](repeating: UInt8(ascii: "x"), count: Self.plaintext.count + 1000))
             let inode = try FileManager.default.attributesOfItem(atPath: dir.path("out.txt"))[.systemFileNumber]
-            let result = try ProcessRunner.run(
-                "sh",
-                ["-c", "exec \"$@\" 3<>out.txt", "sh", seccli, "decrypt"] + Self.format.seccliOptions()
-                    + ["--in", "in.enc", "--out", "/dev/fd/3"],
+            let result = try Tools.seccli(
+                Self.withFormat(["decrypt", "--in", "in.enc", "--out", "/dev/fd/3"]),
                 environment: Self.format.environment,
-                currentDirectory: dir.path
+                in: dir,
+                under: ["sh", "-c", "exec \"$@\" 3<>out.txt", "sh"]
             )
             #expect(result.status == 0, "\(result.stderr)")
             #expect(try dir.read("out.txt") == Self.plaintext)
@@ -166,11 +181,16 @@ struct OutputLinkTests {
             var env = Keychain.fileBackend(dir)
             env["SECCLI_STORE_FILE"] = dir.path("store-link")
             let item = ["--service", "svc", "--account", "alice"]
-            try Keychain.seccliSucceeding(["cred", "set"] + item, stdin: Array("s3cret".utf8), environment: env)
-            try Keychain.seccliSucceeding(["cred", "set"] + item, stdin: Array("again".utf8), environment: env)
+            try Tools.seccli(
+                ["cred", "set"] + item,
+                stdin: Array("s3cret".utf8),
+                environment: env,
+                expecting: .success
+            )
+            try Tools.seccli(["cred", "set"] + item, stdin: Array("again".utf8), environment: env, expecting: .success)
             #expect(Self.linkDestination(dir.path("store-link")) == "real.store")
             #expect(try Self.mode(dir.path("real.store")) == 0o600)
-            let get = try Keychain.seccliSucceeding(["cred", "get"] + item, environment: env)
+            let get = try Tools.seccli(["cred", "get"] + item, environment: env, expecting: .success)
             #expect(get.stdoutText == "again")
         }
     }
@@ -195,13 +215,21 @@ struct OutputLinkTests {
             )
             try #require(lchown(dir.path("shared/theirs"), 65534, 65534) == 0)
 
-            let refused = try Self.seccli(["decrypt", "--in", "in.enc", "--out", "shared/theirs"], in: dir)
+            let refused = try Tools.seccli(
+                Self.withFormat(["decrypt", "--in", "in.enc", "--out", "shared/theirs"]),
+                environment: Self.format.environment,
+                in: dir
+            )
             expectOneLineError(refused, status: 1)
             #expect(refused.stderr.contains("symbolic link in a shared folder"), "\(refused.stderr)")
             #expect(try dir.read("victim") == Array("precious\n".utf8))
             #expect(try Self.entries(dir.path("shared")) == ["mine", "theirs"])
 
-            let followed = try Self.seccli(["decrypt", "--in", "in.enc", "--out", "shared/mine"], in: dir)
+            let followed = try Tools.seccli(
+                Self.withFormat(["decrypt", "--in", "in.enc", "--out", "shared/mine"]),
+                environment: Self.format.environment,
+                in: dir
+            )
             #expect(followed.status == 0, "\(followed.stderr)")
             #expect(try dir.read("victim") == Self.plaintext)
         }

@@ -24,16 +24,15 @@ struct OutputWriteErrorTests {
 
     @Test(arguments: commands)
     func failsWithExitOne(_ arguments: [String]) throws {
-        let seccli = try #require(Tools.seccliPath)
         try withScratch { dir in
             try dir.write("in", Array("a message".utf8))
             let digest = try Tools.reference("sha256sum", [dir.path("in")]).stdoutText
             try dir.write("list", Array(digest.utf8))
             let resolved = arguments.map { $0 == "IN" ? dir.path("in") : $0 == "LIST" ? dir.path("list") : $0 }
-            let result = try ProcessRunner.run(
-                "sh",
-                ["-c", "exec \"$@\" > /dev/full", "sh", seccli] + resolved,
-                environment: ["KEY": "a key for the write-error test"]
+            let result = try Tools.seccli(
+                resolved,
+                environment: ["KEY": "a key for the write-error test"],
+                under: ["sh", "-c", "exec \"$@\" > /dev/full", "sh"]
             )
             #expect(result.status == 1, "\(arguments): exit \(result.status), stderr: \(result.stderr)")
             expectOneLine(result.stderr)

@@ -50,7 +50,12 @@ struct ParallelHashTests {
             #expect(reference.stderr.split(separator: "\n").count == 3)
 
             for workers in Workers.allCases {
-                let ours = try workers.seccli(["hash", "-a", algorithm.rawValue] + arguments, stdin: stdin, in: dir)
+                let ours = try Tools.seccli(
+                    ["hash", "-a", algorithm.rawValue] + arguments,
+                    stdin: stdin,
+                    in: dir,
+                    under: workers.launcher
+                )
                 #expect(ours.status == reference.status, "\(workers)")
                 expectSameBytes(ours.stdout, reference.stdout, "stdout with \(workers)")
                 #expect(ours.stderr == asSeccliMessages(reference.stderr, from: algorithm.sumTool), "\(workers)")
@@ -75,20 +80,25 @@ struct ParallelHashTests {
             #expect(lines.isEmpty && messages.isEmpty)
 
             for workers in Workers.allCases {
-                let ours = try workers.seccli(["hash"] + arguments, mergingStandardError: true, in: dir)
+                let ours = try Tools.seccli(
+                    ["hash"] + arguments,
+                    mergingStandardError: true,
+                    in: dir,
+                    under: workers.launcher
+                )
                 #expect(ours.status == 1, "\(workers)")
                 #expect(ours.stdoutText == expected, "\(workers)")
             }
         }
     }
 
-    @Test("more files than are read ahead (256): *sum's output")
+    @Test("more files than are read ahead (256): *sum's output", .tags(.slow))
     func moreFilesThanTheWindow() throws {
         try withScratch { dir in
             let arguments = try writeFiles(700, maximumSize: 200, in: dir)
             let reference = try Tools.reference("sha256sum", arguments, in: dir)
             for workers in Workers.allCases {
-                let ours = try workers.seccli(["hash"] + arguments, in: dir)
+                let ours = try Tools.seccli(["hash"] + arguments, in: dir, under: workers.launcher)
                 #expect(ours.status == 0 && ours.stderr.isEmpty, "\(workers): \(ours.stderr)")
                 expectSameBytes(ours.stdout, reference.stdout, "stdout with \(workers)")
             }
@@ -109,12 +119,12 @@ struct ParallelHashTests {
             #expect(digests.map(\.name) == arguments.filter { $0 != "missing.bin" })
 
             for workers in Workers.allCases {
-                let base64 = try workers.seccli(["hash", "--base64"] + arguments, in: dir)
+                let base64 = try Tools.seccli(["hash", "--base64"] + arguments, in: dir, under: workers.launcher)
                 #expect(base64.status == 1, "\(workers)")
                 #expect(base64.stderr == "seccli: missing.bin: No such file or directory\n", "\(workers)")
                 #expect(base64.stdoutLines == digests.map { "\($0.base64)  \($0.name)" }, "\(workers)")
 
-                let json = try workers.seccli(["hash", "--json"] + arguments, in: dir)
+                let json = try Tools.seccli(["hash", "--json"] + arguments, in: dir, under: workers.launcher)
                 #expect(json.status == 1, "\(workers)")
                 let entries = try #require(
                     try JSONSerialization.jsonObject(with: Data(json.stdout)) as? [[String: String]],
@@ -139,7 +149,7 @@ struct ParallelHashTests {
             let reference = try Tools.referenceAllowingFailure("sha256sum", ["-c", "list"], in: dir)
             #expect(reference.status == 1)
             for workers in Workers.allCases {
-                let ours = try workers.seccli(["hash", "--check", "list"], in: dir)
+                let ours = try Tools.seccli(["hash", "--check", "list"], in: dir, under: workers.launcher)
                 #expect(ours.status == reference.status, "\(workers)")
                 #expect(ours.stdoutText == reference.stdoutText, "\(workers)")
                 #expect(ours.stderr == asSeccliMessages(reference.stderr, from: "sha256sum"), "\(workers)")
@@ -160,10 +170,11 @@ struct ParallelHashTests {
             // openssl -r writes `<hex> *<name>`; seccli writes sha256sum's `<hex>  <name>`.
             let expected = reference.stdoutLines.map { $0.replacingOccurrences(of: " *", with: "  ") }
             for workers in Workers.allCases {
-                let ours = try workers.seccli(
+                let ours = try Tools.seccli(
                     ["hmac", "--key", "env:SECCLI_TEST_KEY"] + arguments,
                     environment: ["SECCLI_TEST_KEY": key],
-                    in: dir
+                    in: dir,
+                    under: workers.launcher
                 )
                 #expect(ours.status == 0 && ours.stderr.isEmpty, "\(workers): \(ours.stderr)")
                 #expect(ours.stdoutLines == expected, "\(workers)")
@@ -205,7 +216,7 @@ struct ParallelHashTests {
             let reference = try findAndHash([root], in: dir)
             #expect(reference.stdoutLines.count == 12)
             for workers in Workers.allCases {
-                let ours = try workers.seccli(["hash", "-r", root], in: dir)
+                let ours = try Tools.seccli(["hash", "-r", root], in: dir, under: workers.launcher)
                 #expect(ours.status == 0 && ours.stderr.isEmpty, "\(workers): \(ours.stderr)")
                 expectSameBytes(ours.stdout, reference.stdout, "stdout with \(workers)")
             }
@@ -234,17 +245,22 @@ struct ParallelHashTests {
             let reference = try findAndHash([root], findOptions: ["-L"], in: dir)
             #expect(reference.stdoutLines.count == 12 + 4)
             for workers in Workers.allCases {
-                let ours = try workers.seccli(["hash", "-r", "--follow-symlinks", root], in: dir)
+                let ours = try Tools.seccli(
+                    ["hash", "-r", "--follow-symlinks", root],
+                    in: dir,
+                    under: workers.launcher
+                )
                 #expect(ours.status == 0 && ours.stderr.isEmpty, "\(workers): \(ours.stderr)")
                 expectSameBytes(ours.stdout, reference.stdout, "stdout with \(workers)")
             }
 
             try FileManager.default.createSymbolicLink(atPath: dir.path("tree/a/b/dangling"), withDestinationPath: "no")
             try FileManager.default.createSymbolicLink(atPath: dir.path("tree/a/b/up"), withDestinationPath: "..")
-            let ours = try Workers.perProcessor.seccli(
+            let ours = try Tools.seccli(
                 ["hash", "-r", "--follow-symlinks", "\(root)/a"],
                 mergingStandardError: true,
-                in: dir
+                in: dir,
+                under: Workers.perProcessor.launcher
             )
             #expect(ours.status == 1)
             let lines = ours.stdoutLines
@@ -266,9 +282,10 @@ struct ParallelHashTests {
                 try? FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: dir.path("tree/a/b"))
             }
             let script = #"find "$1" -type f | sort | tr '\n' '\0' | xargs -0 sha256sum"#
-            let reference = try runUnprivileged(["sh", "-c", script, "sh", root], in: dir)
+            let find = Self.unprivileged + ["sh", "-c", script, "sh", root]
+            let reference = try ProcessRunner.run(find[0], Array(find.dropFirst()), currentDirectory: dir.path)
             #expect(reference.stderr.contains("'tree/a/b': Permission denied"), "find: \(reference.stderr)")
-            let ours = try runUnprivileged([try #require(Tools.seccliPath), "hash", "-r", root], in: dir)
+            let ours = try Tools.seccli(["hash", "-r", root], in: dir, under: Self.unprivileged)
             #expect(ours.status == 1)
             #expect(ours.stdout == reference.stdout)
             #expect(ours.stderr == "seccli: tree/a/b: Permission denied\n")
@@ -287,12 +304,9 @@ struct ParallelHashTests {
         }
     }
 
-    /// Runs `command` as the user nobody when the tests run as root, whom mode 000 does not stop.
-    private func runUnprivileged(_ command: [String], in dir: Scratch) throws -> ProcessResult {
-        let user = getuid() == 0 ? ["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", "--"] : []
-        let full = user + command
-        return try ProcessRunner.run(full[0], Array(full.dropFirst()), currentDirectory: dir.path)
-    }
+    /// A command runs as the user nobody under this when the tests run as root, whom mode 000 does not stop.
+    private static let unprivileged =
+        getuid() == 0 ? ["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", "--"] : []
 
     /// The bytes of an even number of hex digits; nil for anything else.
     private func decodeHex(_ hex: String) -> [UInt8]? {
@@ -315,26 +329,6 @@ enum Workers: String, CaseIterable, Sendable, CustomStringConvertible {
 
     var description: String { self == .one ? "taskset -c 0" : "one worker per processor" }
 
-    /// Runs seccli under this worker count; `mergingStandardError` sends its standard error into its
-    /// standard output (`2>&1`), to see both in the order written.
-    func seccli(
-        _ arguments: [String],
-        stdin: [UInt8]? = nil,
-        environment: [String: String] = [:],
-        mergingStandardError: Bool = false,
-        in directory: Scratch,
-        sourceLocation: SourceLocation = #_sourceLocation
-    ) throws -> ProcessResult {
-        let path = try #require(Tools.seccliPath, "seccli executable not found", sourceLocation: sourceLocation)
-        var command = [path] + arguments
-        if mergingStandardError { command = ["sh", "-c", #""$0" "$@" 2>&1"#] + command }
-        if self == .one { command = ["taskset", "-c", "0"] + command }
-        return try ProcessRunner.run(
-            command[0],
-            Array(command.dropFirst()),
-            stdin: stdin,
-            environment: environment,
-            currentDirectory: directory.path
-        )
-    }
+    /// The command seccli runs under for this worker count (`Tools.seccli(…, under:)`).
+    var launcher: [String] { self == .one ? ["taskset", "-c", "0"] : [] }
 }

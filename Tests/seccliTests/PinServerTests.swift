@@ -205,6 +205,7 @@ struct PinServerTests {
 
     @Test(
         "mTLS: each identity form is accepted by a server that demands a client certificate (TLS 1.3 and 1.2)",
+        .tags(.slow),
         arguments: identities
     )
     func mutualTLS(_ identity: Identity) throws {

@@ -8,63 +8,74 @@ enum SSOScenarios {
     static func loginTokenLogout(_ env: [String: String]) throws {
         let group = ["--group", Keychain.uniqueName("tools")]
         let token = randomBytes(64) + [0, 10]
-        try Keychain.seccliSucceeding(
+        try Tools.seccli(
             ["sso", "login", "--user", "alice"] + group + ["--expires", "2099-01-01T00:00:00Z"],
             stdin: token,
-            environment: env
+            environment: env,
+            expecting: .success
         )
         #expect(
-            try Keychain.seccliSucceeding(["sso", "token"] + group, environment: env).stdout == token,
+            try Tools.seccli(["sso", "token"] + group, environment: env, expecting: .success).stdout == token,
             "another process finds the token, byte for byte"
         )
-        #expect(try Keychain.seccliSucceeding(["sso", "user"] + group, environment: env).stdoutText == "alice\n")
+        #expect(
+            try Tools.seccli(["sso", "user"] + group, environment: env, expecting: .success).stdoutText == "alice\n"
+        )
 
-        try Keychain.seccliSucceeding(["sso", "logout"] + group, environment: env)
-        let afterLogout = try Keychain.seccli(["sso", "token"] + group, environment: env)
+        try Tools.seccli(["sso", "logout"] + group, environment: env, expecting: .success)
+        let afterLogout = try Tools.seccli(["sso", "token"] + group, environment: env)
         expectOneLineError(afterLogout, status: 10)
         #expect(afterLogout.stderr.contains("no SSO token"))
         #expect(
-            try Keychain.seccliSucceeding(["sso", "user"] + group, environment: env).stdoutText == "alice\n",
+            try Tools.seccli(["sso", "user"] + group, environment: env, expecting: .success).stdoutText == "alice\n",
             "logout keeps the user name"
         )
-        try Keychain.seccliSucceeding(["sso", "logout"] + group, environment: env)  // twice is fine
+        try Tools.seccli(["sso", "logout"] + group, environment: env, expecting: .success)  // twice is fine
 
         // --token file: stores the whole file, newlines and NULs included.
         try withScratch { scratch in
             let multiline = Array("line one\nline two\n".utf8) + [0, 10]
             let file = try scratch.write("token.bin", multiline)
-            try Keychain.seccliSucceeding(
+            try Tools.seccli(
                 ["sso", "login", "--user", "alice", "--token", "file:\(file)"] + group,
-                environment: env
+                environment: env,
+                expecting: .success
             )
-            #expect(try Keychain.seccliSucceeding(["sso", "token"] + group, environment: env).stdout == multiline)
+            #expect(
+                try Tools.seccli(["sso", "token"] + group, environment: env, expecting: .success).stdout == multiline
+            )
         }
 
         // Another group never sees this one's state.
         expectOneLineError(
-            try Keychain.seccli(["sso", "user", "--group", Keychain.uniqueName("other")], environment: env),
+            try Tools.seccli(["sso", "user", "--group", Keychain.uniqueName("other")], environment: env),
             status: 10
         )
     }
 
     static func expiredToken(_ env: [String: String]) throws {
         let group = ["--group", Keychain.uniqueName("tools")]
-        try Keychain.seccliSucceeding(
+        try Tools.seccli(
             ["sso", "login", "--user", "bob", "--expires", "2001-01-01T00:00:00Z", "--token", "env:SSO_TOKEN"] + group,
-            environment: env.merging(["SSO_TOKEN": "stale-token"]) { $1 }
+            environment: env.merging(["SSO_TOKEN": "stale-token"]) { $1 },
+            expecting: .success
         )
-        let result = try Keychain.seccli(["sso", "token"] + group, environment: env)
+        let result = try Tools.seccli(["sso", "token"] + group, environment: env)
         expectOneLineError(result, status: 11)
         #expect(result.stderr.contains("expired"))
         #expect(!result.stderr.contains("stale-token"))
 
         // A new login replaces the expired token.
-        try Keychain.seccliSucceeding(
+        try Tools.seccli(
             ["sso", "login", "--user", "bob"] + group,
             stdin: Array("fresh-token".utf8),
-            environment: env
+            environment: env,
+            expecting: .success
         )
-        #expect(try Keychain.seccliSucceeding(["sso", "token"] + group, environment: env).stdoutText == "fresh-token")
+        #expect(
+            try Tools.seccli(["sso", "token"] + group, environment: env, expecting: .success).stdoutText
+                == "fresh-token"
+        )
     }
 }
 
@@ -88,9 +99,10 @@ struct SSOSecretServiceTests {
     @Test("a token logged in with seccli is the item secret-tool finds in the group")
     func tokenVisibleToSecretTool() throws {
         let group = Keychain.uniqueName("tools")
-        try Keychain.seccliSucceeding(
+        try Tools.seccli(
             ["sso", "login", "--user", "carol", "--group", group],
-            stdin: Array("shared-token".utf8)
+            stdin: Array("shared-token".utf8),
+            expecting: .success
         )
         let found = try SecretServiceSupport.secretTool(["lookup", "access-group", group, "account", "token"])
         #expect(found.stdoutText == "shared-token")

@@ -4,50 +4,89 @@ import Testing
 
 /// Secrets that seccli generates, prints or reads are gone from its memory when it exits, and a
 /// crash writes no core. Looked at from outside: each command runs under gdb, which saves its memory
-/// (`gcore`) once while the secret is certainly there (at the `write` of the output: proof that the
-/// search finds what is present) and once at `exit_group`; the second must hold no copy of the
-/// secret in any form (raw, hex, base64, the JWK text).
+/// (`gcore`) once while the secret is certainly there (at the `write` of the output, or as the key
+/// file is closed: proof that the search finds what is present) and once at `exit_group`; the
+/// second must hold no copy of the secret in any form (raw, hex, base64, the JWK text).
 @Suite("seccli: secrets in memory and in core dumps")
 struct SecretMemoryTests {
     /// The two memory images of one run.
     struct Images {
-        var atWrite: [UInt8]
+        var atFirstStop: [UInt8]
         var atExit: [UInt8]
     }
 
+    /// Where gdb saves the first image: a moment the secret is certainly in seccli's memory.
+    enum FirstStop {
+        /// The first `write`; with `toStandardOutput`, the first to standard output (GLib writes to
+        /// its own wake-up descriptors first).
+        case write(toStandardOutput: Bool)
+        /// The first `close` after seccli opened `path`: what it read from the file is in its buffers.
+        case closeAfterOpening(String)
+    }
+
+    /// The registers that hold a system call's first two arguments where gdb's `catch syscall`
+    /// stops, for the conditions of `FirstStop`; nil on other architectures, where the tests that
+    /// need a condition do not run.
+    static let argumentRegisters: (first: String, second: String)? = {
+        #if arch(x86_64)
+        ("$rdi", "$rsi")
+        #elseif arch(arm64)
+        ("$x0", "$x1")
+        #else
+        nil
+        #endif
+    }()
+
+    /// For the tests whose first stop has a condition on a system call's arguments.
+    static let knownArchitecture = ConditionTrait.enabled(
+        if: argumentRegisters != nil,
+        "gdb conditions on system call arguments are written for x86-64 and aarch64"
+    )
+
     /// Runs `seccli arguments` (standard input from `stdinFile`, standard output to `stdoutFile`,
-    /// both in `dir`) under gdb and returns its memory at the first `write` and at exit.
+    /// both in `dir`) under gdb and returns its memory at `firstStop` and at exit.
     static func images(
         _ arguments: [String],
         stdinFile: String? = nil,
         stdoutFile: String? = nil,
+        firstStop: FirstStop = .write(toStandardOutput: false),
         in dir: Scratch
     ) throws -> Images {
-        let seccli = try #require(Tools.seccliPath)
         // `run` with arguments replaces those of `--args`: they are given again, quoted for the shell.
         var run =
             "run "
             + arguments.map { "'" + $0.replacingOccurrences(of: "'", with: "'\\''") + "'" }.joined(separator: " ")
         if let stdinFile { run += " < \(dir.path(stdinFile))" }
         if let stdoutFile { run += " > \(dir.path(stdoutFile))" }
-        let commands = [
-            // gdb starts seccli through a shell, which sets up the redirections.
-            "set pagination off", "catch syscall write",
-            // Only writes to standard output when that is where the secret goes: GLib writes to
-            // its own wake-up descriptors first (x86-64: the first argument is in rdi).
-            stdoutFile == nil ? "echo" : "condition 1 $rdi == 1", run,
-            "gcore \(dir.path("write.core"))", "delete", "catch syscall exit_group", "continue",
-            "gcore \(dir.path("exit.core"))", "kill",
-        ]
-        let result = try ProcessRunner.run(
-            "gdb",
-            ["-nx", "-batch"] + commands.flatMap { ["-ex", $0] } + ["--args", seccli] + arguments,
-            currentDirectory: dir.path
+        var stop: [String]
+        switch firstStop {
+        case .write(let toStandardOutput):
+            stop = ["catch syscall write"]
+            if toStandardOutput { stop.append("condition 1 \(try #require(argumentRegisters).first) == 1") }
+            stop.append(run)
+        case .closeAfterOpening(let path):
+            // openat(dirfd, path, …): the path is the second argument.
+            stop = [
+                "catch syscall openat",
+                "condition 1 $_streq((char *) \(try #require(argumentRegisters).second), \"\(path)\")", run, "delete",
+                "catch syscall close", "continue",
+            ]
+        }
+        // gdb starts seccli through a shell, which sets up the redirections.
+        let commands =
+            ["set pagination off"] + stop + [
+                "gcore \(dir.path("first.core"))", "delete", "catch syscall exit_group", "continue",
+                "gcore \(dir.path("exit.core"))", "kill",
+            ]
+        let result = try Tools.seccli(
+            arguments,
+            in: dir,
+            under: ["gdb", "-nx", "-batch"] + commands.flatMap { ["-ex", $0] } + ["--args"]
         )
         try #require(result.status == 0, "gdb: \(result.stderr.suffix(2000))")
-        let atWrite = try [UInt8](Data(contentsOf: URL(fileURLWithPath: dir.path("write.core"))))
+        let atFirstStop = try [UInt8](Data(contentsOf: URL(fileURLWithPath: dir.path("first.core"))))
         let atExit = try [UInt8](Data(contentsOf: URL(fileURLWithPath: dir.path("exit.core"))))
-        return Images(atWrite: atWrite, atExit: atExit)
+        return Images(atFirstStop: atFirstStop, atExit: atExit)
     }
 
     /// How often `needle` occurs in `haystack`.
@@ -81,17 +120,19 @@ struct SecretMemoryTests {
         ]
     }
 
-    /// Every form is in the image at the write (at least one of `mustBePresent`), and none at exit.
+    /// The `mustBePresent` forms are in the image at the first stop (the positive control: the search
+    /// finds the secret where it is), and no form is in the image at exit.
     static func expectGone(
         _ forms: [String: [UInt8]],
         _ images: Images,
-        presentAtWrite mustBePresent: [String],
+        presentAtFirstStop mustBePresent: [String],
         sourceLocation: SourceLocation = #_sourceLocation
     ) {
+        precondition(!mustBePresent.isEmpty, "a case without a positive control cannot fail for the right reason")
         for name in mustBePresent {
             #expect(
-                count(forms[name]!, in: images.atWrite) >= 1,
-                "the \(name) form was not found while it was being written: the search would not find it",
+                count(forms[name]!, in: images.atFirstStop) >= 1,
+                "the \(name) form was not found at the first stop, where it is in memory: the search would not find it",
                 sourceLocation: sourceLocation
             )
         }
@@ -105,7 +146,7 @@ struct SecretMemoryTests {
         try withScratch { dir in
             let images = try Self.images(["keygen", "--format", "hex", "--out", dir.path("key.hex")], in: dir)
             let key = try hexBytes(String(decoding: try dir.read("key.hex"), as: UTF8.self))
-            Self.expectGone(Self.forms(of: key), images, presentAtWrite: ["hex"])
+            Self.expectGone(Self.forms(of: key), images, presentAtFirstStop: ["hex"])
         }
     }
 
@@ -122,7 +163,7 @@ struct SecretMemoryTests {
                     )
                 )
             )
-            Self.expectGone(Self.forms(of: [UInt8](key)), images, presentAtWrite: ["base64url"])
+            Self.expectGone(Self.forms(of: [UInt8](key)), images, presentAtFirstStop: ["base64url"])
         }
     }
 
@@ -138,11 +179,11 @@ struct SecretMemoryTests {
             let k = try #require(jwk["k"])
             var forms = Self.forms(of: [UInt8](try #require(Data(base64Encoded: base64Padded(fromURL: k)))))
             forms["jwk"] = Array(text)
-            Self.expectGone(forms, images, presentAtWrite: ["base64url", "jwk"])
+            Self.expectGone(forms, images, presentAtFirstStop: ["base64url", "jwk"])
         }
     }
 
-    @Test("kdf: neither the password nor the derived key at exit", .timeLimit(.minutes(2)))
+    @Test("kdf: neither the password nor the derived key at exit", knownArchitecture, .timeLimit(.minutes(2)))
     func kdf() throws {
         try withScratch { dir in
             let password = "memory-test-password-" + randomPrintable(16)
@@ -151,26 +192,34 @@ struct SecretMemoryTests {
                 ["kdf", "--password", "stdin", "--salt", "00112233445566778899aabbccddeeff", "--iter", "1000"],
                 stdinFile: "password",
                 stdoutFile: "key.hex",
+                firstStop: .write(toStandardOutput: true),
                 in: dir
             )
             let key = try hexBytes(String(decoding: try dir.read("key.hex"), as: UTF8.self))
             var forms = Self.forms(of: key)
             forms["password"] = Array(password.utf8)
-            Self.expectGone(forms, images, presentAtWrite: ["hex", "password"])
+            Self.expectGone(forms, images, presentAtFirstStop: ["hex", "password"])
         }
     }
 
-    @Test("encrypt --format jwe with a JWK file: no copy of the key at exit", .timeLimit(.minutes(2)))
+    @Test(
+        "encrypt --format jwe with a JWK file: the JWK text is found as it is read, no copy of the key at exit",
+        knownArchitecture,
+        .timeLimit(.minutes(2))
+    )
     func jweWithJWKFile() throws {
         try withScratch { dir in
-            let generated = try Tools.seccli(["keygen", "--format", "jwe-oct", "--out", dir.path("key.jwk")])
-            try #require(generated.status == 0, "\(generated.stderr)")
+            let keyFile = dir.path("key.jwk")
+            try Tools.seccli(["keygen", "--format", "jwe-oct", "--out", keyFile], expecting: .success)
             try dir.write("payload", Array("a payload for the memory test".utf8))
+            // The key is released (and wiped) before the token is written, so the first image is
+            // taken as the key file is closed: the JWK text read from it is there, and found.
             let images = try Self.images(
                 [
-                    "encrypt", "--format", "jwe", "--key", "file:key.jwk", "--in", dir.path("payload"), "--out",
+                    "encrypt", "--format", "jwe", "--key", "file:\(keyFile)", "--in", dir.path("payload"), "--out",
                     dir.path("token"),
                 ],
+                firstStop: .closeAfterOpening(keyFile),
                 in: dir
             )
             let text = try dir.read("key.jwk").dropLast()
@@ -178,25 +227,28 @@ struct SecretMemoryTests {
             let k = try #require(jwk["k"])
             var forms = Self.forms(of: [UInt8](try #require(Data(base64Encoded: base64Padded(fromURL: k)))))
             forms["jwk"] = Array(text)
-            // The key is released (and wiped) before the token is written, so there is nothing to
-            // find at the write either; the other tests show that the search finds what is there.
-            Self.expectGone(forms, images, presentAtWrite: [])
+            Self.expectGone(forms, images, presentAtFirstStop: ["jwk"])
         }
     }
 
     /// The secret that `cred get` reads from the private Secret Service: the session is encrypted,
     /// so it never lies in clear in GLib's D-Bus buffers, and the decrypted copy is wiped after the
     /// write. (With a `plain` session, the receive buffer kept it to the end.)
-    @Test("cred get: no copy of the secret at exit", .timeLimit(.minutes(2)))
+    @Test("cred get: no copy of the secret at exit", knownArchitecture, .timeLimit(.minutes(2)))
     func credGet() throws {
         try withScratch { dir in
             let item = ["--service", Keychain.uniqueName("memory"), "--account", "alice"]
             let secret = "memory-test-secret-" + randomPrintable(24)
-            try Keychain.seccliSucceeding(["cred", "set"] + item, stdin: Array(secret.utf8))
-            defer { _ = try? Keychain.seccli(["cred", "delete"] + item) }
-            let images = try Self.images(["cred", "get"] + item, stdoutFile: "secret", in: dir)
+            try Tools.seccli(["cred", "set"] + item, stdin: Array(secret.utf8), expecting: .success)
+            defer { _ = try? Tools.seccli(["cred", "delete"] + item) }
+            let images = try Self.images(
+                ["cred", "get"] + item,
+                stdoutFile: "secret",
+                firstStop: .write(toStandardOutput: true),
+                in: dir
+            )
             #expect(try dir.read("secret") == Array(secret.utf8))
-            Self.expectGone(["secret": Array(secret.utf8)], images, presentAtWrite: ["secret"])
+            Self.expectGone(["secret": Array(secret.utf8)], images, presentAtFirstStop: ["secret"])
         }
     }
 
@@ -205,7 +257,7 @@ struct SecretMemoryTests {
     /// would see a core); its core size limit reads 0.
     @Test("a crashed seccli writes no core", .timeLimit(.minutes(1)))
     func noCoreDump() throws {
-        let seccli = try #require(Tools.seccliPath)
+        let seccli = try Tools.seccliExecutable()
         try withScratch { dir in
             // The control: `sleep` under the same limit writes a core when killed.
             let control = try ProcessRunner.run(

@@ -74,12 +74,13 @@ struct UntrustedOutputTests {
             let env = Keychain.fileBackend(scratch)
             let label = "evil\nservice fake, account root: label \"x\"\u{1B}[2J\u{2028}"
             let account = "bob\r\u{1B}]0;title\u{7}"
-            try Keychain.seccliSucceeding(
+            try Tools.seccli(
                 ["cred", "set", "--service", "svc", "--account", account, "--label", label],
                 stdin: Array("s3cret".utf8),
-                environment: env
+                environment: env,
+                expecting: .success
             )
-            let text = try Keychain.seccliSucceeding(["cred", "list"], environment: env)
+            let text = try Tools.seccli(["cred", "list"], environment: env, expecting: .success)
             Self.expectNoRawControls(text.stdout)
             #expect(
                 text.stdoutText
@@ -87,7 +88,7 @@ struct UntrustedOutputTests {
                     + "\"evil\\nservice fake, account root: label \\\"x\\\"\\u{1b}[2J\\u{2028}\"\n"
             )
             // JSON escapes them as RFC 8259 asks, and reads back exactly.
-            let json = try Keychain.seccliSucceeding(["cred", "list", "--json"], environment: env)
+            let json = try Tools.seccli(["cred", "list", "--json"], environment: env, expecting: .success)
             Self.expectNoRawControls(json.stdout)
             let entries = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout)) as? [[String: Any]])
             #expect(entries.first?["label"] as? String == label)

@@ -56,13 +56,13 @@ struct WalkRaceTests {
             }
             #expect(expected.count == Self.fileCount)
 
-            let swapper = Process()
-            swapper.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-            swapper.arguments = ["python3", "-c", Self.swapper, dir.path, String(Self.fileCount)]
-            try swapper.run()
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+            process.arguments = ["python3", "-c", Self.swapper, dir.path, String(Self.fileCount)]
+            let swapper = try ServerProcess(running: process)
             defer {
                 FileManager.default.createFile(atPath: dir.path("stop"), contents: nil)
-                swapper.terminateAndWait()
+                swapper.stop()
             }
 
             // Which kinds of swap (index % 3) seccli has reported so far.
@@ -92,7 +92,7 @@ struct WalkRaceTests {
                 }
                 #expect(result.status == (result.stderr.isEmpty ? 0 : 1), "run \(runs): \(result.stderr)")
             }
-            #expect(swapper.isRunning, "the swapper stopped early: exit \(swapper.terminationStatus)")
+            #expect(swapper.isRunning, "the swapper stopped early: exit \(swapper.process.terminationStatus)")
             #expect(reported == [0, 1, 2], "kinds of swap seen in \(runs) runs: \(reported.sorted())")
         }
     }

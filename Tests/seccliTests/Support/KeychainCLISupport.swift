@@ -4,51 +4,11 @@ import Testing
 
 /// Running `seccli cred`/`sso` in the private Secret Service of tools/with-secret-service (see
 /// TestSupport's `SecretServiceSupport`) or on an encrypted file — never the developer's own keyring.
+/// (`Tools.seccli` runs seccli.)
 enum Keychain {
-    /// The repository's tools/ folder (tools/with-secret-service starts nested private sessions).
-    static let toolsDirectory = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        .appendingPathComponent("tools").path
-
     /// A name no other test uses, so tests running in parallel never see each other's items.
     static func uniqueName(_ prefix: String) -> String {
         "\(prefix)-\(UUID().uuidString.prefix(8).lowercased())"
-    }
-
-    /// Runs `seccli ARGS` with `environment` added and `unsetting` removed from the test's own.
-    static func seccli(
-        _ arguments: [String],
-        stdin: [UInt8]? = nil,
-        environment: [String: String] = [:],
-        unsetting: Set<String> = [],
-        timeout: Duration = .seconds(60),
-        sourceLocation: SourceLocation = #_sourceLocation
-    ) throws -> ProcessResult {
-        let path = try #require(
-            Tools.seccliPath,
-            "seccli executable not found next to the test bundle",
-            sourceLocation: sourceLocation
-        )
-        return try ProcessRunner.run(
-            path,
-            arguments,
-            stdin: stdin,
-            environment: environment,
-            unsetting: unsetting,
-            timeout: timeout
-        )
-    }
-
-    /// `seccli ARGS`, which must succeed.
-    @discardableResult
-    static func seccliSucceeding(
-        _ arguments: [String],
-        stdin: [UInt8]? = nil,
-        environment: [String: String] = [:],
-        sourceLocation: SourceLocation = #_sourceLocation
-    ) throws -> ProcessResult {
-        try seccli(arguments, stdin: stdin, environment: environment, sourceLocation: sourceLocation)
-            .requiringSuccess(of: "seccli \(arguments.joined(separator: " "))")
     }
 
     /// Items in the private keyring whose attributes include all of `pairs`, counted by
@@ -63,12 +23,9 @@ enum Keychain {
     /// session of tools/with-secret-service, with `$SECCLI` set: locking or stopping that session's
     /// keyring, or watching its bus, never disturbs the tests running beside it.
     static func inNestedSession(_ script: String) throws -> ProcessResult {
-        let seccli = try #require(Tools.seccliPath)
-        return try ProcessRunner.run(
-            "\(toolsDirectory)/with-secret-service",
+        try SecretServiceSupport.inNestedSession(
             ["bash", "-c", "set -euo pipefail\nerr=$(mktemp)\ntrap 'rm -f \"$err\"' EXIT\n" + script],
-            environment: ["SECCLI": seccli, "SECCLI_BACKEND": "secret-service"],
-            timeout: .seconds(60)
+            environment: ["SECCLI": try Tools.seccliExecutable(), "SECCLI_BACKEND": "secret-service"]
         )
     }
 

@@ -15,38 +15,10 @@ enum Algorithm: String, CaseIterable, Sendable {
     var blockSize: Int { self == .sha384 || self == .sha512 ? 128 : 64 }
 }
 
-// MARK: - Running seccli and the reference tools
+// MARK: - Running the reference tools
 
-enum Tools {
-    /// The `seccli` executable built next to the test bundle (SECCLI overrides it).
-    static let seccliPath: String? = {
-        ProcessInfo.processInfo.environment["SECCLI"] ?? BuiltExecutable.path("seccli")
-    }()
-
-    /// Runs `seccli` with `arguments`.
-    static func seccli(
-        _ arguments: [String],
-        stdin: [UInt8]? = nil,
-        environment: [String: String] = [:],
-        extraInput: ProcessRunner.ExtraInput? = nil,
-        in directory: Scratch? = nil,
-        sourceLocation: SourceLocation = #_sourceLocation
-    ) throws -> ProcessResult {
-        let path = try #require(
-            seccliPath,
-            "seccli executable not found next to the test bundle (\(URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().path)); build with --build-tests or set SECCLI",
-            sourceLocation: sourceLocation
-        )
-        return try ProcessRunner.run(
-            path,
-            arguments,
-            stdin: stdin,
-            environment: environment,
-            extraInput: extraInput,
-            currentDirectory: directory?.path
-        )
-    }
-
+/// The reference tools the CLI tests compare seccli with (TestSupport's `Tools` runs seccli itself).
+extension Tools {
     /// Runs a reference tool found on PATH (`openssl`, `sha256sum`, `base64`, ...) and requires
     /// it to succeed, so a broken reference cannot make a comparison pass.
     static func reference(
@@ -136,65 +108,7 @@ func asSeccliMessages(_ stderr: String, from tool: String) -> String {
     stderr.replacingOccurrences(of: "\(tool): ", with: "seccli: ")
 }
 
-// MARK: - Scratch files
-
-/// A fresh temporary directory for one test, removed afterwards by `withScratch`.
-struct Scratch: Sendable {
-    let path: String
-
-    func path(_ name: String) -> String { path + "/" + name }
-
-    /// Writes `bytes` to `name` inside the directory and returns the full path.
-    @discardableResult
-    func write(_ name: String, _ bytes: [UInt8]) throws -> String {
-        let full = path(name)
-        try Data(bytes).write(to: URL(fileURLWithPath: full))
-        return full
-    }
-
-    @discardableResult
-    func write(_ name: String, _ text: String) throws -> String {
-        try write(name, Array(text.utf8))
-    }
-
-    func read(_ name: String) throws -> [UInt8] {
-        [UInt8](try Data(contentsOf: URL(fileURLWithPath: path(name))))
-    }
-}
-
-/// Runs `body` with a new temporary directory and removes the directory afterwards.
-@discardableResult
-func withScratch<R>(_ body: (Scratch) throws -> R) throws -> R {
-    let url = FileManager.default.temporaryDirectory.appendingPathComponent("seccliTests-\(UUID().uuidString)")
-    try FileManager.default.createDirectory(at: url, withIntermediateDirectories: false)
-    defer { try? FileManager.default.removeItem(at: url) }
-    return try body(Scratch(path: url.path))
-}
-
 // MARK: - Test data
-
-/// `count` bytes from the system random generator.
-func randomBytes(_ count: Int) -> [UInt8] {
-    var generator = SystemRandomNumberGenerator()
-    var bytes = [UInt8](repeating: 0, count: count)
-    bytes.withUnsafeMutableBytes { buffer in
-        var offset = 0
-        while offset < buffer.count {
-            withUnsafeBytes(of: generator.next() as UInt64) { word in
-                let n = min(word.count, buffer.count - offset)
-                buffer.baseAddress!.advanced(by: offset).copyMemory(from: word.baseAddress!, byteCount: n)
-                offset += n
-            }
-        }
-    }
-    return bytes
-}
-
-/// `count` random printable ASCII characters, without space (usable in argv and environment).
-func randomPrintable(_ count: Int) -> String {
-    let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789!#%+,-./:=@^_~")
-    return String((0..<count).map { _ in alphabet.randomElement()! })
-}
 
 /// Lower-case hex, for handing binary keys to `openssl -macopt hexkey:`.
 func hexString(_ bytes: [UInt8]) -> String {

@@ -79,12 +79,14 @@ import Testing
         }
     }
 
-    /// The body of `GET url` through `authenticator`, or the status line when not 200.
+    /// The body of `GET url` through `authenticator`, or the status line when not 200. The deadline
+    /// covers the whole exchange (up to 6 requests) and is generous: the parallel suite's blocking
+    /// calls can hold the cooperative pool, and with it the awaiting task, for a minute.
     func get(_ url: String, _ authenticator: HTTPAuthenticator, client: HTTPClient) async throws -> String {
         let response = try await authenticator.execute(
             HTTPClientRequest(url: url),
             on: client,
-            timeout: .seconds(Int64(30 * ProcessRunner.timeoutScale))
+            timeout: .seconds(Int64(300 * ProcessRunner.timeoutScale))
         )
         let body = String(buffer: try await response.body.collect(upTo: 1 << 16))
         return response.status == .ok ? body : "status \(response.status.code)"

@@ -67,8 +67,11 @@ public struct HostPattern: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// True when `host` is covered by this pattern.
-    public func matches(_ host: String) -> Bool {
-        let host = Self.normalize(host)
+    public func matches(_ host: String) -> Bool { matches(normalized: Self.normalize(host)) }
+
+    /// `matches(_:)` for a host already in `normalize`'s form: a caller that tries many patterns
+    /// (a pin policy, per handshake) canonicalises the host once.
+    func matches(normalized host: String) -> Bool {
         switch kind {
         case .exact:
             return host == base

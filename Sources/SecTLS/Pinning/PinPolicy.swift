@@ -108,6 +108,7 @@ public struct PinPolicy: Hashable, Sendable {
 
     /// The pin set that applies to `host`, if any.
     public func pinSet(for host: String) -> PinSet? {
-        pinSets.filter { $0.host.matches(host) }.max { $0.host.specificity < $1.host.specificity }
+        let host = HostPattern.normalize(host)
+        return pinSets.filter { $0.host.matches(normalized: host) }.max { $0.host.specificity < $1.host.specificity }
     }
 }

@@ -84,7 +84,7 @@ package struct LeafPinCheck: Sendable {
             switch name {
             case .dns(let dns):
                 let host = HostPattern.normalize(dns)
-                guard host.hasPrefix("*.") else { return pattern.matches(host) }
+                guard host.hasPrefix("*.") else { return pattern.matches(normalized: host) }
                 // A wildcard SAN stands for any one label: an exact host one label below its base,
                 // or any host a wildcard pattern shares with it.
                 let suffix = host.dropFirst()
@@ -92,7 +92,7 @@ package struct LeafPinCheck: Sendable {
                     let label = pattern.base.dropLast(suffix.count)
                     return pattern.base.hasSuffix(suffix) && !label.isEmpty && !label.contains(".")
                 }
-                return pattern.matches("seckit-any-label" + suffix)
+                return pattern.matches(normalized: "seckit-any-label" + suffix)
             case .ipAddress(let address): return pattern.matches(address)
             default: return false
             }

@@ -189,9 +189,9 @@ let package = Package(
     ]
 )
 
-// `tools/test asan` builds SecKit's own modules with AddressSanitizer (SECKIT_ASAN=1) and its
-// dependencies as they are, so the phase reuses the build of the dependencies instead of building
-// all of them a second time with instrumentation; the runtime is linked into every product.
+// tools/test builds SecKit's own modules with AddressSanitizer (SECKIT_ASAN=1) and its dependencies
+// as they are, so the instrumented build reuses the build of the dependencies instead of building
+// all of them a second time; the runtime is linked into every product.
 if Context.environment["SECKIT_ASAN"] == "1" {
     for target in package.targets where target.type != .system {
         target.swiftSettings = (target.swiftSettings ?? []) + [.unsafeFlags(["-sanitize=address"])]

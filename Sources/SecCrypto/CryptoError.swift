@@ -26,8 +26,6 @@ public enum CryptoError: Error, Equatable, Sendable, CustomStringConvertible {
     case keyUsageLimitReached(String)
     /// OpenSSL's CSPRNG could not produce bytes.
     case randomGenerationFailed
-    /// A file or stream could not be read or written.
-    case io(path: String, reason: String)
     /// OpenSSL reported an unexpected failure; the string is OpenSSL's own reason.
     case backendFailure(String)
 
@@ -45,7 +43,6 @@ public enum CryptoError: Error, Equatable, Sendable, CustomStringConvertible {
         case .keyNotFound(let reason): return reason
         case .keyUsageLimitReached(let reason): return reason
         case .randomGenerationFailed: return "the OpenSSL random generator failed"
-        case .io(let path, let reason): return "\(path): \(reason)"
         case .backendFailure(let reason): return "OpenSSL: \(reason)"
         }
     }

@@ -130,11 +130,14 @@ extension ExitStatus {
             // Like a failed `sha256sum -c`: failed checks, undecryptable input and files exit 1;
             // malformed keys and parameters 2.
             switch error {
-            case .decryptionFailed, .authenticationFailure, .malformedInput, .io, .unsupported, .expired, .keyNotFound:
+            case .decryptionFailed, .authenticationFailure, .malformedInput, .unsupported, .expired, .keyNotFound:
                 self = .checkFailed
             default:
                 self = .dataError
             }
+        case is FileError:
+            // Like `sha256sum` and `cat`: a file that cannot be read or written exits 1.
+            self = .checkFailed
         case let error as TLSError:
             switch error {
             case .malformedPEM, .noCertificates, .malformedCertificate, .invalidConfiguration, .backendFailure,

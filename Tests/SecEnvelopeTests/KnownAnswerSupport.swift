@@ -18,7 +18,6 @@ extension CryptoError {
         case .keyNotFound: "keyNotFound"
         case .keyUsageLimitReached: "keyUsageLimitReached"
         case .randomGenerationFailed: "randomGenerationFailed"
-        case .io: "io"
         case .backendFailure: "backendFailure"
         }
     }

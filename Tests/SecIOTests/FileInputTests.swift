@@ -25,13 +25,9 @@ struct FileInputTests {
 
     @Test(arguments: [missingFilePath(), FileManager.default.temporaryDirectory.path])
     func unreadablePathThrowsIOErrorNamingIt(_ path: String) throws {
-        let error = #expect(throws: CryptoError.self) { try SHA256.hash(contentsOf: .path(path)) }
-        guard case .io(let reportedPath, let reason) = try #require(error) else {
-            Issue.record("expected CryptoError.io, got \(String(describing: error))")
-            return
-        }
-        #expect(reportedPath == path)
-        #expect(!reason.isEmpty)
-        #expect(error?.description.contains(path) == true)
+        let error = try #require(#expect(throws: FileError.self) { try SHA256.hash(contentsOf: .path(path)) })
+        #expect(error.path == path)
+        #expect(error.code == (FileManager.default.fileExists(atPath: path) ? EISDIR : ENOENT))
+        #expect(error.description == "\(path): \(String(cString: strerror(error.code ?? 0)))")
     }
 }

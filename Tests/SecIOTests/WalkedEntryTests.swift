@@ -95,8 +95,8 @@ struct WalkedEntryTests {
         return outcome.value
     }
 
-    private static func digest(of entry: WalkedEntry) -> Result<[UInt8], CryptoError> {
-        Result { () throws(CryptoError) in try SHA256.hash(contentsOf: .walkedFile(entry)).bytes }
+    private static func digest(of entry: WalkedEntry) -> Result<[UInt8], FileError> {
+        Result { () throws(FileError) in try SHA256.hash(contentsOf: .walkedFile(entry)).bytes }
     }
 
     @Test("the file the walk found is read, by the record of its device and inode, with or without following links")
@@ -139,7 +139,7 @@ struct WalkedEntryTests {
                 let result = try #require(outcome, "the open or the read did not return: \(replacement)")
                 let reason = "no longer the regular file the walk listed: \(replacement.reported(following: following))"
                 let known = identity == nil ? "unknown" : "recorded"
-                #expect(result == .failure(.io(path: tree.file, reason: reason)), "identity \(known)")
+                #expect(result == .failure(FileError(path: tree.file, reason: reason)), "identity \(known)")
             }
         }
     }
@@ -155,7 +155,7 @@ struct WalkedEntryTests {
                 followsSymlinks: false
             )
             try FileManager.default.removeItem(atPath: tree.file)
-            #expect(Self.digest(of: entry) == .failure(.io(path: tree.file, reason: "No such file or directory")))
+            #expect(Self.digest(of: entry) == .failure(FileError(path: tree.file, code: ENOENT)))
         }
     }
 
@@ -164,14 +164,14 @@ struct WalkedEntryTests {
         try withScratch { dir in
             let tree = try Tree(in: dir)
             let record = try tree.identity(tree.directory)
-            func opened(following: Bool) -> Result<Int32, CryptoError> {
+            func opened(following: Bool) -> Result<Int32, FileError> {
                 let entry = WalkedEntry(
                     path: Array(tree.directory.utf8),
                     kind: .directory,
                     identity: record,
                     followsSymlinks: following
                 )
-                return Result { () throws(CryptoError) in try entry.open() }
+                return Result { () throws(FileError) in try entry.open() }
             }
             let descriptor = try opened(following: false).get()
             #expect(try tree.identity("/proc/self/fd/\(descriptor)", following: true) == record)
@@ -179,7 +179,7 @@ struct WalkedEntryTests {
 
             func expectReported(_ reason: String, following: Bool) {
                 let expected = "no longer the directory the walk listed: \(reason)"
-                #expect(opened(following: following) == .failure(.io(path: tree.directory, reason: expected)))
+                #expect(opened(following: following) == .failure(FileError(path: tree.directory, reason: expected)))
             }
             // A directory cannot be renamed over: it is moved aside first, as an attacker would move it.
             try #require(rename(tree.directory, tree.directory + "-aside") == 0)

@@ -14,7 +14,7 @@ public final class Base64EncodingSink: ByteSink {
         unit = lineLength.map { $0 / 4 * 3 } ?? 3
     }
 
-    public func write(_ bytes: UnsafeRawBufferPointer) throws(CryptoError) {
+    public func write(_ bytes: UnsafeRawBufferPointer) throws {
         pending.append(contentsOf: bytes)
         let whole = pending.count / unit * unit
         guard whole > 0 else { return }
@@ -22,14 +22,14 @@ public final class Base64EncodingSink: ByteSink {
         pending.removeFirst(whole)
     }
 
-    public func finish() throws(CryptoError) {
+    public func finish() throws {
         if !pending.isEmpty { try emit(pending[...]) }
         if lineLength != nil && !pending.isEmpty { try next.write(data: [UInt8(ascii: "\n")]) }
         pending = []
         try next.finish()
     }
 
-    private func emit(_ bytes: ArraySlice<UInt8>) throws(CryptoError) {
+    private func emit(_ bytes: ArraySlice<UInt8>) throws {
         var text = Base64.encode(bytes, lineLength: lineLength)
         if lineLength != nil && bytes.count % unit == 0 { text += "\n" }
         try next.write(data: Array(text.utf8))
@@ -47,7 +47,7 @@ public final class Base64DecodingSink: ByteSink {
         self.next = next
     }
 
-    public func write(_ bytes: UnsafeRawBufferPointer) throws(CryptoError) {
+    public func write(_ bytes: UnsafeRawBufferPointer) throws {
         for byte in bytes where !Self.isWhiteSpace(byte) { pending.append(byte) }
         // Decode whole quads, but keep the last one back: it may carry padding.
         let whole = (pending.count / 4 - 1) * 4
@@ -56,7 +56,7 @@ public final class Base64DecodingSink: ByteSink {
         pending.removeFirst(whole)
     }
 
-    public func finish() throws(CryptoError) {
+    public func finish() throws {
         try next.write(data: try Self.decode(pending[...]))
         pending = []
         try next.finish()

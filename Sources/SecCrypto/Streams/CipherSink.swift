@@ -19,7 +19,7 @@ public final class CipherSink: ByteSink {
         buffer.deallocate()
     }
 
-    public func write(_ bytes: UnsafeRawBufferPointer) throws(CryptoError) {
+    public func write(_ bytes: UnsafeRawBufferPointer) throws {
         var remaining = bytes
         while !remaining.isEmpty {
             let piece = UnsafeRawBufferPointer(rebasing: remaining.prefix(Self.pieceSize))
@@ -29,7 +29,7 @@ public final class CipherSink: ByteSink {
         }
     }
 
-    public func finish() throws(CryptoError) {
+    public func finish() throws {
         try next.write(data: try stream.finalize())
         if stream.algorithm.isGCM && stream.isEncrypting { try next.write(data: stream.tag) }
         try next.finish()
@@ -48,7 +48,7 @@ public final class TagSplittingSink: ByteSink {
         cipher = CipherSink(stream, next: next)
     }
 
-    public func write(_ bytes: UnsafeRawBufferPointer) throws(CryptoError) {
+    public func write(_ bytes: UnsafeRawBufferPointer) throws {
         let tagCount = AES.GCM.tagByteCount
         if bytes.count >= tagCount {
             // Release the held bytes and all but the last 16 of the new ones.
@@ -65,8 +65,8 @@ public final class TagSplittingSink: ByteSink {
         }
     }
 
-    public func finish() throws(CryptoError) {
-        guard held.count == AES.GCM.tagByteCount else { throw .authenticationFailure }
+    public func finish() throws {
+        guard held.count == AES.GCM.tagByteCount else { throw CryptoError.authenticationFailure }
         try stream.setExpectedTag(held)
         try cipher.finish()
     }

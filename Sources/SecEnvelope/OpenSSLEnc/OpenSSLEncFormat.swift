@@ -62,11 +62,22 @@ public enum OpenSSLEncFormat {
     }
 
     /// One-shot encryption.
+    ///
+    /// The one-shot forms run the streaming sinks, whose protocol throws any error (a sink may
+    /// write a file); over a `DataSink`, what they throw is a `CryptoError`.
+    ///
+    /// - Parameters:
+    ///   - plaintext: The bytes to encrypt.
+    ///   - password: The password the key and IV are derived from (PBKDF2).
+    ///   - parameters: The cipher, the PBKDF2 digest and iterations, as given to `openssl enc`.
+    /// - Returns: The `Salted__` header, the salt and the ciphertext, as `openssl enc` writes them.
+    /// - Throws: `CryptoError.invalidParameter` for a GCM cipher (the format has no tag), or
+    ///   OpenSSL's failure.
     public static func encrypt(
         _ plaintext: some DataProtocol,
         password: SecureBytes,
         parameters: Parameters = Parameters()
-    ) throws(CryptoError) -> Data {
+    ) throws -> Data {
         try DataSink.collect(plaintext) { (next) throws(CryptoError) in
             try encryptingSink(password: password, parameters: parameters, next: next)
         }
@@ -74,11 +85,19 @@ public enum OpenSSLEncFormat {
 
     /// One-shot decryption. A wrong password, a wrong iteration count or digest, or altered input
     /// all throw `decryptionFailed`.
+    ///
+    /// - Parameters:
+    ///   - file: The `Salted__` header, the salt and the ciphertext.
+    ///   - password: The password the file was encrypted with.
+    ///   - parameters: The cipher, the PBKDF2 digest and iterations the file was written with.
+    /// - Returns: The plaintext.
+    /// - Throws: `CryptoError.malformedInput` when the header is missing or short,
+    ///   `CryptoError.decryptionFailed` for a wrong password or parameters or altered input.
     public static func decrypt(
         _ file: some DataProtocol,
         password: SecureBytes,
         parameters: Parameters = Parameters()
-    ) throws(CryptoError) -> Data {
+    ) throws -> Data {
         try DataSink.collect(file) { (next) throws(CryptoError) in
             try decryptingSink(password: password, parameters: parameters, next: next)
         }
@@ -125,17 +144,17 @@ private final class PrefixingSink: ByteSink {
         self.next = next
     }
 
-    func write(_ bytes: UnsafeRawBufferPointer) throws(CryptoError) {
+    func write(_ bytes: UnsafeRawBufferPointer) throws {
         try flushPrefix()
         try next.write(bytes)
     }
 
-    func finish() throws(CryptoError) {
+    func finish() throws {
         try flushPrefix()
         try next.finish()
     }
 
-    private func flushPrefix() throws(CryptoError) {
+    private func flushPrefix() throws {
         guard let pending = prefix else { return }
         prefix = nil
         try next.write(data: pending)
@@ -156,14 +175,14 @@ private final class HeaderReadingSink: ByteSink {
         self.next = next
     }
 
-    func write(_ bytes: UnsafeRawBufferPointer) throws(CryptoError) {
+    func write(_ bytes: UnsafeRawBufferPointer) throws {
         if let cipher { return try cipher.write(bytes) }
         let headerCount = OpenSSLEncFormat.magic.count + OpenSSLEncFormat.saltByteCount
         let needed = headerCount - header.count
         header.append(contentsOf: bytes.prefix(needed))
         guard header.count == headerCount else { return }
         guard header.starts(with: OpenSSLEncFormat.magic) else {
-            throw .malformedInput("input is not in the openssl enc format (no Salted__ header)")
+            throw CryptoError.malformedInput("input is not in the openssl enc format (no Salted__ header)")
         }
         let stream = try OpenSSLEncFormat.cipherStream(
             .decrypt,
@@ -176,9 +195,9 @@ private final class HeaderReadingSink: ByteSink {
         try sink.write(UnsafeRawBufferPointer(rebasing: bytes.dropFirst(needed)))
     }
 
-    func finish() throws(CryptoError) {
+    func finish() throws {
         guard let cipher else {
-            throw .malformedInput("input is too short for the openssl enc format (16-byte header)")
+            throw CryptoError.malformedInput("input is too short for the openssl enc format (16-byte header)")
         }
         try cipher.finish()
     }

@@ -64,22 +64,22 @@ public struct WalkedEntry: Sendable, Hashable {
     /// symbolic link at the path unless `followsSymlinks` (`O_NOFOLLOW`); a directory is opened with
     /// `O_DIRECTORY`, so nothing else is opened in its place. The open file must then be of `kind`
     /// and, when `identity` is known, that very file (`fstat`'s device and inode). Throws
-    /// `CryptoError.io` naming the path: `no longer the regular file the walk listed: now a FIFO`
+    /// ``FileError`` naming the path: `no longer the regular file the walk listed: now a FIFO`
     /// (a symbolic link, another file, …), or the open's own error (a file removed since).
-    public func open() throws(CryptoError) -> Int32 {
+    public func open() throws(FileError) -> Int32 {
         let flags =
             O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY | (followsSymlinks ? 0 : O_NOFOLLOW)
             | (kind == .directory ? O_DIRECTORY : 0)
         let descriptor = withCString { Glibc.open($0, flags) }
         guard descriptor >= 0 else {
             let openError = errno
-            throw replacement(now: withCString { lookAt($0) }) ?? failure(String(cString: strerror(openError)))
+            throw replacement(now: withCString { lookAt($0) }) ?? FileError(path: name, code: openError)
         }
         var status = stat()
         guard fstat(descriptor, &status) == 0 else {
-            let reason = String(cString: strerror(errno))
+            let statError = errno
             close(descriptor)
-            throw failure(reason)
+            throw FileError(path: name, code: statError)
         }
         if let replaced = replacement(now: status) {
             close(descriptor)
@@ -96,7 +96,7 @@ public struct WalkedEntry: Sendable, Hashable {
     }
 
     /// The error for what is at the path now, when that is not what the walk found.
-    private func replacement(now status: stat?) -> CryptoError? {
+    private func replacement(now status: stat?) -> FileError? {
         guard let status else { return nil }
         let found = status.st_mode & S_IFMT
         let expected = kind == .directory ? S_IFDIR : S_IFREG
@@ -123,8 +123,8 @@ public struct WalkedEntry: Sendable, Hashable {
         }
     }
 
-    private func failure(_ reason: String) -> CryptoError {
-        .io(path: name, reason: reason)
+    private func failure(_ reason: String) -> FileError {
+        FileError(path: name, reason: reason)
     }
 
     private func withCString<R>(_ body: (UnsafePointer<CChar>) -> R) -> R {

@@ -4,7 +4,13 @@ import SecCrypto
 
 extension DigestHasher {
     /// Digest of a file or descriptor.
-    public static func hash(_ algorithm: HashAlgorithm, contentsOf input: FileInput) throws(CryptoError) -> Digest {
+    ///
+    /// - Parameters:
+    ///   - algorithm: The hash function.
+    ///   - input: The file or descriptor, read to its end in chunks.
+    /// - Returns: The digest of the input's bytes.
+    /// - Throws: ``FileError`` when the input cannot be opened or read.
+    public static func hash(_ algorithm: HashAlgorithm, contentsOf input: FileInput) throws(FileError) -> Digest {
         var hasher = DigestHasher(algorithm)
         try input.forEachChunk { hasher.update(bufferPointer: $0) }
         return hasher.finalizeLast()
@@ -13,17 +19,27 @@ extension DigestHasher {
 
 extension HashFunction {
     /// Digest of a file or descriptor.
-    public static func hash(contentsOf input: FileInput) throws(CryptoError) -> Digest {
+    ///
+    /// - Parameter input: The file or descriptor, read to its end in chunks.
+    /// - Returns: The digest of the input's bytes.
+    /// - Throws: ``FileError`` when the input cannot be opened or read.
+    public static func hash(contentsOf input: FileInput) throws(FileError) -> Digest {
         try DigestHasher.hash(algorithm, contentsOf: input)
     }
 }
 
 extension HMAC {
     /// HMAC of a file or descriptor.
+    ///
+    /// - Parameters:
+    ///   - input: The file or descriptor, read to its end in chunks.
+    ///   - key: The HMAC key.
+    /// - Returns: The authentication code of the input's bytes.
+    /// - Throws: ``FileError`` when the input cannot be opened or read.
     public static func authenticationCode(
         for input: FileInput,
         using key: SymmetricKey
-    ) throws(CryptoError)
+    ) throws(FileError)
         -> AuthenticationCode
     {
         var hmac = HMAC(key: key)
@@ -32,19 +48,29 @@ extension HMAC {
     }
 
     /// Checks `code` against the HMAC of a file or descriptor, compared in constant time.
+    ///
+    /// - Parameters:
+    ///   - code: The authentication code to check.
+    ///   - input: The file or descriptor, read to its end in chunks.
+    ///   - key: The HMAC key.
+    /// - Returns: Whether `code` is the input's authentication code.
+    /// - Throws: ``FileError`` when the input cannot be opened or read.
     public static func isValidAuthenticationCode(
         _ code: some ContiguousBytes,
         authenticating input: FileInput,
         using key: SymmetricKey
-    ) throws(CryptoError) -> Bool {
+    ) throws(FileError) -> Bool {
         constantTimeEquals(try authenticationCode(for: input, using: key).bytes, code)
     }
 }
 
 extension ByteSink {
     /// Feeds the whole of `input` into this sink and finishes it.
-    public func consume(_ input: FileInput) throws(CryptoError) {
-        try input.forEachChunk { (chunk) throws(CryptoError) in try write(chunk) }
+    ///
+    /// - Parameter input: The file or descriptor, read to its end in chunks.
+    /// - Throws: ``FileError`` when the input cannot be opened or read, or what the sink throws.
+    public func consume(_ input: FileInput) throws {
+        try input.readChunks(into: { (chunk) throws in try write(chunk) }, readFailure: { $0 })
         try finish()
     }
 }

@@ -68,19 +68,34 @@ public struct FileInput: Sendable {
     }
 
     /// Calls `body` with consecutive chunks of the input until its end.
-    public func forEachChunk(_ body: (UnsafeRawBufferPointer) throws(CryptoError) -> Void) throws(CryptoError) {
-        let descriptor = try InputDescriptor(self)
+    ///
+    /// - Parameter body: Called with each chunk, which is valid only during the call. It may stop
+    ///   the reading by throwing.
+    /// - Throws: ``FileError`` when the input cannot be opened or read, or the error `body` threw.
+    public func forEachChunk(_ body: (UnsafeRawBufferPointer) throws(FileError) -> Void) throws(FileError) {
+        try readChunks(into: body, readFailure: { $0 })
+    }
+
+    /// The one reading loop: `body` with each chunk; a failure to open or read becomes the caller's
+    /// error through `readFailure`, so a caller whose `body` throws another type keeps its own type.
+    func readChunks<Failure: Error>(
+        into body: (UnsafeRawBufferPointer) throws(Failure) -> Void,
+        readFailure: (FileError) -> Failure
+    ) throws(Failure) {
+        let descriptor: InputDescriptor
+        do { descriptor = try InputDescriptor(self) } catch { throw readFailure(error) }
         let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: Self.chunkSize, alignment: 64)
         defer { buffer.deallocate() }
         while true {
-            let count = try descriptor.read(into: buffer)
+            let count: Int
+            do { count = try descriptor.read(into: buffer) } catch { throw readFailure(error) }
             if count == 0 { return }
             try body(UnsafeRawBufferPointer(rebasing: buffer[0..<count]))
         }
     }
 
     /// The error of the last failed call, naming this input.
-    func ioError() -> CryptoError {
-        .io(path: name, reason: String(cString: strerror(errno)))
+    func ioError() -> FileError {
+        FileError(path: name, code: errno)
     }
 }

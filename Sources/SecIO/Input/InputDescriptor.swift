@@ -14,7 +14,7 @@ final class InputDescriptor {
     private let descriptor: Int32
     private let isOwned: Bool
 
-    init(_ input: FileInput) throws(CryptoError) {
+    init(_ input: FileInput) throws(FileError) {
         self.input = input
         switch input.source {
         case .descriptor(let fd):
@@ -35,7 +35,7 @@ final class InputDescriptor {
     }
 
     /// Reads the next bytes into `buffer`: how many, 0 at the end of the input.
-    func read(into buffer: UnsafeMutableRawBufferPointer) throws(CryptoError) -> Int {
+    func read(into buffer: UnsafeMutableRawBufferPointer) throws(FileError) -> Int {
         while true {
             let count = Glibc.read(descriptor, buffer.baseAddress, buffer.count)
             if count >= 0 { return count }

@@ -27,7 +27,7 @@ public final class LineReader {
     private var isSkipping = false
 
     /// Opens `input` for reading lines of at most `maximumLength` bytes.
-    public init(_ input: FileInput, maximumLength: Int) throws(CryptoError) {
+    public init(_ input: FileInput, maximumLength: Int) throws(FileError) {
         precondition(maximumLength > 0, "a line may hold at least one byte")
         self.maximumLength = maximumLength
         descriptor = try InputDescriptor(input)
@@ -39,7 +39,7 @@ public final class LineReader {
     }
 
     /// The next line; nil at the end of the input.
-    public func next() throws(CryptoError) -> Line? {
+    public func next() throws(FileError) -> Line? {
         if isSkipping {
             while true {
                 if let lineFeed = try nextLineFeed() {
@@ -73,13 +73,13 @@ public final class LineReader {
     }
 
     /// The position of the next line feed among the unread bytes, reading more when none are left.
-    private func nextLineFeed() throws(CryptoError) -> Int? {
+    private func nextLineFeed() throws(FileError) -> Int? {
         if unread.isEmpty, !(try refill()) { return nil }
         return buffer[unread].firstIndex(of: UInt8(ascii: "\n"))
     }
 
     /// Reads the next chunk into the empty buffer; false at the end of the input.
-    private func refill() throws(CryptoError) -> Bool {
+    private func refill() throws(FileError) -> Bool {
         guard !isAtEnd else { return false }
         let count = try descriptor.read(into: buffer)
         unread = 0..<count

@@ -25,21 +25,21 @@ public final class AtomicFileOutput: ByteSink {
 
     /// Creates the temporary file next to the file `path` names, which must be a regular file or
     /// not exist yet; `FileDestination.open` also takes devices and descriptors.
-    public convenience init(path: String, permissions: mode_t? = nil) throws(CryptoError) {
+    public convenience init(path: String, permissions: mode_t? = nil) throws(FileError) {
         guard case .file(let target) = try OutputTarget.resolve(path) else {
-            throw .io(path: path, reason: "not a regular file; it cannot be replaced atomically")
+            throw FileError(path: path, reason: "not a regular file; it cannot be replaced atomically")
         }
         try self.init(path: path, replacing: target, permissions: permissions)
     }
 
     /// `target` is `path` with its links followed; errors name `path`, as the user gave it.
-    init(path: String, replacing target: String, permissions: mode_t?) throws(CryptoError) {
+    init(path: String, replacing target: String, permissions: mode_t?) throws(FileError) {
         self.path = path
         self.target = target
         var template = Array("\(target).seckit-XXXXXX".utf8CString)
-        let (fd, temporaryPath, cleanup) = try SignalCleanup.withSignalsBlocked { () throws(CryptoError) in
+        let (fd, temporaryPath, cleanup) = try SignalCleanup.withSignalsBlocked { () throws(FileError) in
             let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
-            guard fd >= 0 else { throw .io(path: path, reason: String(cString: strerror(errno))) }
+            guard fd >= 0 else { throw FileError(path: path, code: errno) }
             let name = String(decoding: template.dropLast().map { UInt8(bitPattern: $0) }, as: UTF8.self)
             return (fd, name, SignalCleanup.register(name))
         }
@@ -70,21 +70,21 @@ public final class AtomicFileOutput: ByteSink {
         }
     }
 
-    public func write(_ bytes: UnsafeRawBufferPointer) throws(CryptoError) {
+    public func write(_ bytes: UnsafeRawBufferPointer) throws(FileError) {
         try writeAll(descriptor, bytes, name: path)
     }
 
     /// Flushes to disk, renames the temporary file over the target and flushes the target's folder,
     /// so the new name survives a crash too.
-    public func finish() throws(CryptoError) {
-        guard fsync(descriptor) == 0 else { throw .io(path: path, reason: String(cString: strerror(errno))) }
-        guard close(descriptor) == 0 else { throw .io(path: path, reason: String(cString: strerror(errno))) }
+    public func finish() throws(FileError) {
+        guard fsync(descriptor) == 0 else { throw FileError(path: path, code: errno) }
+        guard close(descriptor) == 0 else { throw FileError(path: path, code: errno) }
         descriptor = -1
         guard rename(temporaryPath, target) == 0 else {
-            let reason = String(cString: strerror(errno))
+            let renameError = errno
             unlink(temporaryPath)
             settle()
-            throw .io(path: path, reason: reason)
+            throw FileError(path: path, code: renameError)
         }
         settle()
         let folder = open(PathNames.folder(containing: target), O_RDONLY | O_DIRECTORY | O_CLOEXEC)
@@ -120,9 +120,9 @@ public final class DescriptorOutput: ByteSink {
     /// Opens an existing file, device or FIFO for writing in place (no creation). A regular file
     /// (reached through `/dev/fd/N`) is overwritten from its start and cut to the output's length
     /// by `finish()`, as `openssl -out` leaves it, without truncating it before anything was written.
-    public init(openingForWriting path: String) throws(CryptoError) {
+    public init(openingForWriting path: String) throws(FileError) {
         let fd = open(path, O_WRONLY | O_CLOEXEC)
-        guard fd >= 0 else { throw .io(path: path, reason: String(cString: strerror(errno))) }
+        guard fd >= 0 else { throw FileError(path: path, code: errno) }
         var info = stat()
         descriptor = fd
         name = path
@@ -139,26 +139,26 @@ public final class DescriptorOutput: ByteSink {
         DescriptorOutput(descriptor: STDOUT_FILENO, name: "standard output")
     }
 
-    public func write(_ bytes: UnsafeRawBufferPointer) throws(CryptoError) {
+    public func write(_ bytes: UnsafeRawBufferPointer) throws(FileError) {
         try writeAll(descriptor, bytes, name: name)
     }
 
-    public func finish() throws(CryptoError) {
+    public func finish() throws(FileError) {
         guard cutsAtFinish else { return }
         let end = lseek(descriptor, 0, SEEK_CUR)
         guard end >= 0, ftruncate(descriptor, end) == 0 else {
-            throw .io(path: name, reason: String(cString: strerror(errno)))
+            throw FileError(path: name, code: errno)
         }
     }
 }
 
-private func writeAll(_ descriptor: Int32, _ bytes: UnsafeRawBufferPointer, name: String) throws(CryptoError) {
+private func writeAll(_ descriptor: Int32, _ bytes: UnsafeRawBufferPointer, name: String) throws(FileError) {
     var offset = 0
     while offset < bytes.count {
         let written = Glibc.write(descriptor, bytes.baseAddress!.advanced(by: offset), bytes.count - offset)
         if written < 0 {
             if errno == EINTR { continue }
-            throw .io(path: name, reason: String(cString: strerror(errno)))
+            throw FileError(path: name, code: errno)
         }
         offset += written
     }
@@ -172,14 +172,14 @@ public final class SpooledOutput: ByteSink {
     private let descriptor: Int32
 
     /// Creates the spool file in `$TMPDIR` (or `/tmp`); it has no name and vanishes when closed.
-    public init(next: ByteSink) throws(CryptoError) {
+    public init(next: ByteSink) throws(FileError) {
         self.next = next
         let directory = getenv("TMPDIR").map { String(cString: $0) } ?? "/tmp"
         var template = Array("\(directory)/seckit-spool-XXXXXX".utf8CString)
         // Signals wait until the name is gone again, so none can leave the file behind.
-        descriptor = try SignalCleanup.withSignalsBlocked { () throws(CryptoError) in
+        descriptor = try SignalCleanup.withSignalsBlocked { () throws(FileError) in
             let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
-            guard fd >= 0 else { throw .io(path: directory, reason: String(cString: strerror(errno))) }
+            guard fd >= 0 else { throw FileError(path: directory, code: errno) }
             template.withUnsafeBufferPointer { _ = unlink($0.baseAddress!) }
             return fd
         }
@@ -187,13 +187,13 @@ public final class SpooledOutput: ByteSink {
 
     deinit { close(descriptor) }
 
-    public func write(_ bytes: UnsafeRawBufferPointer) throws(CryptoError) {
+    public func write(_ bytes: UnsafeRawBufferPointer) throws(FileError) {
         try writeAll(descriptor, bytes, name: "spool file")
     }
 
-    public func finish() throws(CryptoError) {
+    public func finish() throws {
         guard lseek(descriptor, 0, SEEK_SET) == 0 else {
-            throw .io(path: "spool file", reason: String(cString: strerror(errno)))
+            throw FileError(path: "spool file", code: errno)
         }
         try next.consume(.fileDescriptor(descriptor, name: "spool file"))
     }

@@ -20,12 +20,12 @@ enum OutputTarget: Equatable {
     private static let maximumLinks = 40
 
     /// Follows `path`'s chain of symbolic links to its end.
-    static func resolve(_ path: String) throws(CryptoError) -> OutputTarget {
+    static func resolve(_ path: String) throws(FileError) -> OutputTarget {
         var current = path
         for _ in 0...maximumLinks {
             var info = stat()
             guard lstat(current, &info) == 0 else {
-                guard errno == ENOENT else { throw .io(path: path, reason: String(cString: strerror(errno))) }
+                guard errno == ENOENT else { throw FileError(path: path, code: errno) }
                 return .file(current)
             }
             switch info.st_mode & S_IFMT {
@@ -39,7 +39,7 @@ enum OutputTarget: Equatable {
             let target = try readLink(current, naming: path)
             current = target.hasPrefix("/") ? target : "\(folder)/\(target)"
         }
-        throw .io(path: path, reason: String(cString: strerror(ELOOP)))
+        throw FileError(path: path, code: ELOOP)
     }
 
     /// True for a folder of `/proc`, whose links (`/proc/self/fd/N`, which `/dev/stdout` and
@@ -60,18 +60,18 @@ enum OutputTarget: Equatable {
         link: stat,
         folder: String,
         naming path: String
-    ) throws(CryptoError) {
+    ) throws(FileError) {
         var folderInfo = stat()
         guard stat(folder, &folderInfo) == 0 else { return }
         let shared = folderInfo.st_mode & S_ISVTX != 0 && folderInfo.st_mode & S_IWOTH != 0
         guard shared, link.st_uid != geteuid(), link.st_uid != folderInfo.st_uid else { return }
-        throw .io(path: path, reason: "\(current) is another user's symbolic link in a shared folder; not followed")
+        throw FileError(path: path, reason: "\(current) is another user's symbolic link in a shared folder; not followed")
     }
 
-    private static func readLink(_ link: String, naming path: String) throws(CryptoError) -> String {
+    private static func readLink(_ link: String, naming path: String) throws(FileError) -> String {
         var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
         let count = readlink(link, &buffer, buffer.count - 1)
-        guard count >= 0 else { throw .io(path: path, reason: String(cString: strerror(errno))) }
+        guard count >= 0 else { throw FileError(path: path, code: errno) }
         return String(decoding: buffer[0..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 }

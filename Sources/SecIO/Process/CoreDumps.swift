@@ -17,20 +17,20 @@ public enum CoreDumps {
     /// Being not dumpable also stops other processes of the same user from attaching a debugger
     /// (`ptrace`) and from reading `/proc/PID/mem` or `/proc/PID/environ`; root still can. It does
     /// not survive `exec` into another program.
-    public static func disable() throws(CryptoError) {
+    public static func disable() throws(FileError) {
         var none = rlimit(rlim_cur: 0, rlim_max: 0)
         guard setrlimit(__rlimit_resource_t(RLIMIT_CORE.rawValue), &none) == 0 else {
-            throw .io(path: "core dump limit", reason: String(cString: strerror(errno)))
+            throw FileError(path: "core dump limit", code: errno)
         }
         // prctl is variadic, which Swift does not import; it is looked up in libc and called with
         // its five integer arguments (the calling convention is the same for integer arguments).
         typealias Prctl = @convention(c) (Int32, UInt, UInt, UInt, UInt) -> Int32
         let setDumpable: Int32 = 4  // PR_SET_DUMPABLE in <linux/prctl.h>, which Glibc does not import
         guard let symbol = dlsym(nil, "prctl") else {
-            throw .io(path: "prctl(PR_SET_DUMPABLE)", reason: "prctl not found in libc")
+            throw FileError(path: "prctl(PR_SET_DUMPABLE)", reason: "prctl not found in libc")
         }
         guard unsafeBitCast(symbol, to: Prctl.self)(setDumpable, 0, 0, 0, 0) == 0 else {
-            throw .io(path: "prctl(PR_SET_DUMPABLE)", reason: String(cString: strerror(errno)))
+            throw FileError(path: "prctl(PR_SET_DUMPABLE)", code: errno)
         }
     }
 }

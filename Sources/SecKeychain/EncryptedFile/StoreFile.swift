@@ -33,13 +33,12 @@ enum StoreFile {
     static func replace(_ path: String, with bytes: [UInt8]) throws(KeychainError) {
         do {
             let output = try AtomicFileOutput(path: path, permissions: 0o600)
-            try bytes.withUnsafeBufferPointer { (buffer) throws(CryptoError) in
+            try bytes.withUnsafeBufferPointer { (buffer) throws(FileError) in
                 try output.write(UnsafeRawBufferPointer(buffer))
             }
             try output.finish()
         } catch {
-            if case .io(let path, let reason) = error { throw .io(path: path, reason: reason) }
-            throw .backendFailure("\(error)")
+            throw .io(path: error.path, reason: error.reason)
         }
     }
 }

@@ -53,7 +53,7 @@ extension SecCLI {
                 }
                 return
             }
-            let code: @Sendable (FileInput) throws(CryptoError) -> [UInt8] = { input in
+            let code: @Sendable (FileInput) throws(FileError) -> [UInt8] = { input in
                 try Self.authenticationCode(algorithm.hashFunction, of: input, key: key)
             }
             try DigestListing.emit(input.listing, label: "hmac-\(algorithm)", format: output, compute: code)
@@ -63,7 +63,7 @@ extension SecCLI {
             _: H.Type,
             of input: FileInput,
             key: SymmetricKey
-        ) throws(CryptoError) -> [UInt8] {
+        ) throws(FileError) -> [UInt8] {
             try HMAC<H>.authenticationCode(for: input, using: key).bytes
         }
 

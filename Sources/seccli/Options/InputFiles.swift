@@ -12,7 +12,7 @@ struct InputFiles: ParsableArguments {
     var inputs: [FileInput] { arguments.map(Self.input(for:)) }
 
     /// `inputs` in the form `DigestListing` takes, where a failure can also stand in an input's place.
-    var listing: [Result<FileInput, CryptoError>] { inputs.map { .success($0) } }
+    var listing: [Result<FileInput, FileError>] { inputs.map { .success($0) } }
 
     var readsStandardInput: Bool { files.isEmpty || files.contains("-") }
 

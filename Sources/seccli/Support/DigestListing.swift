@@ -26,10 +26,10 @@ enum DigestListing {
     /// walk that cannot be read), is reported on standard error where its line would be, and the rest
     /// are still processed; the run then ends with exit code 1.
     static func emit(
-        _ inputs: some Sequence<Result<FileInput, CryptoError>>,
+        _ inputs: some Sequence<Result<FileInput, FileError>>,
         label: String,
         format: DigestOutputOptions,
-        compute: @escaping @Sendable (FileInput) throws(CryptoError) -> [UInt8]
+        compute: @escaping @Sendable (FileInput) throws(FileError) -> [UInt8]
     ) throws {
         var json = format.json ? JSONOutput.ArrayPrinter() : nil
         var failures = 0
@@ -41,7 +41,7 @@ enum DigestListing {
                 return file.isDescriptor
             },
             transform: { input in
-                input.flatMap { file in Result { () throws(CryptoError) in (file.nameBytes, try compute(file)) } }
+                input.flatMap { file in Result { () throws(FileError) in (file.nameBytes, try compute(file)) } }
             },
             deliver: { _, result in
                 switch result {

@@ -61,7 +61,7 @@ struct FileTreeWalk: Sequence, IteratorProtocol {
         self.followsSymlinks = followsSymlinks
     }
 
-    mutating func next() -> Result<FileInput, CryptoError>? {
+    mutating func next() -> Result<FileInput, FileError>? {
         while true {
             guard let innermost = listings.indices.last else {
                 guard let argument = arguments.next() else { return nil }
@@ -104,7 +104,7 @@ struct FileTreeWalk: Sequence, IteratorProtocol {
 
     /// Lists the directory `walked` found and makes it the innermost one walked; the failure, when
     /// it is no longer that directory, cannot be listed or is already being walked.
-    private mutating func enter(_ walked: WalkedEntry) -> CryptoError? {
+    private mutating func enter(_ walked: WalkedEntry) -> FileError? {
         let path = walked.path
         let opened: Int32
         do {
@@ -123,7 +123,7 @@ struct FileTreeWalk: Sequence, IteratorProtocol {
         guard fstat(descriptor, &status) == 0 else { return Self.ioError(path) }
         let identity = (status.st_dev, status.st_ino)
         if let outer = listings.first(where: { $0.identity == identity }) {
-            return .io(
+            return FileError(
                 path: String(decoding: path, as: UTF8.self),
                 reason:
                     "file system loop: the same directory as \(String(decoding: outer.path, as: UTF8.self)), not walked again"
@@ -170,7 +170,7 @@ struct FileTreeWalk: Sequence, IteratorProtocol {
         }
     }
 
-    private static func ioError(_ path: [UInt8]) -> CryptoError {
-        .io(path: String(decoding: path, as: UTF8.self), reason: String(cString: strerror(errno)))
+    private static func ioError(_ path: [UInt8]) -> FileError {
+        FileError(path: String(decoding: path, as: UTF8.self), code: errno)
     }
 }

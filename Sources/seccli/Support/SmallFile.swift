@@ -9,9 +9,9 @@ enum SmallFile {
     static func read(_ path: String) throws -> [UInt8] {
         var bytes: [UInt8] = []
         do {
-            try FileInput.path(path).forEachChunk { chunk throws(CryptoError) in
+            try FileInput.path(path).forEachChunk { chunk throws(FileError) in
                 guard bytes.count + chunk.count <= maximumSize else {
-                    throw .io(path: path, reason: "larger than \(maximumSize / 1024 / 1024) MiB")
+                    throw FileError(path: path, reason: "larger than \(maximumSize / 1024 / 1024) MiB")
                 }
                 bytes += chunk
             }

@@ -131,9 +131,9 @@ extension CipherCommand {
 
     private func readWhole(_ input: FileInput, limit: Int) throws -> Data {
         var data = Data()
-        try input.forEachChunk { (chunk) throws(CryptoError) in
+        try input.forEachChunk { (chunk) throws(FileError) in
             guard data.count + chunk.count <= limit else {
-                throw .io(
+                throw FileError(
                     path: input.name,
                     reason: "more than \(limit >> 20) MiB: --format \(options.resolvedFormat.rawValue) holds the whole "
                         + "payload in memory (use --format raw or openssl for large files)"

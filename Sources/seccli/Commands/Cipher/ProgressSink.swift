@@ -22,7 +22,7 @@ final class ProgressSink: ByteSink {
         total = Int64(info.st_size)
     }
 
-    func write(_ bytes: UnsafeRawBufferPointer) throws(CryptoError) {
+    func write(_ bytes: UnsafeRawBufferPointer) throws {
         try next.write(bytes)
         done += Int64(bytes.count)
         let percent = Int(done * 100 / total)
@@ -34,7 +34,7 @@ final class ProgressSink: ByteSink {
         Diagnostics.status("[\(bar)] \(percent)% of \(total >> 20) MiB")
     }
 
-    func finish() throws(CryptoError) {
+    func finish() throws {
         Diagnostics.status(nil)
         try next.finish()
     }

@@ -14,7 +14,7 @@ extension SecCLI.HashCommand {
             in: entries,
             onCallingThread: { $0.input.isDescriptor },
             transform: { entry in
-                Result { () throws(CryptoError) in try DigestHasher.hash(algorithm, contentsOf: entry.input).bytes }
+                Result { () throws(FileError) in try DigestHasher.hash(algorithm, contentsOf: entry.input).bytes }
             },
             deliver: { entry, digest in
                 checked += 1

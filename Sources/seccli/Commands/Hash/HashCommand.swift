@@ -63,10 +63,10 @@ extension SecCLI {
                 try verify(listFile: check)
                 return
             }
-            let digest: @Sendable (FileInput) throws(CryptoError) -> [UInt8] = { input in
+            let digest: @Sendable (FileInput) throws(FileError) -> [UInt8] = { input in
                 try DigestHasher.hash(algorithm, contentsOf: input).bytes
             }
-            let inputs: any Sequence<Result<FileInput, CryptoError>> =
+            let inputs: any Sequence<Result<FileInput, FileError>> =
                 recursive ? FileTreeWalk(arguments: input.arguments, followsSymlinks: followSymlinks) : input.listing
             try DigestListing.emit(inputs, label: algorithm.rawValue, format: output, compute: digest)
         }

@@ -1,10 +1,11 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import SecCrypto
 import SecIO
 import TestSupport
 import Testing
+
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// `LineReader` splits a file as splitting its bytes at line feeds does, however the lines fall
 /// across read chunks, and cuts lines longer than its bound.

@@ -65,7 +65,10 @@ enum OutputTarget: Equatable {
         guard stat(folder, &folderInfo) == 0 else { return }
         let shared = folderInfo.st_mode & S_ISVTX != 0 && folderInfo.st_mode & S_IWOTH != 0
         guard shared, link.st_uid != geteuid(), link.st_uid != folderInfo.st_uid else { return }
-        throw FileError(path: path, reason: "\(current) is another user's symbolic link in a shared folder; not followed")
+        throw FileError(
+            path: path,
+            reason: "\(current) is another user's symbolic link in a shared folder; not followed"
+        )
     }
 
     private static func readLink(_ link: String, naming path: String) throws(FileError) -> String {

@@ -24,6 +24,18 @@ public struct ProtectionSpace: Hashable, Sendable, CustomStringConvertible {
     public let method: AuthenticationMethod
     public let isProxy: Bool
 
+    /// A protection space; `scheme` is kept in lower case and `host` in canonical form
+    /// (``ProtectionSpace/canonicalHost(_:)``).
+    ///
+    /// - Parameters:
+    ///   - scheme: `http` or `https`, in any case.
+    ///   - host: the host, in any form `HostName.canonical` accepts.
+    ///   - port: the port, the scheme's default (``ProtectionSpace/defaultPort(forScheme:)``) when the
+    ///     URL names none.
+    ///   - realm: the realm of the challenge; nil for a space known before any challenge.
+    ///   - method: the authentication method.
+    ///   - isProxy: true for a proxy that asks (407 `Proxy-Authenticate`), false (the default) for the
+    ///     server (401).
     public init(
         scheme: String,
         host: String,
@@ -51,9 +63,15 @@ public struct ProtectionSpace: Hashable, Sendable, CustomStringConvertible {
     /// A host as a protection space keeps it: SecKit's one host rule, `HostName.canonical` (lower-case,
     /// without a trailing dot or an IPv6 literal's brackets, IP addresses in canonical form), so that
     /// credentials are found by the same host that pins are.
+    ///
+    /// - Parameter host: a host name or IP address, as a URL or a user gives it.
+    /// - Returns: the host in canonical form.
     public static func canonicalHost(_ host: String) -> String { HostName.canonical(host) }
 
     /// The port of `scheme` when a URL names none: 443 for https, 80 otherwise.
+    ///
+    /// - Parameter scheme: a URL scheme, in any case.
+    /// - Returns: 443 for `https`, 80 for anything else.
     public static func defaultPort(forScheme scheme: String) -> Int {
         scheme.lowercased() == "https" ? 443 : 80
     }

@@ -20,6 +20,13 @@ public struct KeychainCredentialProvider: HTTPCredentialProvider {
     public let timeout: Duration
     private let session = InMemoryCredentialProvider()
 
+    /// A provider that keeps its credentials in `store`.
+    ///
+    /// - Parameters:
+    ///   - store: the keychain the internet passwords are read from and written to.
+    ///   - accessGroup: the access group of the items it reads, writes and deletes; nil (the default)
+    ///     for items without one, as secret-tool stores them.
+    ///   - timeout: the time limit of each keychain call (10 s by default).
     public init(store: any CredentialStore, accessGroup: String? = nil, timeout: Duration = defaultKeychainTimeout) {
         self.store = store
         self.accessGroup = accessGroup
@@ -28,6 +35,13 @@ public struct KeychainCredentialProvider: HTTPCredentialProvider {
 
     /// The session's credential, else the newest unexpired item of the space's realm, else the newest
     /// of the whole origin (no realm).
+    ///
+    /// - Parameter space: the protection space of the challenge.
+    /// - Returns: the credential, or nil when neither the session nor the store holds an unexpired one
+    ///   for `space`.
+    /// - Throws: the store's `KeychainError` when it cannot be searched or the item's secret cannot be
+    ///   read: `locked`, `timeout(_:)` after `timeout`, `cancelled`, `noSessionBus(_:)` or
+    ///   `noSecretService(_:)`, for example.
     public func credential(for space: ProtectionSpace) async throws -> HTTPCredential? {
         if let kept = await session.credential(for: space) { return kept }
         let ranked = try await items(of: space.host).compactMap { item in
@@ -40,6 +54,17 @@ public struct KeychainCredentialProvider: HTTPCredentialProvider {
         return HTTPCredential(user: best.identity.account, password: password)
     }
 
+    /// Keeps `credential` for `space` as `persistence` says: `.permanent` upserts the internet password
+    /// of `credential.user` for `space` in `store` (and drops the session's copy), `.forSession` keeps
+    /// it in this provider's memory only, `.none` keeps nothing.
+    ///
+    /// - Parameters:
+    ///   - credential: the credential that answered the challenge.
+    ///   - space: the protection space it answered.
+    ///   - persistence: where to keep it.
+    /// - Throws: for `.permanent`, the store's `KeychainError` when the item cannot be written
+    ///   (`locked`, `noDefaultCollection`, `timeout(_:)` after `timeout`, `secretTooLarge(limit:)`, for
+    ///   example); `.forSession` and `.none` do not throw.
     public func save(
         _ credential: HTTPCredential,
         for space: ProtectionSpace,
@@ -60,6 +85,13 @@ public struct KeychainCredentialProvider: HTTPCredentialProvider {
 
     /// Forgets the session's credentials of `space` and deletes the items of its realm that
     /// `credential(for:)` would answer it with.
+    ///
+    /// - Parameter space: the protection space whose credentials to forget.
+    /// - Returns: how many were forgotten: the session's credentials plus the keychain identities
+    ///   deleted.
+    /// - Throws: the store's `KeychainError` when it cannot be searched or an item cannot be deleted
+    ///   (`locked`, `timeout(_:)`, for example); an item another writer deleted meanwhile is not an
+    ///   error.
     @discardableResult
     public func remove(space: ProtectionSpace) async throws -> Int {
         let forgotten = await session.remove(space: space)
@@ -69,6 +101,13 @@ public struct KeychainCredentialProvider: HTTPCredentialProvider {
 
     /// Forgets the session's credentials of `host` and deletes every internet password of it in
     /// `accessGroup`, whatever its protocol, port, path, realm or account.
+    ///
+    /// - Parameter host: the host whose credentials to forget (compared in its canonical form).
+    /// - Returns: how many were forgotten: the session's credentials plus the keychain identities
+    ///   deleted.
+    /// - Throws: the store's `KeychainError` when it cannot be searched or an item cannot be deleted
+    ///   (`locked`, `timeout(_:)`, for example); an item another writer deleted meanwhile is not an
+    ///   error.
     @discardableResult
     public func removeAll(host: String) async throws -> Int {
         let forgotten = await session.removeAll(host: host)

@@ -26,6 +26,10 @@ public struct Fernet: Sendable {
     private let encryptionKey: SymmetricKey
 
     /// A key from its text form: base64url of 32 bytes (what `Fernet.generate_key()` prints).
+    ///
+    /// - Parameter key: the key's text: base64url of 32 bytes, padded.
+    /// - Throws: `CryptoError.invalidEncoding` when `key` is not base64url, `CryptoError.incorrectSize`
+    ///   when it does not decode to 32 bytes.
     public init(key: String) throws(CryptoError) {
         let bytes: [UInt8]
         do {
@@ -37,6 +41,9 @@ public struct Fernet: Sendable {
     }
 
     /// A key from 32 raw bytes.
+    ///
+    /// - Parameter key: the 32 bytes: the signing key, then the encryption key.
+    /// - Throws: `CryptoError.incorrectSize` when `key` is not 32 bytes.
     public init(key: SymmetricKey) throws(CryptoError) {
         guard key.bitCount == 256 else {
             throw .incorrectSize(
@@ -54,11 +61,21 @@ public struct Fernet: Sendable {
     }
 
     /// A new random key in text form.
+    ///
+    /// - Returns: 32 bytes from OpenSSL's CSPRNG as padded base64url, what `Fernet(key:)` reads.
+    /// - Throws: `CryptoError.randomGenerationFailed` when the CSPRNG fails.
     public static func generateKey() throws(CryptoError) -> String {
         Base64.encode(try SecureRandom.bytes(count: 32), alphabet: .url)
     }
 
     /// Encrypts `plaintext` into a token dated `date`.
+    ///
+    /// - Parameters:
+    ///   - plaintext: the bytes to encrypt; any length, empty included.
+    ///   - date: the token's timestamp, in whole seconds (now by default).
+    /// - Returns: the token: padded base64url, as `cryptography.fernet` makes it.
+    /// - Throws: `CryptoError.randomGenerationFailed` when no IV can be drawn,
+    ///   `CryptoError.backendFailure` when OpenSSL fails.
     public func encrypt(_ plaintext: some DataProtocol, at date: Date = Date()) throws(CryptoError) -> String {
         try encrypt(
             plaintext,
@@ -103,11 +120,28 @@ public struct Fernet: Sendable {
 
     /// Verifies and decrypts `token` (white space around it is ignored). With `timeToLive` (seconds), tokens older than that are
     /// refused as `expired`; tokens dated more than `maximumClockSkew` seconds after `now` always are.
+    ///
+    /// - Parameters:
+    ///   - token: the token's text.
+    ///   - timeToLive: the greatest age accepted, in seconds; nil (the default) accepts any age.
+    ///   - now: the time the age and the clock skew are measured at (now by default).
+    /// - Returns: the plaintext.
+    /// - Throws: `CryptoError.authenticationFailure` when the token is not base64url, is truncated, was
+    ///   made with another key or was altered (its MAC is checked first, in constant time);
+    ///   `CryptoError.expired` when an authentic token is older than `timeToLive` or dated more than
+    ///   ``Fernet/maximumClockSkew`` seconds after `now`; `CryptoError.backendFailure` when OpenSSL
+    ///   fails.
     public func decrypt(_ token: String, timeToLive: Int64? = nil, now: Date = Date()) throws(CryptoError) -> Data {
         try verify(token, timeToLive: timeToLive, now: now).plaintext
     }
 
     /// The creation time of an authentic token (without checking its age).
+    ///
+    /// - Parameter token: the token's text.
+    /// - Returns: the time the token says it was made, in whole seconds.
+    /// - Throws: `CryptoError.authenticationFailure` when the token is not authentic under this key
+    ///   (malformed, truncated, another key's, or altered); `CryptoError.backendFailure` when OpenSSL
+    ///   fails.
     public func timestamp(of token: String) throws(CryptoError) -> Date {
         Date(timeIntervalSince1970: TimeInterval(try verify(token, timeToLive: nil, now: nil).timestamp))
     }
@@ -193,22 +227,47 @@ public struct MultiFernet: Sendable {
     public let fernets: [Fernet]
 
     /// `fernets` in order of preference; the first encrypts. At least one.
+    ///
+    /// - Parameter fernets: the keys, the preferred one first; a precondition failure when empty.
     public init(_ fernets: [Fernet]) {
         precondition(!fernets.isEmpty, "MultiFernet needs at least one key")
         self.fernets = fernets
     }
 
     /// Encrypts with the first key.
+    ///
+    /// - Parameters:
+    ///   - plaintext: the bytes to encrypt.
+    ///   - date: the token's timestamp, in whole seconds (now by default).
+    /// - Returns: the token, under the first key.
+    /// - Throws: `CryptoError.randomGenerationFailed` when no IV can be drawn,
+    ///   `CryptoError.backendFailure` when OpenSSL fails.
     public func encrypt(_ plaintext: some DataProtocol, at date: Date = Date()) throws(CryptoError) -> String {
         try fernets[0].encrypt(plaintext, at: date)
     }
 
     /// Decrypts with whichever key the token opens with.
+    ///
+    /// - Parameters:
+    ///   - token: the token's text.
+    ///   - timeToLive: the greatest age accepted, in seconds; nil (the default) accepts any age.
+    ///   - now: the time the age and the clock skew are measured at (now by default).
+    /// - Returns: the plaintext.
+    /// - Throws: `CryptoError.authenticationFailure` when no key authenticates the token;
+    ///   `CryptoError.expired` when the key that does finds it older than `timeToLive` or dated more
+    ///   than ``Fernet/maximumClockSkew`` seconds after `now`; `CryptoError.backendFailure` when
+    ///   OpenSSL fails.
     public func decrypt(_ token: String, timeToLive: Int64? = nil, now: Date = Date()) throws(CryptoError) -> Data {
         try verify(token, timeToLive: timeToLive, now: now).plaintext
     }
 
     /// Re-encrypts an authentic token under the first key, with the same timestamp.
+    ///
+    /// - Parameter token: a token made under any of the keys; its age is not checked.
+    /// - Returns: a new token of the same plaintext and timestamp, under the first key.
+    /// - Throws: `CryptoError.authenticationFailure` when no key authenticates the token;
+    ///   `CryptoError.randomGenerationFailed` when no IV can be drawn; `CryptoError.backendFailure`
+    ///   when OpenSSL fails.
     public func rotate(_ token: String) throws(CryptoError) -> String {
         let (plaintext, timestamp) = try verify(token, timeToLive: nil, now: nil)
         return try fernets[0].encrypt(plaintext, timestamp: timestamp, iv: try SecureRandom.bytes(count: 16))

@@ -14,12 +14,22 @@ public struct JSONWebKey: Sendable, Equatable, CustomStringConvertible {
     /// The key ID (`kid`), if any.
     public var keyID: String?
 
+    /// A JWK of `key`.
+    ///
+    /// - Parameters:
+    ///   - key: the key bytes (`k`).
+    ///   - keyID: the key ID (`kid`) that JWE headers name it by; nil (the default) for none.
     public init(key: SymmetricKey, keyID: String? = nil) {
         self.key = key
         self.keyID = keyID
     }
 
     /// Parses `{"kty":"oct","k":"<base64url>", "kid": …}`. Other key types are refused.
+    ///
+    /// - Parameter json: the JWK's JSON text.
+    /// - Throws: `CryptoError.malformedInput` when `json` is not a JSON object, has no `kty` or `k`,
+    ///   `k` is empty, or `kid` is not a string; `CryptoError.unsupported` when `kty` is not `oct`;
+    ///   `CryptoError.invalidEncoding` when `k` is not base64url.
     public init(json: String) throws(CryptoError) {
         try self.init(object: try Self.parseObject(json, what: "JWK"))
     }
@@ -42,12 +52,16 @@ public struct JSONWebKey: Sendable, Equatable, CustomStringConvertible {
     }
 
     /// The JWK as compact JSON, key included: treat the text as the secret it is.
+    ///
+    /// - Returns: `{"kty":"oct","k":"…"}`, with `"kid"` when the key has an ID.
     public func exportedJSON() -> String {
         exportedJSONBytes().withUnsafeBytes { String(decoding: $0, as: UTF8.self) }
     }
 
     /// `exportedJSON()` in memory that is wiped on release, for writing the key out without leaving
     /// copies of it in `String`s.
+    ///
+    /// - Returns: the UTF-8 bytes of ``JSONWebKey/exportedJSON()``, in memory that is wiped on release.
     public func exportedJSONBytes() -> SecureBytes {
         // {"kty":"oct","k":"<base64url>"[,"kid":<JSON string>]}, assembled in one wiped buffer;
         // only the kid, which is not secret, goes through the JSON writer.
@@ -94,11 +108,18 @@ public struct JSONWebKey: Sendable, Equatable, CustomStringConvertible {
 public struct JSONWebKeySet: Sendable, Equatable {
     public var keys: [JSONWebKey]
 
+    /// A set of `keys`.
+    ///
+    /// - Parameter keys: the keys, in the order they are tried when a token names none.
     public init(_ keys: [JSONWebKey]) {
         self.keys = keys
     }
 
     /// Parses a JWK Set (`{"keys":[…]}`, RFC 7517 §5) or a single JWK.
+    ///
+    /// - Parameter json: a JWK Set's JSON text, or a single JWK's.
+    /// - Throws: `CryptoError.malformedInput` when `json` is not a JSON object, or its `keys` is not a
+    ///   non-empty array of objects; any error of ``JSONWebKey/init(json:)`` for a key of the set.
     public init(json: String) throws(CryptoError) {
         let object = try JSONWebKey.parseObject(json, what: "JWK set")
         guard let keys = object["keys"] else {

@@ -31,6 +31,7 @@ public enum JWE {
         /// Fewer PBES2 iterations are refused as too weak: 1,000 by default (RFC 7518 §4.8.1.2).
         public var minimumPBES2Iterations = 1_000
 
+        /// The default policy: every algorithm SecEnvelope implements, and the limits above.
         public init() {}
 
         public static let `default` = DecryptionPolicy()
@@ -41,6 +42,19 @@ public enum JWE {
     /// Encrypts `plaintext` with a shared key. With `.direct` (the default) the key is the content
     /// key and must be `contentEncryption.keyByteCount` long (32 bytes for A256GCM); with
     /// `.a128KW`/`.a192KW`/`.a256KW` it wraps a fresh random content key and must be 16/24/32 bytes.
+    ///
+    /// - Parameters:
+    ///   - plaintext: the payload; any length.
+    ///   - key: the shared key: the content key for `.direct`, the key-encryption key for AES key wrap.
+    ///   - keyManagement: `alg`: `.direct` (the default) or an AES key wrap; not a PBES2 algorithm.
+    ///   - contentEncryption: `enc`: A256GCM by default.
+    ///   - keyID: `kid`, the key's name for the recipient; nil (the default) for none.
+    ///   - contentType: `cty`, the media type of the payload; nil (the default) for none.
+    /// - Returns: the token in compact serialization (five base64url parts joined by dots).
+    /// - Throws: `CryptoError.invalidParameter` when `keyManagement` takes a password;
+    ///   `CryptoError.incorrectSize` when `key` is not the size `keyManagement` and `contentEncryption`
+    ///   need; `CryptoError.randomGenerationFailed` when no content key or IV can be drawn;
+    ///   `CryptoError.backendFailure` when OpenSSL fails.
     public static func encrypt(
         _ plaintext: some DataProtocol,
         using key: SymmetricKey,
@@ -69,6 +83,17 @@ public enum JWE {
     }
 
     /// Encrypts `plaintext` with a JWK, naming it in the header with its `kid`.
+    ///
+    /// - Parameters:
+    ///   - plaintext: the payload; any length.
+    ///   - key: the JWK; its `keyID` becomes the header's `kid`.
+    ///   - keyManagement: `alg`: `.direct` (the default) or an AES key wrap; not a PBES2 algorithm.
+    ///   - contentEncryption: `enc`: A256GCM by default.
+    ///   - contentType: `cty`, the media type of the payload; nil (the default) for none.
+    /// - Returns: the token in compact serialization.
+    /// - Throws: as ``JWE/encrypt(_:using:keyManagement:contentEncryption:keyID:contentType:)`` does:
+    ///   `CryptoError.invalidParameter`, `CryptoError.incorrectSize`,
+    ///   `CryptoError.randomGenerationFailed` or `CryptoError.backendFailure`.
     public static func encrypt(
         _ plaintext: some DataProtocol,
         using key: JSONWebKey,
@@ -90,6 +115,20 @@ public enum JWE {
     /// derives the key that wraps a random content key. `iterations` defaults to
     /// `keyManagement.recommendedIterations` (210,000 for the default PBES2-HS512+A256KW) and must be
     /// between 1,000 and 10,000,000.
+    ///
+    /// - Parameters:
+    ///   - plaintext: the payload; any length.
+    ///   - password: the password's bytes (UTF-8 text, typically).
+    ///   - keyManagement: `alg`: a PBES2 algorithm, PBES2-HS512+A256KW by default.
+    ///   - contentEncryption: `enc`: A256GCM by default.
+    ///   - iterations: the PBKDF2 iteration count (`p2c`); nil (the default) for
+    ///     `keyManagement.recommendedIterations`.
+    ///   - keyID: `kid`, the password's name for the recipient; nil (the default) for none.
+    ///   - contentType: `cty`, the media type of the payload; nil (the default) for none.
+    /// - Returns: the token in compact serialization.
+    /// - Throws: `CryptoError.invalidParameter` when `keyManagement` is not a PBES2 algorithm or
+    ///   `iterations` is outside 1,000 to 10,000,000; `CryptoError.randomGenerationFailed` when no
+    ///   salt, content key or IV can be drawn; `CryptoError.backendFailure` when OpenSSL fails.
     public static func encrypt(
         _ plaintext: some DataProtocol,
         password: some ContiguousBytes,
@@ -128,6 +167,18 @@ public enum JWE {
     // MARK: Decryption
 
     /// Decrypts a token sealed with a shared key (`dir` or AES key wrap).
+    ///
+    /// - Parameters:
+    ///   - compact: the token in compact serialization; white space around it is ignored.
+    ///   - key: the shared key.
+    ///   - policy: the algorithms accepted and the limits (``JWE/DecryptionPolicy/default`` by
+    ///     default).
+    /// - Returns: the payload, once authenticated.
+    /// - Throws: what ``JWE/Token/init(compact:policy:)`` throws for a token that cannot be parsed or
+    ///   that `policy` refuses, then what `JWE.Token.decrypt(using:)` throws for a `SymmetricKey`:
+    ///   `CryptoError.invalidParameter` when the token's `alg` takes a password,
+    ///   `CryptoError.incorrectSize` when `key` is not the size its algorithms need,
+    ///   `CryptoError.authenticationFailure` when the token does not open with `key`.
     public static func decrypt(
         _ compact: String,
         using key: SymmetricKey,
@@ -137,6 +188,17 @@ public enum JWE {
     }
 
     /// Decrypts a token with the key its `kid` names, or, when it names none, with each key in turn.
+    ///
+    /// - Parameters:
+    ///   - compact: the token in compact serialization; white space around it is ignored.
+    ///   - keys: the keys to choose from.
+    ///   - policy: the algorithms accepted and the limits (``JWE/DecryptionPolicy/default`` by
+    ///     default).
+    /// - Returns: the payload, once authenticated.
+    /// - Throws: what ``JWE/Token/init(compact:policy:)`` throws for a token that cannot be parsed or
+    ///   that `policy` refuses; `CryptoError.keyNotFound` when no key has the token's `kid` (or,
+    ///   without one, the size its algorithms need); `CryptoError.authenticationFailure` when the token
+    ///   does not open with the key.
     public static func decrypt(
         _ compact: String,
         using keys: JSONWebKeySet,
@@ -146,6 +208,16 @@ public enum JWE {
     }
 
     /// Decrypts a token sealed with a password (PBES2).
+    ///
+    /// - Parameters:
+    ///   - compact: the token in compact serialization; white space around it is ignored.
+    ///   - password: the password's bytes.
+    ///   - policy: the algorithms accepted and the limits, the PBES2 iteration bounds among them
+    ///     (``JWE/DecryptionPolicy/default`` by default).
+    /// - Returns: the payload, once authenticated.
+    /// - Throws: what ``JWE/Token/init(compact:policy:)`` throws for a token that cannot be parsed or
+    ///   that `policy` refuses; `CryptoError.invalidParameter` when the token's `alg` is not PBES2;
+    ///   `CryptoError.authenticationFailure` when the token does not open with `password`.
     public static func decrypt(
         _ compact: String,
         password: some ContiguousBytes,

@@ -17,6 +17,13 @@ extension JWE {
         /// `p2s`: the PBES2 salt input (PBES2 only).
         var pbes2SaltInput: [UInt8]?
 
+        /// A header of these algorithms, without PBES2 parameters (encryption adds them).
+        ///
+        /// - Parameters:
+        ///   - keyManagement: `alg`.
+        ///   - contentEncryption: `enc`.
+        ///   - keyID: `kid`; nil (the default) for none.
+        ///   - contentType: `cty`; nil (the default) for none.
         public init(
             keyManagement: KeyManagementAlgorithm,
             contentEncryption: ContentEncryptionAlgorithm,

@@ -16,6 +16,17 @@ extension JWE {
 
         /// Splits and checks a compact JWE: five base64url parts, a protected header that names
         /// supported, allowed algorithms. White space around the token is ignored.
+        ///
+        /// - Parameters:
+        ///   - compact: the token in compact serialization; white space around it is ignored.
+        ///   - policy: the algorithms accepted and the limits (``JWE/DecryptionPolicy/default`` by
+        ///     default).
+        /// - Throws: `CryptoError.malformedInput` when the token is longer than
+        ///   `policy.maximumTokenByteCount`, does not have five parts, or its header is not base64url
+        ///   JSON with `alg` and `enc`; `CryptoError.unsupported` for `alg: none`, an algorithm
+        ///   SecEnvelope does not implement or `policy` does not allow, compression (`zip`) or a
+        ///   critical header (`crit`) it does not understand; `CryptoError.invalidParameter` for a
+        ///   PBES2 iteration count outside `policy`'s bounds.
         public init(compact: String, policy: DecryptionPolicy = .default) throws(CryptoError) {
             let trimmed = trimmedTokenBytes(compact)
             guard trimmed.count <= policy.maximumTokenByteCount else {
@@ -69,6 +80,14 @@ extension JWE {
         }
 
         /// Decrypts with a shared key (`dir` or AES key wrap).
+        ///
+        /// - Parameter key: the shared key: the content key for `dir`, the key-encryption key for AES
+        ///   key wrap.
+        /// - Returns: the payload, once authenticated.
+        /// - Throws: `CryptoError.invalidParameter` when the token's `alg` takes a password;
+        ///   `CryptoError.incorrectSize` when `key` is not the size the algorithms need;
+        ///   `CryptoError.authenticationFailure` when the token does not open with `key` (a wrong key,
+        ///   or any altered byte: the one error for every such case).
         public func decrypt(using key: SymmetricKey) throws(CryptoError) -> Data {
             guard !header.keyManagement.usesPassword else {
                 throw .invalidParameter("this JWE uses \(header.keyManagement), which needs a password, not a key")
@@ -88,6 +107,14 @@ extension JWE {
 
         /// Decrypts with the key the `kid` header names, or, without a `kid`, with each key in turn
         /// (keys of the wrong size for the token's algorithms are skipped).
+        ///
+        /// - Parameter keys: the keys to choose from.
+        /// - Returns: the payload, once authenticated.
+        /// - Throws: `CryptoError.invalidParameter` when the token's `alg` takes a password;
+        ///   `CryptoError.keyNotFound` when no key has the token's `kid` or, without one, the size its
+        ///   algorithms need; `CryptoError.incorrectSize` when the key with that `kid` is not that
+        ///   size; `CryptoError.authenticationFailure` when the token does not open with the key its
+        ///   `kid` names or, without one, with any key of that size.
         public func decrypt(using keys: JSONWebKeySet) throws(CryptoError) -> Data {
             guard !header.keyManagement.usesPassword else {
                 throw .invalidParameter("this JWE uses \(header.keyManagement), which needs a password, not a key")
@@ -112,6 +139,12 @@ extension JWE {
         }
 
         /// Decrypts with a password (PBES2).
+        ///
+        /// - Parameter password: the password's bytes.
+        /// - Returns: the payload, once authenticated.
+        /// - Throws: `CryptoError.invalidParameter` when the token's `alg` is not PBES2;
+        ///   `CryptoError.authenticationFailure` when the token does not open with `password` (a wrong
+        ///   password, or any altered byte).
         public func decrypt(password: some ContiguousBytes) throws(CryptoError) -> Data {
             guard header.keyManagement.usesPassword, let kekByteCount = header.keyManagement.keyWrapByteCount else {
                 throw .invalidParameter("this JWE uses \(header.keyManagement), which needs a key, not a password")

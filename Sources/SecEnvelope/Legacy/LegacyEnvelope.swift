@@ -32,6 +32,12 @@ public struct LegacyEnvelope: Sendable {
 
     /// `encryptionKey`: 16, 24 or 32 bytes (the book used 32-character strings as AES-256 keys);
     /// `macKey`: any non-empty length.
+    ///
+    /// - Parameters:
+    ///   - encryptionKey: the AES-CBC key: 16, 24 or 32 bytes.
+    ///   - macKey: the HMAC-SHA256 key; not empty.
+    /// - Throws: `CryptoError.incorrectSize` when `encryptionKey` is not 16, 24 or 32 bytes;
+    ///   `CryptoError.invalidParameter` when `macKey` is empty.
     public init(encryptionKey: SymmetricKey, macKey: SymmetricKey) throws(CryptoError) {
         _ = try AES.algorithm(gcm: false, keyByteCount: encryptionKey.bitCount / 8)
         guard macKey.bitCount > 0 else { throw .invalidParameter("the legacy envelope's MAC key must not be empty") }
@@ -41,6 +47,14 @@ public struct LegacyEnvelope: Sendable {
 
     /// Encrypts `plaintext` with a random IV and returns the envelope as compact JSON
     /// (`{"iv":…,"mac":…,"payload":…}`).
+    ///
+    /// - Parameters:
+    ///   - plaintext: the bytes to encrypt; with `.fields`, a JSON object holding those string members.
+    ///   - macInput: what the MAC covers: the plaintext (the default) or the named fields.
+    /// - Returns: the envelope's compact JSON, in UTF-8.
+    /// - Throws: `CryptoError.invalidParameter` when `macInput` is `.fields` and `plaintext` is not a
+    ///   JSON object with those string members; `CryptoError.randomGenerationFailed` when no IV can be
+    ///   drawn; `CryptoError.backendFailure` when OpenSSL fails.
     public func seal(_ plaintext: some DataProtocol, macInput: MACInput = .plaintext) throws(CryptoError) -> Data {
         let plaintext = Data(plaintext)
         guard let authenticated = Self.authenticatedBytes(of: plaintext, macInput) else {
@@ -62,6 +76,16 @@ public struct LegacyEnvelope: Sendable {
     /// padding, or (with `.fields`) a plaintext without those fields all throw the same
     /// `authenticationFailure`; an envelope that is not JSON with the three string members is
     /// `malformedInput`.
+    ///
+    /// - Parameters:
+    ///   - envelope: the envelope's JSON.
+    ///   - macInput: what the MAC covers, as the sender computed it: the plaintext (the default) or the
+    ///     named fields.
+    /// - Returns: the plaintext, once its padding and MAC are verified.
+    /// - Throws: `CryptoError.malformedInput` when `envelope` is not a JSON object with `iv`, `mac` and
+    ///   `payload` strings; `CryptoError.authenticationFailure` for everything else that fails: a wrong
+    ///   key, an IV, payload or MAC that is not in canonical form or was altered, bad padding, or (with
+    ///   `.fields`) a plaintext without those fields.
     public func open(_ envelope: some DataProtocol, macInput: MACInput = .plaintext) throws(CryptoError) -> Data {
         let parsed: JSONValue
         do {

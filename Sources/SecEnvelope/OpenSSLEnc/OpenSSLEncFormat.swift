@@ -22,6 +22,12 @@ public enum OpenSSLEncFormat {
         /// `-md`.
         public var digest: HashAlgorithm
 
+        /// The parameters of `openssl enc -pbkdf2` with `-iter` and `-md` as given.
+        ///
+        /// - Parameters:
+        ///   - cipher: the cipher; AES-256-CBC by default.
+        ///   - iterations: `-iter`; `defaultIterations` (10,000) by default.
+        ///   - digest: `-md`; SHA-256 by default.
         public init(
             cipher: CipherAlgorithm = .aes256CBC,
             iterations: Int = OpenSSLEncFormat.defaultIterations,
@@ -35,6 +41,18 @@ public enum OpenSSLEncFormat {
 
     /// A sink that writes the header and then the ciphertext of what it is given to `next`.
     /// The salt comes from OpenSSL's CSPRNG unless given (for known-answer tests).
+    ///
+    /// - Parameters:
+    ///   - password: the password.
+    ///   - parameters: the cipher, iteration count and digest.
+    ///   - saltOverride: the 8-byte salt, for known-answer tests; nil (the default) draws a random one.
+    ///   - next: the sink that receives the file: the header, then the ciphertext.
+    /// - Returns: the sink to write the plaintext to; its `finish()` writes the last block and finishes
+    ///   `next`.
+    /// - Throws: `CryptoError.incorrectSize` when `saltOverride` is not 8 bytes;
+    ///   `CryptoError.invalidParameter` for a GCM cipher or an iteration count below 1;
+    ///   `CryptoError.randomGenerationFailed` when no salt can be drawn; `CryptoError.backendFailure`
+    ///   when OpenSSL fails.
     public static func encryptingSink(
         password: SecureBytes,
         parameters: Parameters,
@@ -52,6 +70,17 @@ public enum OpenSSLEncFormat {
     }
 
     /// A sink that reads the header from its input, then decrypts the rest into `next`.
+    ///
+    /// - Parameters:
+    ///   - password: the password.
+    ///   - parameters: the cipher, iteration count and digest the file was written with.
+    ///   - next: the sink that receives the plaintext.
+    /// - Returns: the sink to write the file to. Its `write` throws `CryptoError.malformedInput` when
+    ///   the input does not start with `Salted__`, and `CryptoError.invalidParameter` for an iteration
+    ///   count below 1; its `finish()` throws `CryptoError.malformedInput` for input shorter than the
+    ///   16-byte header, and `CryptoError.decryptionFailed` for a wrong password, iteration count or
+    ///   digest, or altered or truncated input.
+    /// - Throws: `CryptoError.invalidParameter` for a GCM cipher.
     public static func decryptingSink(
         password: SecureBytes,
         parameters: Parameters,
@@ -67,12 +96,14 @@ public enum OpenSSLEncFormat {
     /// write a file); over a `DataSink`, what they throw is a `CryptoError`.
     ///
     /// - Parameters:
-    ///   - plaintext: The bytes to encrypt.
-    ///   - password: The password the key and IV are derived from (PBKDF2).
-    ///   - parameters: The cipher, the PBKDF2 digest and iterations, as given to `openssl enc`.
-    /// - Returns: The `Salted__` header, the salt and the ciphertext, as `openssl enc` writes them.
-    /// - Throws: `CryptoError.invalidParameter` for a GCM cipher (the format has no tag), or
-    ///   OpenSSL's failure.
+    ///   - plaintext: the bytes to encrypt.
+    ///   - password: the password.
+    ///   - parameters: the cipher, iteration count and digest (`openssl enc -pbkdf2`'s defaults by
+    ///     default).
+    /// - Returns: the file: `Salted__`, the salt, the ciphertext.
+    /// - Throws: `CryptoError.invalidParameter` for a GCM cipher or an iteration count below 1;
+    ///   `CryptoError.randomGenerationFailed` when no salt can be drawn; `CryptoError.backendFailure`
+    ///   when OpenSSL fails.
     public static func encrypt(
         _ plaintext: some DataProtocol,
         password: SecureBytes,
@@ -87,12 +118,15 @@ public enum OpenSSLEncFormat {
     /// all throw `decryptionFailed`.
     ///
     /// - Parameters:
-    ///   - file: The `Salted__` header, the salt and the ciphertext.
-    ///   - password: The password the file was encrypted with.
-    ///   - parameters: The cipher, the PBKDF2 digest and iterations the file was written with.
-    /// - Returns: The plaintext.
-    /// - Throws: `CryptoError.malformedInput` when the header is missing or short,
-    ///   `CryptoError.decryptionFailed` for a wrong password or parameters or altered input.
+    ///   - file: the file's bytes, without base64 armour.
+    ///   - password: the password.
+    ///   - parameters: the cipher, iteration count and digest it was written with (`openssl enc
+    ///     -pbkdf2`'s defaults by default).
+    /// - Returns: the plaintext.
+    /// - Throws: `CryptoError.invalidParameter` for a GCM cipher or an iteration count below 1;
+    ///   `CryptoError.malformedInput` when `file` does not start with the 16-byte `Salted__` header;
+    ///   `CryptoError.decryptionFailed` for a wrong password, iteration count or digest, or altered or
+    ///   truncated input.
     public static func decrypt(
         _ file: some DataProtocol,
         password: SecureBytes,

@@ -9,6 +9,13 @@ public enum BasicAuthorization {
     /// rather than a `String`; the `user:password` it encodes is built in wiped memory too. Throws
     /// `HTTPAuthError.invalidCredentials` for a user name with a colon or a control character in
     /// either part (RFC 7617 §2).
+    ///
+    /// - Parameters:
+    ///   - user: the user name; no colon and no control character.
+    ///   - password: the password; no control character.
+    /// - Returns: `Basic ` and the base64 of `user:password`, in wiped memory.
+    /// - Throws: ``HTTPAuthError/invalidCredentials(_:)`` when `user` contains a colon or a control
+    ///   character, or `password` a control character.
     public static func headerValue(user: String, password: SecureBytes) throws(HTTPAuthError) -> SecureBytes {
         let userBytes = Array(user.utf8)
         guard !userBytes.contains(UInt8(ascii: ":")) else {

@@ -21,6 +21,9 @@ public struct AuthenticationChallenge: Hashable, Sendable {
     public let parameters: [Parameter]
 
     /// The value of the parameter `name`, compared case-insensitively.
+    ///
+    /// - Parameter name: the parameter's name, in any case.
+    /// - Returns: its unquoted value, or nil when the challenge has no such parameter.
     public subscript(parameter name: String) -> String? {
         let name = name.lowercased()
         return parameters.first { $0.name == name }?.value
@@ -30,11 +33,23 @@ public struct AuthenticationChallenge: Hashable, Sendable {
     public var realm: String? { self[parameter: "realm"] }
 
     /// True when the scheme is `name`, compared case-insensitively as RFC 9110 §11.1 requires.
+    ///
+    /// - Parameter name: a scheme name, such as `Digest`.
+    /// - Returns: true when the challenge's scheme is `name`, ignoring case.
     public func hasScheme(_ name: String) -> Bool { scheme.lowercased() == name.lowercased() }
 
     /// Every challenge of the header lines (one header may hold several, and a response may repeat the
     /// header), in order. Unknown schemes are kept: choosing among them is `SupportedChallenge`'s job.
     /// Throws `HTTPAuthError.malformedChallenge` for anything that is not RFC 9110 syntax.
+    ///
+    /// - Parameter headerValues: the values of every `WWW-Authenticate` (or `Proxy-Authenticate`)
+    ///   header line of one response.
+    /// - Returns: the challenges in the order of the lines and within each line; empty when there are
+    ///   no lines.
+    /// - Throws: ``HTTPAuthError/malformedChallenge(_:)`` for a line that is not RFC 9110 challenge
+    ///   syntax (a missing scheme, a parameter without `=`, a repeated parameter, an unterminated or
+    ///   non-UTF-8 quoted string, a control character), or past a limit: more than 32 lines, a line
+    ///   over 16 KiB, more than 64 challenges, or more than 32 parameters in one.
     public static func parse(headerValues: [String]) throws(HTTPAuthError) -> [AuthenticationChallenge] {
         guard headerValues.count <= ChallengeLimits.headerValues else {
             throw .malformedChallenge("more than \(ChallengeLimits.headerValues) header lines")

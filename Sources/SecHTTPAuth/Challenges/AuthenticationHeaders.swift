@@ -6,6 +6,8 @@ public enum AuthenticationHeaders: Sendable, Hashable {
     case proxy
 
     /// The pair a response status asks for; nil for any status other than 401 and 407.
+    ///
+    /// - Parameter statusCode: the response's status code.
     public init?(statusCode: Int) {
         switch statusCode {
         case 401: self = .server

@@ -8,6 +8,10 @@ public struct SupportedChallenge: Sendable, Hashable {
     /// The strongest challenge SecHTTPAuth can answer: Digest with SHA-512-256, then SHA-256, then
     /// MD5, then Basic; the server's order among equals. Unknown schemes, Digest with an unknown
     /// algorithm or without a nonce, are skipped. Nil when nothing is left.
+    ///
+    /// - Parameter challenges: the challenges of one response, in the server's order.
+    /// - Returns: the strongest one SecHTTPAuth can answer, with its method and Digest algorithm, or
+    ///   nil when there is none.
     public static func strongest(in challenges: [AuthenticationChallenge]) -> SupportedChallenge? {
         var best: SupportedChallenge?
         for challenge in challenges {

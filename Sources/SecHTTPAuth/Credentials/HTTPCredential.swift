@@ -6,6 +6,11 @@ public struct HTTPCredential: Sendable, Equatable {
     public let user: String
     public let password: SecureBytes
 
+    /// A credential of `user` with `password`.
+    ///
+    /// - Parameters:
+    ///   - user: the user name.
+    ///   - password: the password, kept in memory that is wiped on release.
     public init(user: String, password: SecureBytes) {
         self.user = user
         self.password = password

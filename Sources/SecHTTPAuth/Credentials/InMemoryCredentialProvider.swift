@@ -5,6 +5,7 @@ public actor InMemoryCredentialProvider: HTTPCredentialProvider {
     /// Each space's credentials, the most recently saved last.
     private var credentials: [ProtectionSpace: [HTTPCredential]] = [:]
 
+    /// An empty provider.
     public init() {}
 
     public func credential(for space: ProtectionSpace) -> HTTPCredential? {

@@ -14,6 +14,9 @@ public enum DigestAlgorithm: String, CaseIterable, Sendable, CustomStringConvert
 
     /// The value of a challenge's `algorithm` parameter (case-insensitive); nil for one SecHTTPAuth
     /// does not implement (`SHA`, a future hash), which the challenge is then skipped for.
+    ///
+    /// - Parameter challengeValue: the value of the challenge's `algorithm` parameter, such as
+    ///   `SHA-256-sess`.
     public init?(challengeValue: String) {
         let value = challengeValue.lowercased()
         guard let algorithm = Self.allCases.first(where: { $0.rawValue.lowercased() == value }) else { return nil }

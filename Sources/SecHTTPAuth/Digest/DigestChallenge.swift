@@ -24,6 +24,11 @@ public struct DigestChallenge: Sendable, Hashable {
 
     /// Reads a `Digest` challenge. Throws `HTTPAuthError.unusableChallenge` for another scheme, a
     /// missing realm or nonce, an algorithm SecHTTPAuth does not implement, or only unknown qop values.
+    ///
+    /// - Parameter challenge: a challenge of a `WWW-Authenticate` or `Proxy-Authenticate` header.
+    /// - Throws: ``HTTPAuthError/unusableChallenge(_:)`` when the scheme is not Digest, the realm or
+    ///   the nonce is missing, the algorithm is not one of ``DigestAlgorithm``'s, or a `qop` is given
+    ///   whose values are all unknown.
     public init(_ challenge: AuthenticationChallenge) throws(HTTPAuthError) {
         guard challenge.hasScheme(AuthenticationMethod.digest.rawValue) else {
             throw .unusableChallenge("not a Digest challenge")

@@ -40,6 +40,10 @@ public struct DigestSession: Sendable {
     }
 
     /// A session for a Digest challenge (`HTTPAuthError.unusableChallenge` for one it cannot answer).
+    ///
+    /// - Parameter challenge: the Digest challenge to answer.
+    /// - Throws: ``HTTPAuthError/unusableChallenge(_:)`` when `challenge` is not a Digest challenge
+    ///   SecHTTPAuth can answer (as ``DigestChallenge/init(_:)`` reads it).
     public init(challenge: AuthenticationChallenge) throws(HTTPAuthError) {
         self.init(challenge: try DigestChallenge(challenge)) { () throws(HTTPAuthError) in
             try Self.clientNonces.next()
@@ -138,6 +142,14 @@ public struct DigestSession: Sendable {
 
     /// Takes the Digest challenge of a response to an answered request. `stale=true` replaces the
     /// nonce and resets `nc`; anything else means the credentials were refused.
+    ///
+    /// - Parameter challenge: the Digest challenge of the response (a 401 or 407) to a request this
+    ///   session answered.
+    /// - Returns: ``DigestSession/Rechallenge/retryWithFreshNonce`` for `stale=true` (the session now
+    ///   answers the new nonce), ``DigestSession/Rechallenge/credentialsRejected`` otherwise (the
+    ///   session is unchanged).
+    /// - Throws: ``HTTPAuthError/unusableChallenge(_:)`` when `challenge` is not a Digest challenge
+    ///   SecHTTPAuth can answer; the session is then unchanged.
     public mutating func handleRechallenge(_ challenge: AuthenticationChallenge) throws(HTTPAuthError) -> Rechallenge {
         let next = try DigestChallenge(challenge)
         guard next.isStale else { return .credentialsRejected }

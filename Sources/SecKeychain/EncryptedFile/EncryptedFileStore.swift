@@ -28,6 +28,15 @@ public struct EncryptedFileStore: CredentialStore {
     /// A store in the file at `path` (created by the first write). `iterations` applies to a new
     /// file; an existing one says its own. Throws `invalidAttribute` for fewer iterations than
     /// OWASP's minimum.
+    ///
+    /// - Parameters:
+    ///   - path: the store file; it and its missing folders are created by the first write.
+    ///   - password: the master password the key is derived from.
+    ///   - iterations: the PBKDF2-HMAC-SHA256 iteration count for a new file
+    ///     (``EncryptedFileStore/defaultIterations`` by default); an existing file keeps its own.
+    /// - Throws: ``KeychainError/invalidAttribute(_:)`` when `iterations` is outside 600,000 (OWASP's
+    ///   minimum for PBKDF2-HMAC-SHA256) to 100,000,000 (the format's maximum). The file is not read
+    ///   here: a wrong password is found by the first call.
     public init(path: String, password: SecureBytes, iterations: Int = defaultIterations) throws(KeychainError) {
         let minimum = KDF.PBKDF2.minimumIterations(for: .sha256)
         guard (minimum...EncryptedFileHeader.maximumIterations).contains(iterations) else {

@@ -28,11 +28,16 @@ public struct GitCredential: Sendable {
     public var passwordExpiry: String?
     public var oauthRefreshToken: SecureBytes?
 
+    /// An empty credential: every part nil.
     public init() {}
 
     /// Reads `key=value` lines up to the first empty line or the end of `input`. `host` may carry a
     /// `:PORT`; unknown keys (`capability[]`, `wwwauth[]`, `url`, …) are ignored, as git asks.
     /// A line without `=`, a port out of range or a NUL byte throws `invalidAttribute`.
+    ///
+    /// - Parameter input: the lines git writes to a credential helper's standard input.
+    /// - Throws: ``KeychainError/invalidAttribute(_:)`` for a line without `=`, a line with a NUL byte,
+    ///   or a `host` whose port is above 65535.
     public init(parsing input: UnsafeRawBufferPointer) throws(KeychainError) {
         for line in input.lines {
             if line.isEmpty { break }
@@ -124,6 +129,10 @@ public struct GitCredential: Sendable {
     /// The credential `get` answers with for a stored item: its user name, and the password,
     /// expiry and refresh token decoded from the secret (the expiry from `expiresAt` when the
     /// secret has none). Everything else is left as git sent it.
+    ///
+    /// - Parameter item: the stored item, loaded with its secret.
+    /// - Returns: this credential with `username`, `password`, `passwordExpiry` and `oauthRefreshToken`
+    ///   taken from `item`.
     public func filled(from item: CredentialItem) -> GitCredential {
         var answer = self
         answer.username = item.identity.account
@@ -147,6 +156,9 @@ public struct GitCredential: Sendable {
     }
 
     /// The password in a stored secret (its first line), to compare with the one git asks to erase.
+    ///
+    /// - Parameter secret: a secret as ``GitCredential/storedSecret`` writes it.
+    /// - Returns: its first line: the password alone.
     public static func password(inStoredSecret secret: SecureBytes) -> SecureBytes {
         secret.withUnsafeBytes { SecureBytes($0.lines.first ?? $0) }
     }

@@ -31,6 +31,12 @@ public struct CredentialIdentity: Hashable, Sendable, CustomStringConvertible {
     /// every process of the same user can read the user's unlocked items.
     public var accessGroup: String?
 
+    /// An identity of these parts.
+    ///
+    /// - Parameters:
+    ///   - kind: the item class, with the service or the internet location.
+    ///   - account: the user name or account.
+    ///   - accessGroup: the access group; nil (the default) for none.
     public init(kind: Kind, account: String, accessGroup: String? = nil) {
         self.kind = kind
         self.account = account
@@ -38,6 +44,12 @@ public struct CredentialIdentity: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// A generic password item: `service` and `account`.
+    ///
+    /// - Parameters:
+    ///   - service: the service, such as a host name or an application's name.
+    ///   - account: the account; not empty.
+    ///   - accessGroup: the access group; nil (the default) for none.
+    /// - Returns: the identity.
     public static func genericPassword(
         service: String,
         account: String,
@@ -48,6 +60,17 @@ public struct CredentialIdentity: Hashable, Sendable, CustomStringConvertible {
 
     /// An internet password item: `server` and `account`, optionally protocol, port, path,
     /// authentication type and realm.
+    ///
+    /// - Parameters:
+    ///   - server: the host name or address; not empty.
+    ///   - account: the user name; may be empty (a login without one).
+    ///   - protocol: the protocol, such as `https`; nil (the default) for none.
+    ///   - port: the port, 1 to 65535; nil (the default) for none.
+    ///   - path: the path on the server; nil (the default) for none.
+    ///   - authenticationType: the authentication type, such as `basic`; nil (the default) for none.
+    ///   - realm: the HTTP realm; nil (the default) for none.
+    ///   - accessGroup: the access group; nil (the default) for none.
+    /// - Returns: the identity.
     public static func internetPassword(
         server: String,
         account: String,
@@ -106,6 +129,15 @@ public struct InternetLocation: Hashable, Sendable, CustomStringConvertible {
     /// are two items. Case-sensitive, as the RFC has it.
     public var realm: String?
 
+    /// A location of these parts.
+    ///
+    /// - Parameters:
+    ///   - server: the host name or address; not empty.
+    ///   - protocol: the protocol, such as `https`; nil (the default) for none.
+    ///   - port: the port, 1 to 65535; nil (the default) for none.
+    ///   - path: the path on the server; nil (the default) for none.
+    ///   - authenticationType: the authentication type, such as `basic`; nil (the default) for none.
+    ///   - realm: the HTTP realm; nil (the default) for none.
     public init(
         server: String,
         protocol: String? = nil,

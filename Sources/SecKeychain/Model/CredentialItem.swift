@@ -15,6 +15,12 @@ public struct CredentialAttributes: Hashable, Sendable {
     /// and `CredentialItem.isExpired(at:)` use it.
     public var expiresAt: Date?
 
+    /// Attributes of these values.
+    ///
+    /// - Parameters:
+    ///   - label: the label; nil (the default) lets the store choose one.
+    ///   - comment: free text; nil (the default) for none.
+    ///   - expiresAt: when the secret stops being valid; nil (the default) for never.
     public init(label: String? = nil, comment: String? = nil, expiresAt: Date? = nil) {
         self.label = label
         self.comment = comment
@@ -26,6 +32,10 @@ public struct CredentialAttributes: Hashable, Sendable {
     /// (`2026-12-31T23:59Z`), seconds (`2026-12-31T23:59:59Z`) or fractions of a second (Python's
     /// `isoformat()`, `2026-12-31T23:59:59.123456+00:00`). Nil for anything else, an impossible day
     /// (`2026-02-30`) or time included: nothing is rolled over or cut off.
+    ///
+    /// - Parameter text: the date's text.
+    /// - Returns: the date, or nil when `text` is not one of those forms or names an impossible day or
+    ///   time.
     public static func expiryDate(parsing text: String) -> Date? {
         var reader = DateReader(Array(text.utf8))
         guard let year = reader.number(digits: 4), reader.skip("-"), let month = reader.number(digits: 2),
@@ -123,6 +133,16 @@ public struct CredentialItem: Sendable, Equatable {
     /// The secret bytes, when the query asked for them.
     public var secret: SecureBytes?
 
+    /// An item of these parts.
+    ///
+    /// - Parameters:
+    ///   - identity: the item's identity.
+    ///   - label: its label; nil (the default) when the store has none.
+    ///   - comment: its comment; nil (the default) for none.
+    ///   - expiresAt: when its secret stops being valid; nil (the default) for never.
+    ///   - created: when it was first stored; nil (the default) when unknown.
+    ///   - modified: when it was last changed; nil (the default) when unknown.
+    ///   - secret: its secret; nil (the default) when it was not loaded.
     public init(
         identity: CredentialIdentity,
         label: String? = nil,
@@ -147,6 +167,9 @@ public struct CredentialItem: Sendable, Equatable {
     }
 
     /// True when the item has an expiry date that is not after `date`.
+    ///
+    /// - Parameter date: the time to compare with (now by default).
+    /// - Returns: true when `expiresAt` is set and not after `date`.
     public func isExpired(at date: Date = Date()) -> Bool {
         guard let expiresAt else { return false }
         return expiresAt <= date

@@ -39,6 +39,22 @@ public struct CredentialQuery: Hashable, Sendable {
     /// Whether returned items carry their secrets. Off by default: listing never loads secrets.
     public var includeSecrets: Bool
 
+    /// A query of the parts given; every part left nil matches anything.
+    ///
+    /// - Parameters:
+    ///   - itemClass: the item class; nil (the default) for both.
+    ///   - service: a generic password's service.
+    ///   - account: the account.
+    ///   - accessGroup: the access group.
+    ///   - server: an internet password's server.
+    ///   - protocol: an internet password's protocol.
+    ///   - port: an internet password's port.
+    ///   - path: an internet password's path.
+    ///   - authenticationType: an internet password's authentication type.
+    ///   - realm: an internet password's HTTP realm.
+    ///   - limit: every matching item (the default), or the single matching identity.
+    ///   - includeSecrets: whether the items found carry their secrets (false by default: listing never
+    ///     loads secrets).
     public init(
         itemClass: ItemClass? = nil,
         service: String? = nil,
@@ -68,6 +84,9 @@ public struct CredentialQuery: Hashable, Sendable {
     }
 
     /// True when `identity` has every part this query sets.
+    ///
+    /// - Parameter identity: the identity of an item.
+    /// - Returns: true when every part the query sets equals `identity`'s.
     public func matches(_ identity: CredentialIdentity) -> Bool {
         func agrees<T: Equatable>(_ wanted: T?, _ actual: T?) -> Bool { wanted == nil || wanted == actual }
         let location = identity.internetLocation

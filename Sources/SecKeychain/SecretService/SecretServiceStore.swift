@@ -16,6 +16,9 @@ public struct SecretServiceStore: CredentialStore {
     public let collection: SecretServiceCollection
 
     /// The user's Secret Service, keeping the items it writes in `collection`.
+    ///
+    /// - Parameter collection: where `upsert` creates items: the default collection (the login keyring,
+    ///   the default) or the session collection.
     public init(collection: SecretServiceCollection = .default) {
         self.collection = collection
     }
@@ -88,6 +91,18 @@ public struct SecretServiceStore: CredentialStore {
     }
 
     /// One `SearchItems`, then the item's `Attributes` (for the expiry) and its secret, together.
+    ///
+    /// - Parameters:
+    ///   - identity: the item's identity.
+    ///   - timeout: how long the call may take.
+    /// - Returns: the secret and the expiry stored in the item's attributes (nil when it has none).
+    /// - Throws: ``KeychainError/notFound`` when no item has exactly this identity, or
+    ///   ``KeychainError/locked`` when the keyring is locked and might hold it;
+    ///   ``KeychainError/invalidAttribute(_:)`` for an identity no store can keep (an empty or
+    ///   NUL-containing part, a port outside 1 to 65535); ``KeychainError/timeout(_:)`` when the call
+    ///   does not finish within `timeout`, ``KeychainError/noSessionBus(_:)``,
+    ///   ``KeychainError/noSecretService(_:)``, or ``KeychainError/backendFailure(_:)`` for a failure
+    ///   of the service.
     public func expiringSecret(
         for identity: CredentialIdentity,
         timeout: Duration
@@ -101,6 +116,18 @@ public struct SecretServiceStore: CredentialStore {
     /// When SecKit wrote the item: its `SearchItems` by `seckit-id` (with the `OpenSession` of the
     /// process's first read) and one `GetSecrets`; items of other tools, copies and locked items take
     /// the path of `expiringSecret(for:)`.
+    ///
+    /// - Parameters:
+    ///   - identity: the item's identity.
+    ///   - timeout: how long the call may take.
+    /// - Returns: the secret, in memory that is wiped on release.
+    /// - Throws: ``KeychainError/notFound`` when no item has exactly this identity, or
+    ///   ``KeychainError/locked`` when the keyring is locked and might hold it;
+    ///   ``KeychainError/invalidAttribute(_:)`` for an identity no store can keep (an empty or
+    ///   NUL-containing part, a port outside 1 to 65535); ``KeychainError/timeout(_:)`` when the call
+    ///   does not finish within `timeout`, ``KeychainError/noSessionBus(_:)``,
+    ///   ``KeychainError/noSecretService(_:)``, or ``KeychainError/backendFailure(_:)`` for a failure
+    ///   of the service.
     public func secret(for identity: CredentialIdentity, timeout: Duration) throws(KeychainError) -> SecureBytes {
         try ItemAttributes.validate(identity)
         let session = try SecretServiceSession(deadline: OperationDeadline(timeout))
@@ -126,6 +153,16 @@ public struct SecretServiceStore: CredentialStore {
 
     /// The query's searches, then the attributes of the items found (at once), then one `Delete` per
     /// matching item, under the writer lock. A locked item among the results deletes nothing: `locked`.
+    ///
+    /// - Parameters:
+    ///   - query: the items to delete; an empty query matches every item.
+    ///   - timeout: how long the call may take.
+    /// - Returns: how many items were deleted; at least one.
+    /// - Throws: ``KeychainError/notFound`` when no item matches; ``KeychainError/locked``, deleting
+    ///   nothing, when a locked item could match; ``KeychainError/timeout(_:)`` when the call does not
+    ///   finish within `timeout`, ``KeychainError/noSessionBus(_:)``,
+    ///   ``KeychainError/noSecretService(_:)``, or ``KeychainError/backendFailure(_:)`` for a failure
+    ///   of the service.
     public func deleteAll(matching query: CredentialQuery, timeout: Duration) throws(KeychainError) -> Int {
         let session = try SecretServiceSession(deadline: OperationDeadline(timeout))
         return try FileLock(path: SessionBus.writerLockPath).withExclusiveLock(until: session.deadline) {
@@ -141,6 +178,16 @@ public struct SecretServiceStore: CredentialStore {
     /// The query's searches (one, or one per name of the account when it names one), sent together;
     /// then the properties of every item found and their secrets, at once. A locked item among the results
     /// means the answer is unknown: `locked`.
+    ///
+    /// - Parameters:
+    ///   - query: what the items must match, how many to return, and whether with their secrets.
+    ///   - timeout: how long the call may take.
+    /// - Returns: the matching items, most recently modified first (one at most with `limit: .one`).
+    /// - Throws: ``KeychainError/locked`` when a locked item could match; with `limit: .one`,
+    ///   ``KeychainError/notFound`` when no item matches and ``KeychainError/ambiguous(count:)`` when
+    ///   items of several identities do; ``KeychainError/timeout(_:)`` when the call does not finish
+    ///   within `timeout`, ``KeychainError/noSessionBus(_:)``, ``KeychainError/noSecretService(_:)``,
+    ///   or ``KeychainError/backendFailure(_:)`` for a failure of the service.
     public func search(_ query: CredentialQuery, timeout: Duration) throws(KeychainError) -> [CredentialItem] {
         let session = try SecretServiceSession(deadline: OperationDeadline(timeout))
         let matching = try Self.items(matching: query, in: session, reading: .all, loadingSecrets: query.includeSecrets)

@@ -27,6 +27,12 @@ public struct SingleSignOn: Sendable {
     private let store: any CredentialStore
 
     /// The SSO state of `group` in `store` (the Secret Service unless another store is given).
+    ///
+    /// - Parameters:
+    ///   - group: the access group the tools share.
+    ///   - store: the keychain the two items are kept in (the Secret Service by default).
+    ///   - service: the service name of the two items (`seckit-sso` by default).
+    ///   - timeout: the timeout of each store call (10 s by default).
     public init(
         group: String,
         store: any CredentialStore = SecretServiceStore(),
@@ -47,6 +53,16 @@ public struct SingleSignOn: Sendable {
     }
 
     /// Stores the user name and the token (with its expiry) for every tool of the group.
+    ///
+    /// - Parameters:
+    ///   - user: the user name; not empty.
+    ///   - token: the token's bytes.
+    ///   - expiresAt: when the token stops being valid; nil for never.
+    /// - Throws: ``KeychainError/invalidAttribute(_:)`` for an empty `user` or one with a NUL
+    ///   character, or an empty `group`; what `CredentialStore.upsert(_:secret:attributes:timeout:)`
+    ///   throws when an item cannot be written (``KeychainError/locked``,
+    ///   ``KeychainError/timeout(_:)``, ``KeychainError/secretTooLarge(limit:)``, for example). The
+    ///   user name is written first: when the token cannot be, the old token, if any, is kept.
     public func login(user: String, token: some ContiguousBytes, expiresAt: Date?) throws(KeychainError) {
         try ItemAttributes.validate(.genericPassword(service: service, account: user, accessGroup: group))
         try store.upsert(
@@ -60,6 +76,16 @@ public struct SingleSignOn: Sendable {
     }
 
     /// Stores the user name and a UTF-8 token.
+    ///
+    /// - Parameters:
+    ///   - user: the user name; not empty.
+    ///   - token: the token, stored as its UTF-8 bytes.
+    ///   - expiresAt: when the token stops being valid; nil for never.
+    /// - Throws: ``KeychainError/invalidAttribute(_:)`` for an empty `user` or one with a NUL
+    ///   character, or an empty `group`; what `CredentialStore.upsert(_:secret:attributes:timeout:)`
+    ///   throws when an item cannot be written (``KeychainError/locked``,
+    ///   ``KeychainError/timeout(_:)``, ``KeychainError/secretTooLarge(limit:)``, for example). The
+    ///   user name is written first: when the token cannot be, the old token, if any, is kept.
     public func login(user: String, token: String, expiresAt: Date?) throws(KeychainError) {
         try login(user: user, token: SecureBytes(utf8: token), expiresAt: expiresAt)
     }
@@ -75,6 +101,14 @@ public struct SingleSignOn: Sendable {
     }
 
     /// The state of the group's token at `now`.
+    ///
+    /// - Parameter now: the time the expiry is compared with (now by default).
+    /// - Returns: ``SingleSignOn/TokenState/absent`` when there is no token,
+    ///   ``SingleSignOn/TokenState/expired(_:)`` with its expiry when it expired at or before `now`,
+    ///   ``SingleSignOn/TokenState/valid(_:expiresAt:)`` otherwise.
+    /// - Throws: what `CredentialStore.expiringSecret(for:timeout:)` throws but
+    ///   ``KeychainError/notFound``: ``KeychainError/locked``, ``KeychainError/timeout(_:)``,
+    ///   ``KeychainError/noSessionBus(_:)``, for example.
     public func tokenState(now: Date = Date()) throws(KeychainError) -> TokenState {
         let token: ExpiringSecret
         do {
@@ -87,12 +121,23 @@ public struct SingleSignOn: Sendable {
     }
 
     /// The token, while there is one that has not expired at `now`; nil otherwise.
+    ///
+    /// - Parameter now: the time the expiry is compared with (now by default).
+    /// - Returns: the token, or nil when there is none or it has expired.
+    /// - Throws: what `CredentialStore.expiringSecret(for:timeout:)` throws but
+    ///   ``KeychainError/notFound``: ``KeychainError/locked``, ``KeychainError/timeout(_:)``,
+    ///   ``KeychainError/noSessionBus(_:)``, for example.
     public func currentToken(now: Date = Date()) throws(KeychainError) -> SecureBytes? {
         guard case .valid(let token, _) = try tokenState(now: now) else { return nil }
         return token
     }
 
     /// The user name of the last login, kept after logout; nil if nobody ever logged in.
+    ///
+    /// - Returns: the user name, or nil when nobody ever logged in.
+    /// - Throws: what ``CredentialStore/string(for:timeout:)`` throws but ``KeychainError/notFound``:
+    ///   ``KeychainError/locked``, ``KeychainError/timeout(_:)``, ``KeychainError/noSessionBus(_:)``,
+    ///   for example.
     public func currentUser() throws(KeychainError) -> String? {
         do {
             return try store.string(for: userIdentity, timeout: timeout)
@@ -102,6 +147,10 @@ public struct SingleSignOn: Sendable {
     }
 
     /// Deletes the token and keeps the user name. Logging out twice is not an error.
+    ///
+    /// - Throws: what `CredentialStore.delete(_:timeout:)` throws but ``KeychainError/notFound``:
+    ///   ``KeychainError/locked``, ``KeychainError/timeout(_:)``, ``KeychainError/noSessionBus(_:)``,
+    ///   for example.
     public func logout() throws(KeychainError) {
         do {
             try store.delete(tokenIdentity, timeout: timeout)

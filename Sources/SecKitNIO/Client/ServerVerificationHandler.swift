@@ -26,6 +26,13 @@ public final class ServerVerificationHandler: ChannelInboundHandler, RemovableCh
         self.promise = eventLoop.makePromise()
     }
 
+    /// On swift-nio-ssl's `TLSUserEvent.handshakeCompleted`, fulfils `verification` with the chain
+    /// SecKit's verification recorded, or fails it with `TLSError.handshakeFailed` and closes the
+    /// channel when none was recorded; passes every event on.
+    ///
+    /// - Parameters:
+    ///   - context: the handler's context in the pipeline.
+    ///   - event: the user event.
     public func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
         if case TLSUserEvent.handshakeCompleted = event {
             handshakeCompleted = true
@@ -39,6 +46,15 @@ public final class ServerVerificationHandler: ChannelInboundHandler, RemovableCh
         context.fireUserInboundEventTriggered(event)
     }
 
+    /// Translates swift-nio-ssl's error into SecTLS's typed `TLSError` (the failure SecKit's
+    /// verification recorded, such as `pinMismatch` or `certificateVerificationFailed`, else
+    /// `clientCertificateRequired`, `clientCertificateRejected`, `handshakeFailed` or
+    /// `connectionBroken`; any other error stays as it is), fails `verification` with it, and passes it
+    /// on in place of the original.
+    ///
+    /// - Parameters:
+    ///   - context: the handler's context in the pipeline.
+    ///   - error: the error an earlier handler (swift-nio-ssl's) reported.
     public func errorCaught(context: ChannelHandlerContext, error: any Error) {
         let translated = TLSErrorTranslation.translate(
             error,
@@ -51,10 +67,18 @@ public final class ServerVerificationHandler: ChannelInboundHandler, RemovableCh
         context.fireErrorCaught(translated)
     }
 
+    /// Fails `verification`, if it is still pending, with the recorded verification failure or
+    /// `TLSError.handshakeFailed`.
+    ///
+    /// - Parameter context: the handler's context in the pipeline.
     public func handlerRemoved(context: ChannelHandlerContext) {
         promise.fail(record.failure ?? TLSError.handshakeFailed("the connection closed before the handshake completed"))
     }
 
+    /// Fails `verification`, if it is still pending, with the recorded verification failure or
+    /// `TLSError.handshakeFailed` (the server closed the connection), and passes the event on.
+    ///
+    /// - Parameter context: the handler's context in the pipeline.
     public func channelInactive(context: ChannelHandlerContext) {
         promise.fail(record.failure ?? TLSError.handshakeFailed("the server closed the connection"))
         context.fireChannelInactive()

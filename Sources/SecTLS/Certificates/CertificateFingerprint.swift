@@ -16,6 +16,12 @@ public struct CertificateFingerprint: Hashable, Sendable, CustomStringConvertibl
     }
 
     /// A fingerprint from its digest bytes, which must have `algorithm`'s length.
+    ///
+    /// - Parameters:
+    ///   - algorithm: the digest algorithm; not MD5.
+    ///   - bytes: the digest.
+    /// - Throws: ``TLSError/unsupported(_:)`` for MD5; ``TLSError/invalidFingerprint(_:)`` when `bytes`
+    ///   is not `algorithm`'s digest length.
     public init(algorithm: HashAlgorithm, bytes: [UInt8]) throws(TLSError) {
         guard algorithm != .md5 else { throw .unsupported("MD5 certificate fingerprints are not supported") }
         guard bytes.count == algorithm.byteCount else {
@@ -25,6 +31,11 @@ public struct CertificateFingerprint: Hashable, Sendable, CustomStringConvertibl
     }
 
     /// Parses `sha256 Fingerprint=AB:CD:…`, `AB:CD:…`, `abcd…` (any case, surrounding white space ignored).
+    ///
+    /// - Parameter text: the fingerprint's text.
+    /// - Throws: ``TLSError/invalidFingerprint(_:)`` for a label that is not `<algorithm> Fingerprint`,
+    ///   no hex digits, white space or `0x` among them, text that is not hex, or (without a label) a
+    ///   length that is no SHA-1 or SHA-2 digest's; ``TLSError/unsupported(_:)`` for an MD5 label.
     public init(parsing text: String) throws(TLSError) {
         let trimmed = text.trimmingWhitespace()
         var labelled: HashAlgorithm?
@@ -70,13 +81,26 @@ public struct CertificateFingerprint: Hashable, Sendable, CustomStringConvertibl
     public var description: String { "\(algorithm) Fingerprint=\(colonHexString)" }
 
     /// True when `certificate`'s fingerprint with the same algorithm is this one (constant time).
+    ///
+    /// - Parameter certificate: the certificate to compare with.
+    /// - Returns: true when `certificate`'s fingerprint with ``CertificateFingerprint/algorithm``
+    ///   equals ``CertificateFingerprint/bytes``.
     public func matches(_ certificate: X509Certificate) -> Bool {
         constantTimeEquals(certificate.fingerprint(algorithm).bytes, bytes)
     }
 
+    /// Compares the algorithms, and the digests in constant time.
+    ///
+    /// - Parameters:
+    ///   - lhs: a fingerprint.
+    ///   - rhs: another fingerprint.
+    /// - Returns: true when both have the same algorithm and digest.
     public static func == (lhs: Self, rhs: Self) -> Bool {
         lhs.algorithm == rhs.algorithm && constantTimeEquals(lhs.bytes, rhs.bytes)
     }
+    /// Feeds the algorithm and the digest to `hasher`.
+    ///
+    /// - Parameter hasher: the hasher to feed.
     public func hash(into hasher: inout Hasher) {
         hasher.combine(algorithm)
         hasher.combine(bytes)

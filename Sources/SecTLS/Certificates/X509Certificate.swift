@@ -38,6 +38,11 @@ public struct X509Certificate: Hashable, Sendable, CustomStringConvertible {
     public let spkiDER: [UInt8]
 
     /// Parses exactly one DER-encoded certificate; trailing bytes are refused.
+    ///
+    /// - Parameter der: the certificate's DER bytes.
+    /// - Throws: ``TLSError/malformedCertificate(_:)`` for empty input, bytes that are not one DER
+    ///   X.509 certificate, trailing bytes after it, or a certificate whose names, dates or
+    ///   subjectAltName cannot be read; ``TLSError/backendFailure(_:)`` when OpenSSL fails.
     public init(der: some DataProtocol) throws(TLSError) {
         let bytes = [UInt8](der)
         let handle = try X509Handle(der: bytes)
@@ -48,6 +53,13 @@ public struct X509Certificate: Hashable, Sendable, CustomStringConvertible {
     /// bundles and `openssl x509 -text` write) is ignored, and so are blocks of other labels (a private
     /// key in a combined file); an unterminated block, bad base64, or anything but white space after
     /// the last block throws, and so does text without any certificate.
+    ///
+    /// - Parameter pem: PEM text: one certificate, a chain or a CA bundle.
+    /// - Returns: the certificates in the order of their blocks; at least one.
+    /// - Throws: ``TLSError/malformedPEM(_:)`` for an unterminated block, mismatched labels, bad base64
+    ///   or text after the last block; ``TLSError/malformedCertificate(_:)`` for a `CERTIFICATE` block
+    ///   that is not a certificate (the message names the block); ``TLSError/unsupported(_:)`` for a
+    ///   `TRUSTED CERTIFICATE` block; ``TLSError/noCertificates`` when there is no certificate block.
     public static func load(pem: String) throws(TLSError) -> [X509Certificate] {
         let blocks = try PEMBlock.parse(pem)
         var certificates: [X509Certificate] = []
@@ -72,6 +84,10 @@ public struct X509Certificate: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// `load(pem:)` of UTF-8 bytes (a file's contents).
+    ///
+    /// - Parameter bytes: PEM text as UTF-8 bytes.
+    /// - Returns: the certificates in the order of their blocks; at least one.
+    /// - Throws: what `load(pem:)` throws for the text.
     public static func load(pem bytes: some DataProtocol) throws(TLSError) -> [X509Certificate] {
         try load(pem: String(decoding: [UInt8](bytes), as: UTF8.self))
     }
@@ -84,6 +100,9 @@ public struct X509Certificate: Hashable, Sendable, CustomStringConvertible {
 
     /// The fingerprint (digest of the DER certificate) with `algorithm`; prints like
     /// `openssl x509 -fingerprint -sha256`.
+    ///
+    /// - Parameter algorithm: the digest algorithm.
+    /// - Returns: the digest of ``X509Certificate/derRepresentation`` with `algorithm`.
     public func fingerprint(_ algorithm: HashAlgorithm) -> CertificateFingerprint {
         CertificateFingerprint(
             uncheckedAlgorithm: algorithm,
@@ -104,9 +123,18 @@ public struct X509Certificate: Hashable, Sendable, CustomStringConvertible {
         "X509Certificate(subject: \(subject), issuer: \(issuer), notAfter: \(notAfter))"
     }
 
+    /// Compares the DER encodings.
+    ///
+    /// - Parameters:
+    ///   - lhs: a certificate.
+    ///   - rhs: another certificate.
+    /// - Returns: true when both have the same DER encoding.
     public static func == (lhs: X509Certificate, rhs: X509Certificate) -> Bool {
         lhs.derRepresentation == rhs.derRepresentation
     }
+    /// Feeds the DER encoding to `hasher`.
+    ///
+    /// - Parameter hasher: the hasher to feed.
     public func hash(into hasher: inout Hasher) { hasher.combine(derRepresentation) }
 }
 

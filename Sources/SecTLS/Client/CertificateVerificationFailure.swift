@@ -25,6 +25,14 @@ public struct CertificateVerificationFailure: Hashable, Sendable, CustomStringCo
     /// The chain the server sent (depth 0 first), for inspection; possibly empty.
     public let peerChain: [X509Certificate]
 
+    /// A failure of these parts.
+    ///
+    /// - Parameters:
+    ///   - reason: the kind of failure.
+    ///   - code: OpenSSL's `X509_V_ERR_*` code.
+    ///   - message: OpenSSL's text for the code.
+    ///   - depth: the depth of the certificate that failed (0 = the server's own); nil when unknown.
+    ///   - peerChain: the chain the server sent, depth 0 first; empty (the default) when unknown.
     public init(reason: Reason, code: Int, message: String, depth: Int?, peerChain: [X509Certificate] = []) {
         self.reason = reason
         self.code = code

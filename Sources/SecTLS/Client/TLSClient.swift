@@ -25,6 +25,12 @@ public final class TLSClient: Sendable {
 
     /// Builds the OpenSSL context. Throws `invalidConfiguration` for an unreadable CA file, pin-only
     /// trust without pins, or a maximum version below the minimum.
+    ///
+    /// - Parameter configuration: the trust, pins, client identity, versions, allow-list and timeouts
+    ///   of every connection (the defaults: the system's CAs, TLS 1.2 and later).
+    /// - Throws: ``TLSError/invalidConfiguration(_:)`` for a maximum version below the minimum, an
+    ///   unreadable CA file or an empty CA list, or `.pinsOnly` trust without an enforced pin set;
+    ///   ``TLSError/backendFailure(_:)`` when OpenSSL fails or refuses the client identity.
     public init(configuration: TLSClientConfiguration = TLSClientConfiguration()) throws(TLSError) {
         try configuration.checkVersionRange()
         self.configuration = configuration
@@ -36,6 +42,21 @@ public final class TLSClient: Sendable {
     /// every check, and returns the open connection. `scheme` only matters for the allow-list.
     /// Throws `invalidConfiguration`, before anything is resolved, when `host` or the configured
     /// `serverName` holds a NUL, another control character or white space.
+    ///
+    /// - Parameters:
+    ///   - host: the host name or IP address to connect to.
+    ///   - port: the TCP port, 1 to 65535.
+    ///   - scheme: the scheme the allow-list is checked with (`tls` by default).
+    /// - Returns: the established connection, its chain verified and its pins checked.
+    /// - Throws: before anything is resolved: ``TLSError/invalidConfiguration(_:)`` for a control
+    ///   character, NUL or white space in `host` or `serverName`, a port out of range, or `.pinsOnly`
+    ///   trust without an enforced, unexpired pin set for the host;
+    ///   ``TLSError/endpointNotAllowed(host:port:scheme:)`` for an endpoint the allow-list does not
+    ///   permit. Then ``TLSError/hostNotFound(host:reason:)``, ``TLSError/connectionFailed(_:)``,
+    ///   ``TLSError/timedOut(_:)`` (connect or handshake phase); from the handshake
+    ///   ``TLSError/certificateVerificationFailed(_:)``, ``TLSError/pinMismatch(_:)``,
+    ///   ``TLSError/noBackupPin(host:)``, ``TLSError/clientCertificateRequired``,
+    ///   ``TLSError/clientCertificateRejected(_:)`` or ``TLSError/handshakeFailed(_:)``.
     public func connect(host: String, port: Int, scheme: String = "tls") throws(TLSError) -> TLSConnection {
         try Self.checkEndpoint(host: host, port: port, scheme: scheme, configuration: configuration)
         let serverName = HostPattern.normalize(configuration.serverName ?? host)
@@ -63,11 +84,28 @@ public final class TLSClient: Sendable {
     /// try await connection.write(Array("GET / HTTP/1.0\r\nHost: api.example.com\r\n\r\n".utf8))
     /// let reply = try await connection.readToEnd()
     /// ```
+    ///
+    /// - Parameters:
+    ///   - host: the host name or IP address to connect to.
+    ///   - port: the TCP port, 1 to 65535.
+    ///   - scheme: the scheme the allow-list is checked with (`tls` by default).
+    /// - Returns: the established connection, its chain verified and its pins checked.
+    /// - Throws: ``TLSError/cancelled`` when the task is cancelled; otherwise what the synchronous
+    ///   `connect(host:port:scheme:)` throws.
     public func connect(host: String, port: Int, scheme: String = "tls") async throws(TLSError) -> TLSConnection {
         try await BlockingThread.run { () throws(TLSError) in try self.connect(host: host, port: port, scheme: scheme) }
     }
 
     /// `TLSClient(configuration:).connect(host:port:scheme:)` in one call.
+    ///
+    /// - Parameters:
+    ///   - host: the host name or IP address to connect to.
+    ///   - port: the TCP port, 1 to 65535.
+    ///   - scheme: the scheme the allow-list is checked with (`tls` by default).
+    ///   - configuration: the client's configuration (the defaults by default).
+    /// - Returns: the established connection.
+    /// - Throws: what ``TLSClient/init(configuration:)`` and the instance's
+    ///   `connect(host:port:scheme:)` throw.
     public static func connect(
         host: String,
         port: Int,

@@ -5,6 +5,12 @@ public enum TLSVersion: String, Hashable, Sendable, Comparable, CaseIterable, Cu
 
     public var description: String { rawValue }
 
+    /// Orders the versions by age: TLS 1.2 before TLS 1.3.
+    ///
+    /// - Parameters:
+    ///   - lhs: a version.
+    ///   - rhs: another version.
+    /// - Returns: true when `lhs` is TLS 1.2 and `rhs` TLS 1.3.
     public static func < (lhs: Self, rhs: Self) -> Bool { lhs == .tls12 && rhs == .tls13 }
 }
 
@@ -37,6 +43,15 @@ public struct TLSTimeouts: Hashable, Sendable {
     /// first message (session tickets, which OpenSSL servers send at once, end the wait early).
     public var clientCertificateConfirmation: Duration
 
+    /// Time limits of these lengths.
+    ///
+    /// - Parameters:
+    ///   - connect: name resolution and the TCP connection (10 s by default).
+    ///   - handshake: the TLS handshake (10 s by default).
+    ///   - read: each read that waits for data (30 s by default).
+    ///   - write: each write that waits for the peer (30 s by default).
+    ///   - clientCertificateConfirmation: the wait, under TLS 1.3, for the server's verdict on the
+    ///     client certificate (1 s by default).
     public init(
         connect: Duration = .seconds(10),
         handshake: Duration = .seconds(10),
@@ -52,6 +67,10 @@ public struct TLSTimeouts: Hashable, Sendable {
     }
 
     /// The same limit for every phase.
+    ///
+    /// - Parameter limit: the limit of every phase.
+    /// - Returns: limits of `limit` for every phase, except the client-certificate confirmation, which
+    ///   waits at most 1 s.
     public static func all(_ limit: Duration) -> TLSTimeouts {
         TLSTimeouts(
             connect: limit,
@@ -88,6 +107,21 @@ public struct TLSClientConfiguration: Sendable {
     public var serverName: String?
     public var timeouts: TLSTimeouts
 
+    /// A configuration of these parts; every default is the safe choice.
+    ///
+    /// - Parameters:
+    ///   - trustRoots: what the server certificate must chain to (the system CA store by default).
+    ///   - minimumVersion: the lowest version offered (TLS 1.2 by default).
+    ///   - maximumVersion: the highest version offered; nil (the default) for the highest OpenSSL
+    ///     supports.
+    ///   - pinPolicy: the pins checked after the certificate verification; nil (the default) for none.
+    ///   - allowedEndpoints: the endpoints connections may go to; nil (the default) for any.
+    ///   - clientIdentity: the certificate and key for mutual TLS; nil (the default) for none.
+    ///   - serverName: the name sent in SNI, verified and used to look up pins; nil (the default) for
+    ///     the host connected to.
+    ///   - timeouts: the time limits of each phase
+    ///     (``TLSTimeouts/init(connect:handshake:read:write:clientCertificateConfirmation:)``'s
+    ///     defaults by default).
     public init(
         trustRoots: TrustRoots = .system,
         minimumVersion: TLSVersion = .tls12,

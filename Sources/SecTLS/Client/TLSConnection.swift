@@ -66,6 +66,13 @@ public final class TLSConnection: Sendable {
 
     /// Up to `maxLength` bytes, waiting at most the read timeout for the first; an empty array when
     /// the server closed the connection (with a TLS close_notify).
+    ///
+    /// - Parameter maxLength: the most bytes to return (16 KiB by default).
+    /// - Returns: between 1 and `maxLength` bytes, or an empty array when the server closed the
+    ///   connection.
+    /// - Throws: ``TLSError/timedOut(_:)`` (read) when nothing arrives within the read timeout;
+    ///   ``TLSError/connectionBroken(_:)`` when the connection is closed, fails, or the server sends an
+    ///   alert.
     public func read(maxLength: Int = 16 * 1024) throws(TLSError) -> [UInt8] {
         let deadline = ContinuousClock.now + timeouts.read
         return try session.withLock { (session) throws(TLSError) in
@@ -74,12 +81,22 @@ public final class TLSConnection: Sendable {
     }
 
     /// Writes all of `bytes`; each wait for the peer to take data is limited by the write timeout.
+    ///
+    /// - Parameter bytes: the bytes to send.
+    /// - Throws: ``TLSError/timedOut(_:)`` (write) when the server takes no data within the write
+    ///   timeout; ``TLSError/connectionBroken(_:)`` when the connection is closed, fails, or the server
+    ///   sends an alert.
     public func write(_ bytes: some DataProtocol) throws(TLSError) {
         let bytes = [UInt8](bytes)
         try session.withLock { (session) throws(TLSError) in try session.write(bytes, timeout: timeouts.write) }
     }
 
     /// Reads until the server closes the connection (or `limit` bytes, which throws).
+    ///
+    /// - Parameter limit: the most bytes accepted (16 MiB by default).
+    /// - Returns: every byte up to the server's close.
+    /// - Throws: ``TLSError/connectionBroken(_:)`` when more than `limit` bytes arrive, or as
+    ///   `read(maxLength:)` throws (``TLSError/timedOut(_:)`` when a read times out).
     public func readToEnd(limit: Int = 16 * 1024 * 1024) throws(TLSError) -> [UInt8] {
         var result: [UInt8] = []
         while true {

@@ -26,6 +26,12 @@ public struct HostPattern: Hashable, Sendable, CustomStringConvertible {
 
     /// Parses `example.com`, `*.example.com` or `**.example.com`. A wildcard anywhere else, empty
     /// labels, white space or a bare `*` are refused.
+    ///
+    /// - Parameter text: the pattern's text; case and one trailing dot do not matter, and an IPv6
+    ///   address may be in brackets.
+    /// - Throws: ``TLSError/invalidHostPattern(_:)`` for an empty name, a wildcard other than a leading
+    ///   `*.` or `**.`, a control character, NUL, white space, `/` or a bracket, an empty label, a
+    ///   wildcard in front of an IP address, or a colon in a name that is not an IPv6 address.
     public init(_ text: String) throws(TLSError) {
         let name = Self.normalize(text)
         let kind: Kind
@@ -67,6 +73,9 @@ public struct HostPattern: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// True when `host` is covered by this pattern.
+    ///
+    /// - Parameter host: a host name or IP address, in any case, with or without a trailing dot.
+    /// - Returns: true when `host` is covered by this pattern.
     public func matches(_ host: String) -> Bool { matches(normalized: Self.normalize(host)) }
 
     /// `matches(_:)` for a host already in `normalize`'s form: a caller that tries many patterns

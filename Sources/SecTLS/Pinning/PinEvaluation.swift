@@ -57,6 +57,16 @@ public struct PinEvaluation: Hashable, Sendable, CustomStringConvertible {
     public var expectedPins: [Pin] { pinSet?.pins ?? [] }
 
     /// Checks `chain` (depth 0 first) against the pin set `policy` has for `host`, at `now`.
+    ///
+    /// - Parameters:
+    ///   - chain: the verified chain, depth 0 first.
+    ///   - host: the host the chain is for.
+    ///   - policy: the pin policy.
+    ///   - now: the time pin set expiry is judged at (now by default).
+    /// - Returns: the evaluation: its outcome (``PinEvaluation/Outcome/matched(pin:depth:)``,
+    ///   ``PinEvaluation/Outcome/mismatched``, ``PinEvaluation/Outcome/notPinned`` or
+    ///   ``PinEvaluation/Outcome/hostNotCovered``) and its warnings;
+    ///   ``PinEvaluation/refusesConnection`` says whether the connection must be refused.
     public static func evaluate(
         _ chain: [X509Certificate],
         host: String,

@@ -28,6 +28,13 @@ public struct PinSet: Hashable, Sendable, CustomStringConvertible {
     public let mode: Mode
 
     /// Pins for `host` (a `HostPattern`); at least one pin.
+    ///
+    /// - Parameters:
+    ///   - host: the hosts the pins apply to.
+    ///   - pins: the acceptable pins; at least one.
+    ///   - expires: when the pins stop being enforced; nil (the default) for never.
+    ///   - mode: whether a mismatch refuses the connection (the default) or is only reported.
+    /// - Throws: ``TLSError/invalidConfiguration(_:)`` when `pins` is empty.
     public init(host: HostPattern, pins: [Pin], expires: Date? = nil, mode: Mode = .enforce) throws(TLSError) {
         guard !pins.isEmpty else { throw .invalidConfiguration("the pin set for \(host) has no pins") }
         self.host = host
@@ -37,11 +44,22 @@ public struct PinSet: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// Pins for a host pattern given as text (`example.com`, `*.example.com`, `**.example.com`).
+    ///
+    /// - Parameters:
+    ///   - host: the host pattern's text.
+    ///   - pins: the acceptable pins; at least one.
+    ///   - expires: when the pins stop being enforced; nil (the default) for never.
+    ///   - mode: whether a mismatch refuses the connection (the default) or is only reported.
+    /// - Throws: ``TLSError/invalidHostPattern(_:)`` when `host` is not a host pattern;
+    ///   ``TLSError/invalidConfiguration(_:)`` when `pins` is empty.
     public init(host: String, pins: [Pin], expires: Date? = nil, mode: Mode = .enforce) throws(TLSError) {
         try self.init(host: try HostPattern(host), pins: pins, expires: expires, mode: mode)
     }
 
     /// True when the expiry date has passed at `now`.
+    ///
+    /// - Parameter now: the time to judge at.
+    /// - Returns: true when the set has an expiry date and `now` is at or after it.
     public func isExpired(at now: Date) -> Bool { expires.map { now >= $0 } ?? false }
 
     public var description: String {
@@ -107,6 +125,9 @@ public struct PinPolicy: Hashable, Sendable {
     var refusesUncoveredHosts: Bool { !pinSets.isEmpty && unpinnedHosts == .refuse }
 
     /// The pin set that applies to `host`, if any.
+    ///
+    /// - Parameter host: the host connected to, in any case (compared in canonical form).
+    /// - Returns: the most specific pin set whose pattern matches `host`, or nil when none does.
     public func pinSet(for host: String) -> PinSet? {
         let host = HostPattern.normalize(host)
         return pinSets.filter { $0.host.matches(normalized: host) }.max { $0.host.specificity < $1.host.specificity }

@@ -14,15 +14,25 @@ public struct PublicKeyPin: Hashable, Sendable, CustomStringConvertible {
     init(uncheckedSHA256 bytes: [UInt8]) { sha256 = bytes }
 
     /// A pin from its 32 digest bytes.
+    ///
+    /// - Parameter bytes: the SHA-256 digest of a DER SubjectPublicKeyInfo.
+    /// - Throws: ``TLSError/invalidPin(_:)`` when `bytes` is not 32 bytes long.
     public init(sha256 bytes: [UInt8]) throws(TLSError) {
         guard bytes.count == 32 else { throw .invalidPin("a SHA-256 pin has 32 bytes, got \(bytes.count)") }
         self.init(uncheckedSHA256: bytes)
     }
 
     /// The pin of `certificate`'s public key.
+    ///
+    /// - Parameter certificate: the certificate whose public key to pin.
     public init(certificate: X509Certificate) { self = certificate.publicKeyPin }
 
     /// Parses one pin in any of the forms above (surrounding white space ignored).
+    ///
+    /// - Parameter text: the pin's text.
+    /// - Throws: ``TLSError/unsupported(_:)`` for a SHA-1 pin (`sha1/`, `pin-sha1`);
+    ///   ``TLSError/invalidPin(_:)`` for any other text that is not one of the forms, base64 that is
+    ///   not 44 canonical characters, or a malformed `pin-sha256=` directive.
     public init(parsing text: String) throws(TLSError) {
         let trimmed = text.trimmingWhitespace()
         func hasPrefix(_ prefix: String) -> Bool { trimmed.prefix(prefix.count).lowercased() == prefix }
@@ -66,6 +76,11 @@ public struct PublicKeyPin: Hashable, Sendable, CustomStringConvertible {
 
     /// Parses a `;`-separated list, as curl's `--pinnedpubkey 'sha256//…;sha256//…'` takes it (each
     /// item in any form `init(parsing:)` accepts; white space around items ignored; at least one pin).
+    ///
+    /// - Parameter text: the pins, separated by `;` (one trailing `;` is allowed).
+    /// - Returns: the pins, in order; at least one.
+    /// - Throws: ``TLSError/invalidPin(_:)`` for an empty item, or an item that is not a pin (the
+    ///   message names the item and why, a SHA-1 pin included).
     public static func parseList(_ text: String) throws(TLSError) -> [PublicKeyPin] {
         let items = text.split(separator: ";", omittingEmptySubsequences: false)
         var pins: [PublicKeyPin] = []
@@ -102,11 +117,23 @@ public struct PublicKeyPin: Hashable, Sendable, CustomStringConvertible {
     public var rfc7469Form: String { "pin-sha256=\"\(base64)\"" }
 
     /// True when `certificate`'s public key has this pin (constant-time comparison).
+    ///
+    /// - Parameter certificate: the certificate to check.
+    /// - Returns: true when the SHA-256 of `certificate`'s SubjectPublicKeyInfo is this pin.
     public func matches(_ certificate: X509Certificate) -> Bool {
         constantTimeEquals(certificate.publicKeyPin.sha256, sha256)
     }
 
+    /// Compares the digests in constant time.
+    ///
+    /// - Parameters:
+    ///   - lhs: a pin.
+    ///   - rhs: another pin.
+    /// - Returns: true when both pins have the same digest.
     public static func == (lhs: Self, rhs: Self) -> Bool { constantTimeEquals(lhs.sha256, rhs.sha256) }
+    /// Feeds the digest to `hasher`.
+    ///
+    /// - Parameter hasher: the hasher to feed.
     public func hash(into hasher: inout Hasher) { hasher.combine(sha256) }
 }
 
@@ -119,6 +146,11 @@ public enum Pin: Hashable, Sendable, CustomStringConvertible {
     /// Parses every public-key form of `PublicKeyPin(parsing:)`, and certificate fingerprints as
     /// 40 (SHA-1) or 64 (SHA-256) hex digits, with or without colons, with or without the
     /// `sha256 Fingerprint=` label.
+    ///
+    /// - Parameter text: the pin's text.
+    /// - Throws: for a fingerprint (hex digits and colons, or a `Fingerprint=` label), what
+    ///   ``CertificateFingerprint/init(parsing:)`` throws, and ``TLSError/invalidPin(_:)`` when it is
+    ///   neither SHA-1 nor SHA-256; otherwise what ``PublicKeyPin/init(parsing:)`` throws.
     public init(parsing text: String) throws(TLSError) {
         let trimmed = text.trimmingWhitespace()
         if Self.looksLikeFingerprint(trimmed) {
@@ -139,6 +171,10 @@ public enum Pin: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// True when `certificate` satisfies this pin.
+    ///
+    /// - Parameter certificate: the certificate to check.
+    /// - Returns: true when its public key has this public-key pin, or its fingerprint is this
+    ///   fingerprint.
     public func matches(_ certificate: X509Certificate) -> Bool {
         switch self {
         case .publicKey(let pin): pin.matches(certificate)

@@ -24,6 +24,15 @@ public final class ClientCertificateVerifier: Sendable {
     /// Reads the client CAs. Throws `invalidConfiguration` for an unreadable CA file, an empty CA
     /// list, `.pinsOnly` or `.system` (a public CA vouches for anyone's client certificate), or an
     /// empty allow-list.
+    ///
+    /// - Parameters:
+    ///   - clientCA: the CAs that issue client certificates: a PEM file or certificates, not `.system`
+    ///     or `.pinsOnly`.
+    ///   - allowedPins: the pins a client certificate must match; nil (the default) for every
+    ///     certificate the CAs vouch for; not empty.
+    /// - Throws: ``TLSError/invalidConfiguration(_:)`` for `.system` or `.pinsOnly`, an empty
+    ///   `allowedPins`, an unreadable CA file or one without a CA certificate, or an empty certificate
+    ///   list; ``TLSError/backendFailure(_:)`` when OpenSSL fails.
     public init(clientCA: TrustRoots, allowedPins: [Pin]? = nil) throws(TLSError) {
         switch clientCA {
         case .system:
@@ -40,6 +49,15 @@ public final class ClientCertificateVerifier: Sendable {
 
     /// Verifies `presented` (depth 0 first, as the client sent it) at `now` and returns the verified client.
     /// Throws `certificateVerificationFailed` (with OpenSSL's reason) or `clientNotAllowed`.
+    ///
+    /// - Parameters:
+    ///   - presented: the chain the client sent, depth 0 first.
+    ///   - now: the time validity is judged at (now by default).
+    /// - Returns: the verified client, with its chain up to the client CA.
+    /// - Throws: ``TLSError/certificateVerificationFailed(_:)`` when the chain does not verify for
+    ///   client authentication (expired, not yet valid, unknown issuer, self-signed, wrong purpose…);
+    ///   ``TLSError/clientNotAllowed(_:)`` when it verifies but matches no pin of `allowedPins`;
+    ///   ``TLSError/backendFailure(_:)`` when OpenSSL fails.
     public func verify(_ presented: [X509Certificate], at now: Date = Date()) throws(TLSError) -> VerifiedClient {
         let chain = try verified.chain(presented, host: nil, at: now) { () throws(TLSError) in
             try ChainVerification.verify(
@@ -63,6 +81,10 @@ public struct VerifiedClient: Hashable, Sendable, CustomStringConvertible {
     /// The verified chain, from the client's certificate to the client CA.
     public let chain: [X509Certificate]
 
+    /// A client of a chain that verified.
+    ///
+    /// - Parameter chain: the verified chain, client certificate first; a precondition failure when
+    ///   empty.
     public init(chain: [X509Certificate]) {
         precondition(!chain.isEmpty, "a verified chain holds at least the client's certificate")
         self.chain = chain

@@ -24,6 +24,13 @@ public final class ServerCertificateVerifier: Sendable {
 
     /// Reads the trust roots. Throws `invalidConfiguration` for an unreadable CA file, an empty CA
     /// list, or `.pinsOnly` without an enforced pin set.
+    ///
+    /// - Parameters:
+    ///   - trustRoots: what the server's chain must lead to (the system CA store by default).
+    ///   - pinPolicy: the pins checked after verification; nil (the default) for none.
+    /// - Throws: ``TLSError/invalidConfiguration(_:)`` for `.pinsOnly` without an enforced pin set, an
+    ///   unreadable CA file or one without a CA certificate, or an empty certificate list;
+    ///   ``TLSError/backendFailure(_:)`` when OpenSSL fails.
     public init(trustRoots: TrustRoots = .system, pinPolicy: PinPolicy? = nil) throws(TLSError) {
         let pinPolicy = pinPolicy ?? PinPolicy([])
         if trustRoots == .pinsOnly && !pinPolicy.pinSets.contains(where: { $0.mode == .enforce }) {
@@ -35,6 +42,10 @@ public final class ServerCertificateVerifier: Sendable {
     }
 
     /// The verifier of `configuration`'s trust roots and pin policy.
+    ///
+    /// - Parameter configuration: the configuration whose ``TLSClientConfiguration/trustRoots`` and
+    ///   ``TLSClientConfiguration/pinPolicy`` to use.
+    /// - Throws: what ``ServerCertificateVerifier/init(trustRoots:pinPolicy:)`` throws.
     public convenience init(configuration: TLSClientConfiguration) throws(TLSError) {
         try self.init(trustRoots: configuration.trustRoots, pinPolicy: configuration.pinPolicy)
     }
@@ -43,6 +54,20 @@ public final class ServerCertificateVerifier: Sendable {
     /// returns the verified chain with its pin evaluation. Throws `certificateVerificationFailed`
     /// (with OpenSSL's reason: expired, unknown issuer, host name mismatch, …), `pinMismatch`
     /// (listing the chain's pins and the expected ones) or `noBackupPin` (strict backup-pin rule).
+    ///
+    /// - Parameters:
+    ///   - presented: the chain the server sent, depth 0 first.
+    ///   - serverName: the name the certificate must be for (an IP address is checked against IP SANs),
+    ///     and pins are looked up by.
+    ///   - now: the time validity and pin set expiry are judged at (now by default).
+    /// - Returns: the verified chain and its pin evaluation.
+    /// - Throws: ``TLSError/certificateVerificationFailed(_:)`` when the chain does not verify;
+    ///   ``TLSError/pinMismatch(_:)`` when the pin policy refuses it (no pin of an enforced, unexpired
+    ///   set matched, or no pin set covers the host and the policy refuses such hosts);
+    ///   ``TLSError/noBackupPin(host:)`` under the strict backup-pin rule; with `.pinsOnly` trust,
+    ///   ``TLSError/invalidConfiguration(_:)`` when no enforced, unexpired pin set covers `serverName`
+    ///   and ``TLSError/handshakeFailed(_:)`` for an empty chain; ``TLSError/backendFailure(_:)`` when
+    ///   OpenSSL fails.
     public func verify(
         _ presented: [X509Certificate],
         serverName: String,

@@ -11,6 +11,11 @@ public struct ChecksumLine: Sendable, Equatable {
     /// The file name, unescaped.
     public var name: [UInt8]
 
+    /// A line of these parts.
+    ///
+    /// - Parameters:
+    ///   - checksum: the checksum as it is to be written (hex for `sha256sum` lists).
+    ///   - name: the file name, unescaped; ``ChecksumLine/formatted`` escapes it where coreutils would.
     public init(checksum: String, name: [UInt8]) {
         self.checksum = checksum
         self.name = name
@@ -26,6 +31,10 @@ public struct ChecksumLine: Sendable, Equatable {
 
     /// The name as `sha256sum -c` shows it in `name: OK` lines: as is, unless it contains a newline;
     /// then escaped with a leading `\` (coreutils 9.1's rule for check output).
+    ///
+    /// - Parameter name: the file name, unescaped.
+    /// - Returns: `name` unchanged when it has no line feed; otherwise `\` followed by `name` with
+    ///   each `\`, line feed and carriage return escaped (`\\`, `\n`, `\r`).
     public static func checkDisplayName(_ name: [UInt8]) -> [UInt8] {
         guard name.contains(UInt8(ascii: "\n")) else { return name }
         return [UInt8(ascii: "\\")] + escaped(name)

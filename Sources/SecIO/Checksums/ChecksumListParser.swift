@@ -13,10 +13,16 @@ import SecCrypto
 public struct ChecksumListParser: Sendable {
     /// A checksum line: the digest it expects and the file it names.
     public struct Entry: Equatable, Sendable {
+        /// The digest the line expects, as bytes (decoded from its hex).
         public var digest: [UInt8]
         /// The file name, unescaped.
         public var name: [UInt8]
 
+        /// An entry of these parts.
+        ///
+        /// - Parameters:
+        ///   - digest: the digest the line expects, as bytes.
+        ///   - name: the file name, unescaped.
         public init(digest: [UInt8], name: [UInt8]) {
             self.digest = digest
             self.name = name
@@ -25,6 +31,7 @@ public struct ChecksumListParser: Sendable {
 
     /// What a line of the list is.
     public enum Line: Equatable, Sendable {
+        /// A checksum line for this algorithm.
         case entry(Entry)
         /// A blank line or a comment.
         case skipped
@@ -32,15 +39,30 @@ public struct ChecksumListParser: Sendable {
         case malformed
     }
 
+    /// The hash function whose digests the list holds: its digest length and its BSD tag.
     public let algorithm: HashAlgorithm
     /// Whether the list uses the reversed BSD form: nil until a line in the standard or reversed form.
     private var isReversedForm: Bool?
 
+    /// A parser for a list of `algorithm`'s digests, before its first line.
+    ///
+    /// - Parameter algorithm: the hash function: a digest is `2 * algorithm.byteCount` hex digits, and
+    ///   a BSD-form line must carry its tag (`SHA256` for `.sha256`).
     public init(algorithm: HashAlgorithm) {
         self.algorithm = algorithm
     }
 
     /// Reads one line, given without its line feed.
+    ///
+    /// The first line in the standard or reversed BSD form fixes the list's form; a later line of the
+    /// other form is then malformed.
+    ///
+    /// - Parameter line: the line's bytes, without the line feed; a trailing carriage return is dropped.
+    /// - Returns: ``Line/skipped`` for an empty line or one starting with `#`; ``Line/entry(_:)``
+    ///   with the expected digest and the unescaped name for a checksum line of
+    ///   ``ChecksumListParser/algorithm``; ``Line/malformed`` for anything else (another
+    ///   algorithm's tag or digest length, a digest that is not hex, no name, an escaped name with
+    ///   another byte after a `\`, a line of the other form than the list's).
     public mutating func parse(_ line: some Collection<UInt8>) -> Line {
         var line = Array(line)
         guard line.first != UInt8(ascii: "#") else { return .skipped }

@@ -9,15 +9,24 @@ import Musl
 /// A file's device and inode numbers: which file a path led to when it was looked at, whatever the
 /// path leads to later.
 public struct FileIdentity: Sendable, Hashable {
+    /// The device the file is on (`st_dev`).
     public var device: UInt64
+    /// The file's inode number on that device (`st_ino`).
     public var inode: UInt64
 
+    /// An identity of these numbers.
+    ///
+    /// - Parameters:
+    ///   - device: the device the file is on (`st_dev`).
+    ///   - inode: the file's inode number on that device (`st_ino`).
     public init(device: UInt64, inode: UInt64) {
         self.device = device
         self.inode = inode
     }
 
     /// The identity in what `stat`, `lstat`, `fstat` or `fstatat` filled in.
+    ///
+    /// - Parameter status: the status the call filled in; its `st_dev` and `st_ino` are read.
     public init(_ status: stat) {
         self.init(device: UInt64(status.st_dev), inode: UInt64(status.st_ino))
     }
@@ -33,12 +42,15 @@ public struct FileIdentity: Sendable, Hashable {
 public struct WalkedEntry: Sendable, Hashable {
     /// What the walk found at the path.
     public enum Kind: Sendable, Hashable {
+        /// A regular file, opened to be read.
         case regularFile
+        /// A directory, opened with `O_DIRECTORY` to be listed.
         case directory
     }
 
     /// The path's bytes (no NUL among them).
     public let path: [UInt8]
+    /// What the walk found at the path; the open file must be of this kind.
     public let kind: Kind
     /// The file the walk found; nil when it could not look at it (then only `kind` is checked).
     public let identity: FileIdentity?
@@ -46,6 +58,14 @@ public struct WalkedEntry: Sendable, Hashable {
     /// the path is opened through. Otherwise a link at the path is refused.
     public let followsSymlinks: Bool
 
+    /// An entry as the walk found it.
+    ///
+    /// - Parameters:
+    ///   - path: the path's bytes, without NUL.
+    ///   - kind: what the walk found at the path.
+    ///   - identity: the device and inode the walk found (through a link when following links); nil
+    ///     when it could not look, and then only `kind` is checked.
+    ///   - followsSymlinks: whether a symbolic link at the path is opened through (true) or refused.
     public init(path: [UInt8], kind: Kind, identity: FileIdentity?, followsSymlinks: Bool) {
         self.path = path
         self.kind = kind
@@ -63,9 +83,15 @@ public struct WalkedEntry: Sendable, Hashable {
     /// regular file reads as without it), never makes a terminal the controlling one, and follows no
     /// symbolic link at the path unless `followsSymlinks` (`O_NOFOLLOW`); a directory is opened with
     /// `O_DIRECTORY`, so nothing else is opened in its place. The open file must then be of `kind`
-    /// and, when `identity` is known, that very file (`fstat`'s device and inode). Throws
-    /// ``FileError`` naming the path: `no longer the regular file the walk listed: now a FIFO`
-    /// (a symbolic link, another file, …), or the open's own error (a file removed since).
+    /// and, when `identity` is known, that very file (`fstat`'s device and inode).
+    ///
+    /// - Returns: the open descriptor, read-only and close-on-exec, of the file or directory the walk
+    ///   found; the caller closes it.
+    /// - Throws: ``FileError`` naming the path, without `code`, when something else is there now:
+    ///   `no longer the regular file the walk listed: now a FIFO` (or `the directory`; now a
+    ///   symbolic link, a socket, a device, …), or `…: now another regular file` (another device and
+    ///   inode); with the `errno` of `open` or `fstat` otherwise (a file removed since: `No such file
+    ///   or directory`; no permission). No descriptor stays open when it throws.
     public func open() throws(FileError) -> Int32 {
         let flags =
             O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY | (followsSymlinks ? 0 : O_NOFOLLOW)

@@ -29,11 +29,19 @@ public struct FileInput: Sendable {
     public static let chunkSize = 256 * 1024
 
     /// A file to open for reading.
+    ///
+    /// - Parameter path: the file's path, absolute or relative to the working directory (no NUL).
+    /// - Returns: an input that opens the file when it is read (nothing is opened here), named
+    ///   `path`.
     public static func path(_ path: String) -> FileInput {
         .path(bytes: Array(path.utf8))
     }
 
     /// A file to open for reading, named by the bytes of its path (no NUL among them).
+    ///
+    /// - Parameter bytes: the path's bytes, UTF-8 or not.
+    /// - Returns: an input that opens the file when it is read (nothing is opened here), whose
+    ///   ``FileInput/nameBytes`` are `bytes`.
     public static func path(bytes: [UInt8]) -> FileInput {
         let terminated = bytes.map { CChar(bitPattern: $0) } + [0]
         return FileInput(source: .path(terminated), nameBytes: bytes)
@@ -42,11 +50,20 @@ public struct FileInput: Sendable {
     /// The regular file a directory walk found (`entry.kind` is `.regularFile`), named by its path:
     /// read only if it is still that file when it is opened (`WalkedEntry.open()`), so a FIFO, a
     /// device or a symbolic link put in its place since the listing is reported, never read.
+    ///
+    /// - Parameter entry: the regular file as the walk listed it.
+    /// - Returns: an input that opens `entry` with ``WalkedEntry/open()`` when it is read (nothing is
+    ///   opened here), named by `entry.path`.
     public static func walkedFile(_ entry: WalkedEntry) -> FileInput {
         FileInput(source: .walked(entry), nameBytes: entry.path)
     }
 
     /// An open descriptor, read to its end and not closed.
+    ///
+    /// - Parameters:
+    ///   - descriptor: the open descriptor; it stays the caller's, and reading consumes it.
+    ///   - name: the name for messages and errors (`-` for standard input).
+    /// - Returns: an input that reads `descriptor` from where it stands.
     public static func fileDescriptor(_ descriptor: Int32, name: String) -> FileInput {
         FileInput(source: .descriptor(descriptor), nameBytes: Array(name.utf8))
     }

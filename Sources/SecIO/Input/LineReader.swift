@@ -27,6 +27,13 @@ public final class LineReader {
     private var isSkipping = false
 
     /// Opens `input` for reading lines of at most `maximumLength` bytes.
+    ///
+    /// - Parameters:
+    ///   - input: the input to read; a file is opened here and closed when the reader is released, a
+    ///     descriptor is read from where it stands and left open.
+    ///   - maximumLength: the longest line returned whole, in bytes; more than 0.
+    /// - Throws: ``FileError`` naming the input when its file cannot be opened (the `errno` of
+    ///   `open`), or when a walked file is no longer what the walk listed (``WalkedEntry/open()``).
     public init(_ input: FileInput, maximumLength: Int) throws(FileError) {
         precondition(maximumLength > 0, "a line may hold at least one byte")
         self.maximumLength = maximumLength
@@ -39,6 +46,13 @@ public final class LineReader {
     }
 
     /// The next line; nil at the end of the input.
+    ///
+    /// - Returns: ``Line/complete(_:)`` with the line's bytes (without the line feed; the last line
+    ///   may end without one); ``Line/overlong(prefix:)`` with the first ``LineReader/maximumLength``
+    ///   bytes of a longer line, whose rest the next call skips; nil at the end of the input (a final
+    ///   line feed adds no empty line).
+    /// - Throws: ``FileError`` naming the input, with the `errno` of `read`, when it cannot be read
+    ///   (`Is a directory` for a directory's path, `Input/output error`).
     public func next() throws(FileError) -> Line? {
         if isSkipping {
             while true {

@@ -17,6 +17,11 @@ public enum CoreDumps {
     /// Being not dumpable also stops other processes of the same user from attaching a debugger
     /// (`ptrace`) and from reading `/proc/PID/mem` or `/proc/PID/environ`; root still can. It does
     /// not survive `exec` into another program.
+    ///
+    /// - Throws: ``FileError`` with the `errno` of `setrlimit`, naming `core dump limit`, when the
+    ///   limit cannot be set; naming `prctl(PR_SET_DUMPABLE)`, with the `errno` of `prctl`, when the
+    ///   process cannot be marked, or without `code` when libc has no `prctl`. The limit may already
+    ///   be 0 when the mark fails.
     public static func disable() throws(FileError) {
         var none = rlimit(rlim_cur: 0, rlim_max: 0)
         guard setrlimit(__rlimit_resource_t(RLIMIT_CORE.rawValue), &none) == 0 else {

@@ -32,6 +32,12 @@ public enum SecretSource: Sendable, Equatable, CustomStringConvertible {
 
     /// Parses `env:VAR`, `file:PATH`, `fd:N`, `stdin` or `keyring:SERVICE/ACCOUNT` (split at the last
     /// `/`, so a service may contain one). Anything else is refused without being echoed.
+    ///
+    /// - Parameter argument: the source as a user writes it (`-` also stands for `stdin`).
+    /// - Throws: ``SecretSourceError/invalidSource(_:)`` for `env:` without a variable name, `file:`
+    ///   without a path, `fd:` without a number of 0 or more, or `keyring:` without both a service and
+    ///   an account; ``SecretSourceError/literalRefused(passPrefix:)`` for anything else (a literal
+    ///   secret; `passPrefix` tells `pass:…` from the rest).
     public init(parsing argument: String) throws(SecretSourceError) {
         if argument == "stdin" || argument == "-" {
             self = .standardInput
@@ -83,6 +89,20 @@ public enum SecretSource: Sendable, Equatable, CustomStringConvertible {
     /// Reads the secret into wiped-on-release memory. An empty secret (an empty variable, file or
     /// line) throws `empty`, as openssl refuses an empty password, unless `allowingEmpty` says that
     /// empty means something (a PKCS#12 file written with `-passout pass:`).
+    ///
+    /// A `file:`, `fd:` or `stdin` source is read one byte at a time up to its first line feed, so
+    /// nothing after the line is consumed from a descriptor.
+    ///
+    /// - Parameter allowingEmpty: whether an empty secret is returned rather than refused.
+    /// - Returns: the variable's whole value for `env:`; the first line, without its line feed, for
+    ///   the others; at most ``SecretSource/maximumLength`` bytes.
+    /// - Throws: ``SecretSourceError/environmentVariableNotSet(_:)`` for an unset variable;
+    ///   ``SecretSourceError/unreadable(source:reason:)`` when the file cannot be opened or the
+    ///   file, descriptor or standard input cannot be read (the system's reason);
+    ///   ``SecretSourceError/tooLong(source:limit:)`` for a value or line over
+    ///   ``SecretSource/maximumLength`` bytes; ``SecretSourceError/empty(source:)`` for an empty
+    ///   secret unless `allowingEmpty`; ``SecretSourceError/keyringNotGiven(source:)`` for a
+    ///   `keyring:` source.
     public func read(allowingEmpty: Bool = false) throws(SecretSourceError) -> SecureBytes {
         try checked(try read(wholeContent: false, limit: Self.maximumLength), allowingEmpty: allowingEmpty)
     }
@@ -91,6 +111,19 @@ public enum SecretSource: Sendable, Equatable, CustomStringConvertible {
     /// lines, such as a pretty-printed JWK Set, a PEM key or a binary token (newlines and NUL bytes
     /// are kept). `env:` gives the same as `read()`. More than `limit` bytes throws `tooLong`, never a
     /// cut; nothing throws `empty` unless `allowingEmpty`.
+    ///
+    /// - Parameters:
+    ///   - limit: the most bytes accepted (``SecretSource/maximumLength`` by default); a buffer of
+    ///     `limit + 1` bytes is held, and wiped, while a file or descriptor is read.
+    ///   - allowingEmpty: whether an empty secret is returned rather than refused.
+    /// - Returns: the variable's whole value for `env:`; everything up to the end of the file,
+    ///   descriptor or standard input for the others.
+    /// - Throws: ``SecretSourceError/environmentVariableNotSet(_:)`` for an unset variable;
+    ///   ``SecretSourceError/unreadable(source:reason:)`` when the file cannot be opened or the
+    ///   file, descriptor or standard input cannot be read (the system's reason);
+    ///   ``SecretSourceError/tooLong(source:limit:)`` for more than `limit` bytes;
+    ///   ``SecretSourceError/empty(source:)`` for an empty secret unless `allowingEmpty`;
+    ///   ``SecretSourceError/keyringNotGiven(source:)`` for a `keyring:` source.
     public func readAll(
         limit: Int = maximumLength,
         allowingEmpty: Bool = false
@@ -100,11 +133,33 @@ public enum SecretSource: Sendable, Equatable, CustomStringConvertible {
 
     /// `read(allowingEmpty:)`, with a `keyring:` source read from `keyring`. The keyring's errors
     /// (a missing item, a locked keyring) come as `SecretKeyringError`; the others as from `read()`.
+    ///
+    /// - Parameters:
+    ///   - allowingEmpty: whether an empty secret is returned rather than refused.
+    ///   - keyring: the keyring a `keyring:` source is read from; unused for the other sources.
+    /// - Returns: for a `keyring:` source, the stored secret's first line, without its line feed;
+    ///   for the others, what ``read(allowingEmpty:)`` returns.
+    /// - Throws: ``SecretKeyringError`` wrapping the keyring's error when it cannot give the secret;
+    ///   ``SecretSourceError/tooLong(source:limit:)`` for a first line over
+    ///   ``SecretSource/maximumLength`` bytes; ``SecretSourceError/empty(source:)`` for an empty
+    ///   line unless `allowingEmpty`; for the other sources, the ``SecretSourceError`` that
+    ///   ``read(allowingEmpty:)`` throws.
     public func read(allowingEmpty: Bool = false, keyring: some SecretKeyring) throws -> SecureBytes {
         try read(wholeContent: false, limit: Self.maximumLength, allowingEmpty: allowingEmpty, keyring: keyring)
     }
 
     /// `readAll(limit:allowingEmpty:)`, with a `keyring:` source's whole secret read from `keyring`.
+    ///
+    /// - Parameters:
+    ///   - limit: the most bytes accepted (``SecretSource/maximumLength`` by default).
+    ///   - allowingEmpty: whether an empty secret is returned rather than refused.
+    ///   - keyring: the keyring a `keyring:` source is read from; unused for the other sources.
+    /// - Returns: for a `keyring:` source, the stored secret whole; for the others, what
+    ///   ``readAll(limit:allowingEmpty:)`` returns.
+    /// - Throws: ``SecretKeyringError`` wrapping the keyring's error when it cannot give the secret;
+    ///   ``SecretSourceError/tooLong(source:limit:)`` for a secret over `limit` bytes;
+    ///   ``SecretSourceError/empty(source:)`` for an empty one unless `allowingEmpty`; for the
+    ///   other sources, the ``SecretSourceError`` that ``readAll(limit:allowingEmpty:)`` throws.
     public func readAll(
         limit: Int = maximumLength,
         allowingEmpty: Bool = false,
@@ -202,6 +257,15 @@ public enum SecretEncoding: String, CaseIterable, Sendable {
     case base64url
 
     /// Decodes `secret` into key bytes, keeping every intermediate copy in wiped memory.
+    ///
+    /// - Parameter secret: the secret as read, in this encoding.
+    /// - Returns: the key bytes: `secret` itself for ``SecretEncoding/raw``, the decoded bytes for
+    ///   the others (empty for an empty secret).
+    /// - Throws: `CryptoError.invalidEncoding` for a hex secret with a character that is not a hex
+    ///   digit, white space or `:` (after an optional leading `0x`), a separator inside a byte or an
+    ///   odd number of digits; for a base64 or base64url secret with a character outside its
+    ///   alphabet (white space aside), misplaced or incomplete padding, data after padding or a
+    ///   length no base64 has. The message may give a position, never the secret.
     public func decode(_ secret: SecureBytes) throws(CryptoError) -> SecureBytes {
         var decoded: [UInt8]
         switch self {
@@ -220,10 +284,15 @@ public enum SecretEncoding: String, CaseIterable, Sendable {
 
 /// Why a secret could not be obtained. Messages name the source, never the secret.
 public enum SecretSourceError: Error, Equatable, Sendable, CustomStringConvertible {
+    /// A secret written literally where a source was expected; `passPrefix` when it was `pass:…`.
     case literalRefused(passPrefix: Bool)
+    /// A source prefix without what it needs (`env:` without a name, say); the message says what.
     case invalidSource(String)
+    /// `env:VAR` names a variable that is not set.
     case environmentVariableNotSet(String)
+    /// The file could not be opened or the source could not be read; `reason` is the system's.
     case unreadable(source: String, reason: String)
+    /// The secret is longer than `limit` bytes.
     case tooLong(source: String, limit: Int)
     /// The source holds nothing: an empty key or password would be a key anyone can guess.
     case empty(source: String)
@@ -251,15 +320,29 @@ public enum SecretSourceError: Error, Equatable, Sendable, CustomStringConvertib
 public protocol SecretKeyring {
     /// The whole secret of the generic password named by `service` and `account`; throws the
     /// keyring's own error when there is none or it cannot be read.
+    ///
+    /// - Parameters:
+    ///   - service: the password's service (`api.example.com` in `keyring:api.example.com/deploy`).
+    ///   - account: the password's account (`deploy`).
+    /// - Returns: the stored secret, every byte of it.
+    /// - Throws: the keyring's own error when no such password is stored or it cannot be read (a
+    ///   locked keyring, no keyring service); ``SecretSource`` wraps it in ``SecretKeyringError``.
     func genericPasswordSecret(service: String, account: String) throws -> SecureBytes
 }
 
 /// A `keyring:` source that its keyring could not read: `error` is the keyring's error (for
 /// SecKeychain's stores a `KeychainError`, such as `notFound` or `locked`).
 public struct SecretKeyringError: Error, CustomStringConvertible {
+    /// The `keyring:` source that could not be read.
     public var source: SecretSource
+    /// The keyring's own error.
     public var error: any Error
 
+    /// The error for `source`, wrapping the keyring's `error`.
+    ///
+    /// - Parameters:
+    ///   - source: the `keyring:` source that could not be read.
+    ///   - error: what the keyring threw.
     public init(source: SecretSource, error: any Error) {
         self.source = source
         self.error = error

@@ -2,10 +2,14 @@ import ArgumentParser
 import SecKit
 
 extension HashAlgorithm: ExpressibleByArgument {
+    /// The algorithm a command-line argument names, spelled as `HashAlgorithm(name:)` reads it.
+    ///
+    /// - Parameter argument: the argument's text: `sha256`, `SHA-256`, `sha_256`, `SHA-512/256`.
     public init?(argument: String) {
         self.init(name: argument)
     }
 
+    /// The names `--help` lists: each algorithm's lower-case name (`sha256`).
     public static var allValueStrings: [String] { allCases.map(\.rawValue) }
 }
 

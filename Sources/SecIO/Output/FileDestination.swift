@@ -11,7 +11,7 @@ import Musl
 public enum FileDestination {
     /// The sink for `path`: an `AtomicFileOutput` when `path` is a regular file, does not exist yet, or
     /// is a symbolic link (chain) to one of those (the link stays and its target is replaced); a
-    /// `DescriptorOutput` written in place for a device, FIFO or socket, or for a descriptor named
+    /// `DescriptorOutput` written in place for a device or FIFO, or for a descriptor named
     /// through `/proc` (`/dev/stdout`, `/dev/fd/N`). `permissions` apply to a file replaced or created.
     ///
     /// - Parameters:

@@ -8,9 +8,9 @@ import Glibc
 /// One OpenSSL `SSL` over a non-blocking socket it owns: the handshake with every check, then I/O
 /// with deadlines.
 final class SSLSession {
-    private let ssl: OpaquePointer
+    let ssl: OpaquePointer
     private let descriptor: Int32
-    private let state = HandshakeState()
+    let state = HandshakeState()
     /// The chain the server sent, once built (see `peerChain(reusing:)`).
     private var sentChain: [X509Certificate]?
     private var established = false
@@ -160,7 +160,7 @@ final class SSLSession {
     /// Calls `operation` (an `SSL_*` call returning 1 on success, or ≤ 0) until it succeeds, waiting
     /// for the socket as OpenSSL asks, until `deadline`. A clean end of stream (close_notify) is a
     /// success for a read that then returned nothing.
-    private func perform(
+    func perform(
         _ phase: TLSPhase,
         deadline: ContinuousClock.Instant,
         _ operation: () -> Int32

@@ -55,6 +55,35 @@ struct AuditLogTests {
         }
     }
 
+    @Test("attributes with quotes, backslashes, controls and line separators stay on one line and read back")
+    func awkwardAttributes() throws {
+        try withScratch { scratch in
+            let log = Self.log(in: scratch)
+            let service = "q\"uote\\back\nnew\r\t\u{1}\u{7f}\u{85}\u{2028}é🔑 \"sequence\":99"
+            let store = try KeychainFixture.makeFileStore().audited(to: log)
+            _ = try? store.secret(for: .internetPassword(server: service, account: "a\"b", port: 8443, realm: "R"))
+            _ = try? store.secret(for: .genericPassword(service: "plain", account: "x"))
+            let contents = try scratch.read("logs/credentials.audit")
+            #expect(contents.split(separator: 0x0A).count == 2)
+            let records = try log.records()
+            #expect(records.count == 2)
+            #expect(records.first?.identity.server == service && records.first?.identity.account == "a\"b")
+            #expect(records.first?.identity.port == 8443 && records.first?.identity.realm == "R")
+            #expect(records.map(\.sequence) == [1, 2])
+            // The line is JSON any parser reads, with the keys sorted as JSONEncoder sorts them.
+            let first = try #require(contents.split(separator: 0x0A).first)
+            let object = try #require(try JSONSerialization.jsonObject(with: Data(first)) as? [String: Any])
+            #expect((object["identity"] as? [String: Any])?["server"] as? String == service)
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+            let reference = try JSONSerialization.jsonObject(with: encoder.encode(records[1])) as? NSDictionary
+            let second =
+                try JSONSerialization.jsonObject(with: Data(contents.split(separator: 0x0A)[1])) as? NSDictionary
+            #expect(reference == second)
+            #expect(try log.verify().isIntact)
+        }
+    }
+
     /// A log of `count` records written through an encrypted-file store's failing lookups (no file, no KDF).
     static func sampleLog(_ scratch: Scratch, count: Int) throws -> AuditLog {
         let log = Self.log(in: scratch)

@@ -82,9 +82,9 @@ public struct AuditLog: Hashable, Sendable {
             guard try isCurrent(descriptor) else { continue }
             let size = try fileSize(descriptor)
             let last = try lastLine(descriptor, size: size)
-            record.sequence = (last.flatMap { AuditRecord.parse($0)?.sequence } ?? 0) + 1
+            record.sequence = (last.flatMap(AuditRecord.sequence(of:)) ?? 0) + 1
             record.previous = last.map { SHA256.hash(data: $0).hexString } ?? AuditRecord.genesis
-            var line = try record.line()
+            var line = record.line()
             // A last line without its newline (a writer killed mid-line cannot happen with one write,
             // but an edit can leave one): end it, so the new record is a line of its own.
             if size > 0, last != nil, try !endsWithNewline(descriptor, size: size) { line.insert(0x0A, at: 0) }

@@ -1,5 +1,11 @@
 import SecCrypto
 
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+
 /// One line of an audit log: who did what to which credential, and how it ended. Never a secret:
 /// the identity's attributes (service, account, server, …) are what `secret-tool search` shows.
 ///
@@ -107,7 +113,7 @@ public struct AuditRecord: Codable, Hashable, Sendable {
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(sequence, forKey: .sequence)
-        try container.encode(time.formatted(Self.timeStyle), forKey: .time)
+        try container.encode(Self.timeText(time), forKey: .time)
         try container.encode(operation, forKey: .operation)
         try container.encode(call, forKey: .call)
         try container.encode(backend, forKey: .backend)
@@ -124,13 +130,62 @@ public struct AuditRecord: Codable, Hashable, Sendable {
     /// How `time` is written: `2026-11-28T06:55:00.123Z` (UTC, milliseconds).
     public static let timeStyle = Date.ISO8601FormatStyle(includingFractionalSeconds: true)
 
-    /// The record as one line of JSON (sorted keys, no newline).
-    func line() throws(KeychainError) -> [UInt8] {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        do { return [UInt8](try encoder.encode(self)) } catch {
-            throw .backendFailure("audit record: \(error)")
+    /// The record as one line of JSON (sorted keys, no newline), as `JSONEncoder` with sorted keys
+    /// writes it, but written here: every seccli process that touches a store writes one, and
+    /// Foundation's encoder and date formatter would page in far more code than the line needs
+    /// (docs/performance-journal.md).
+    func line() -> [UInt8] {
+        var json = JSONLine()
+        json.open()
+        json.field("backend", string: backend)
+        json.field("call", string: call)
+        if let count { json.field("count", number: count) }
+        json.field("executable", string: executable)
+        json.key("identity")
+        identity.write(to: &json)
+        json.field("operation", string: operation.rawValue)
+        json.field("pid", number: Int(pid))
+        json.field("previous", string: previous)
+        json.field("result", string: result)
+        json.field("secretReturned", bool: secretReturned)
+        json.field("sequence", number: sequence)
+        json.field("time", string: Self.timeText(time))
+        json.field("uid", number: Int(uid))
+        json.close()
+        return json.bytes
+    }
+
+    /// `2026-11-28T06:55:00.123Z`, what `timeStyle` writes, from `gmtime_r`.
+    static func timeText(_ time: Date) -> String {
+        let milliseconds = Int64((time.timeIntervalSince1970 * 1000).rounded(.down))
+        var seconds = time_t(milliseconds / 1000)
+        var parts = tm()
+        gmtime_r(&seconds, &parts)
+        func digits(_ value: Int32, _ count: Int) -> String {
+            let text = String(value)
+            return String(repeating: "0", count: max(0, count - text.count)) + text
         }
+        return "\(digits(parts.tm_year + 1900, 4))-\(digits(parts.tm_mon + 1, 2))-\(digits(parts.tm_mday, 2))T"
+            + "\(digits(parts.tm_hour, 2)):\(digits(parts.tm_min, 2)):\(digits(parts.tm_sec, 2))."
+            + "\(digits(Int32(milliseconds % 1000), 3))Z"
+    }
+
+    /// The `sequence` of a line this type wrote, found without parsing the rest: the last
+    /// `"sequence":` of the line (in a string value the closing quote would be escaped); nil when none.
+    static func sequence(of line: [UInt8]) -> Int? {
+        let key = Array(#""sequence":"#.utf8)
+        guard line.count > key.count else { return nil }
+        for start in stride(from: line.count - key.count, through: 0, by: -1)
+        where line[start..<(start + key.count)].elementsEqual(key) {
+            var value = 0
+            var index = start + key.count
+            while index < line.count, (0x30...0x39).contains(line[index]), value < Int.max / 10 - 9 {
+                value = value * 10 + Int(line[index] - 0x30)
+                index += 1
+            }
+            return index > start + key.count ? value : nil
+        }
+        return nil
     }
 
     /// The record of one line, nil when the line is not one.
@@ -181,6 +236,22 @@ public struct AuditedAttributes: Codable, Hashable, Sendable {
         realm = query.realm
     }
 
+    /// Writes the attributes as a JSON object with sorted keys, unset ones left out.
+    func write(to json: inout JSONLine) {
+        json.open()
+        if let accessGroup { json.field("accessGroup", string: accessGroup) }
+        if let account { json.field("account", string: account) }
+        if let authenticationType { json.field("authenticationType", string: authenticationType) }
+        if let itemClass { json.field("itemClass", string: itemClass) }
+        if let path { json.field("path", string: path) }
+        if let port { json.field("port", number: port) }
+        if let `protocol` { json.field("protocol", string: `protocol`) }
+        if let realm { json.field("realm", string: realm) }
+        if let server { json.field("server", string: server) }
+        if let service { json.field("service", string: service) }
+        json.close()
+    }
+
     /// `service S, account A` or `server H, account A` (and the parts set besides), for one line of text.
     public var summary: String {
         var parts: [String] = []
@@ -196,5 +267,69 @@ public struct AuditedAttributes: Codable, Hashable, Sendable {
         add("account", account)
         add("group", accessGroup)
         return parts.isEmpty ? "every item" : parts.joined(separator: ", ")
+    }
+}
+
+/// A JSON object written byte by byte: keys in the order given, strings escaped as RFC 8259 asks,
+/// and DEL, C1 controls and U+2028/U+2029 escaped too, so that a line of the log stays one line
+/// for any reader (as seccli's `--json` output does).
+struct JSONLine {
+    private(set) var bytes: [UInt8] = []
+    private var first = true
+
+    init() { bytes.reserveCapacity(512) }
+
+    mutating func open() {
+        bytes.append(UInt8(ascii: "{"))
+        first = true
+    }
+
+    mutating func close() {
+        bytes.append(UInt8(ascii: "}"))
+        first = false
+    }
+
+    mutating func key(_ name: String) {
+        if !first { bytes.append(UInt8(ascii: ",")) }
+        first = false
+        string(name)
+        bytes.append(UInt8(ascii: ":"))
+    }
+
+    mutating func field(_ name: String, string value: String) {
+        key(name)
+        string(value)
+    }
+
+    mutating func field(_ name: String, number value: Int) {
+        key(name)
+        bytes += Array(String(value).utf8)
+    }
+
+    mutating func field(_ name: String, bool value: Bool) {
+        key(name)
+        bytes += Array((value ? "true" : "false").utf8)
+    }
+
+    private mutating func string(_ value: String) {
+        bytes.append(UInt8(ascii: "\""))
+        for scalar in value.unicodeScalars {
+            switch scalar {
+            case "\"": bytes += Array(#"\""#.utf8)
+            case "\\": bytes += Array(#"\\"#.utf8)
+            case "\n": bytes += Array(#"\n"#.utf8)
+            case "\r": bytes += Array(#"\r"#.utf8)
+            case "\t": bytes += Array(#"\t"#.utf8)
+            default:
+                let value = scalar.value
+                if value < 0x20 || (0x7F...0x9F).contains(value) || value == 0x2028 || value == 0x2029 {
+                    let hex = String(value, radix: 16)
+                    bytes += Array(("\\u" + String(repeating: "0", count: 4 - hex.count) + hex).utf8)
+                } else {
+                    bytes += Array(String(scalar).utf8)
+                }
+            }
+        }
+        bytes.append(UInt8(ascii: "\""))
     }
 }

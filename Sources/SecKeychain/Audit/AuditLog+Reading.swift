@@ -1,11 +1,5 @@
 import SecCrypto
 
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#endif
-
 /// What `AuditLog.verify()` found.
 public struct AuditVerification: Hashable, Sendable {
     /// A line where the chain breaks.
@@ -105,7 +99,7 @@ extension AuditLog {
 
     /// The lines of `file`, each with whether a newline ended it.
     private static func lines(of file: String) throws(KeychainError) -> [(bytes: [UInt8], terminated: Bool)] {
-        let contents = try read(file)
+        guard let contents = try StoreFile.read(file) else { throw .notFound }
         var lines: [(bytes: [UInt8], terminated: Bool)] = []
         var start = 0
         for (index, byte) in contents.enumerated() where byte == 0x0A {
@@ -114,25 +108,5 @@ extension AuditLog {
         }
         if start < contents.count { lines.append((Array(contents[start...]), false)) }
         return lines
-    }
-
-    private static func read(_ file: String) throws(KeychainError) -> [UInt8] {
-        let descriptor = open(file, O_RDONLY | O_CLOEXEC)
-        guard descriptor >= 0 else {
-            if errno == ENOENT { throw .notFound }
-            throw .io(path: file, reason: String(cString: strerror(errno)))
-        }
-        defer { close(descriptor) }
-        var contents: [UInt8] = []
-        var block = [UInt8](repeating: 0, count: 64 * 1024)
-        while true {
-            let count = block.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress, $0.count) }
-            if count == 0 { return contents }
-            guard count > 0 else {
-                if errno == EINTR { continue }
-                throw .io(path: file, reason: String(cString: strerror(errno)))
-            }
-            contents += block[..<count]
-        }
     }
 }

@@ -158,16 +158,8 @@ public struct AuditRecord: Codable, Hashable, Sendable {
     /// `2026-11-28T06:55:00.123Z`, what `timeStyle` writes, from `gmtime_r`.
     static func timeText(_ time: Date) -> String {
         let milliseconds = Int64((time.timeIntervalSince1970 * 1000).rounded(.down))
-        var seconds = time_t(milliseconds / 1000)
-        var parts = tm()
-        gmtime_r(&seconds, &parts)
-        func digits(_ value: Int32, _ count: Int) -> String {
-            let text = String(value)
-            return String(repeating: "0", count: max(0, count - text.count)) + text
-        }
-        return "\(digits(parts.tm_year + 1900, 4))-\(digits(parts.tm_mon + 1, 2))-\(digits(parts.tm_mday, 2))T"
-            + "\(digits(parts.tm_hour, 2)):\(digits(parts.tm_min, 2)):\(digits(parts.tm_sec, 2))."
-            + "\(digits(Int32(milliseconds % 1000), 3))Z"
+        return ItemAttributes.utcDateTime(time_t(milliseconds / 1000)) + "."
+            + ItemAttributes.digits(Int32(milliseconds % 1000), 3) + "Z"
     }
 
     /// The `sequence` of a line this type wrote, found without parsing the rest: the last

@@ -52,18 +52,7 @@ final class SSLSession {
                 guard SSL_set1_host(ssl, serverName) == 1 else { throw .openSSL("SSL_set1_host") }
             }
         }
-        if !isIPAddress {
-            // SSL_set_tlsext_host_name is a macro over SSL_ctrl.
-            let ok = serverName.withCString { name in
-                SSL_ctrl(
-                    ssl,
-                    SSL_CTRL_SET_TLSEXT_HOSTNAME,
-                    CLong(TLSEXT_NAMETYPE_host_name),
-                    UnsafeMutableRawPointer(mutating: name)
-                )
-            }
-            guard ok == 1 else { throw .openSSL("SSL_set_tlsext_host_name") }
-        }
+        if !isIPAddress { try sendServerName(serverName) }
         SSL_set_verify(ssl, pinsOnly ? SSL_VERIFY_NONE : SSL_VERIFY_PEER, verifyCallback)
 
         try perform(.handshake, deadline: deadline) { SSL_connect(ssl) }
@@ -94,6 +83,20 @@ final class SSLSession {
             pinEvaluation: verified.pinEvaluation,
             clientCertificateRequested: state.certificateRequested
         )
+    }
+
+    /// Sends `serverName` in SNI (not for an IP address: RFC 6066 section 3).
+    func sendServerName(_ serverName: String) throws(TLSError) {
+        // SSL_set_tlsext_host_name is a macro over SSL_ctrl.
+        let ok = serverName.withCString { name in
+            SSL_ctrl(
+                ssl,
+                SSL_CTRL_SET_TLSEXT_HOSTNAME,
+                CLong(TLSEXT_NAMETYPE_host_name),
+                UnsafeMutableRawPointer(mutating: name)
+            )
+        }
+        guard ok == 1 else { throw .openSSL("SSL_set_tlsext_host_name") }
     }
 
     /// Under TLS 1.3 the server judges our certificate (or its absence) after the handshake: waits for

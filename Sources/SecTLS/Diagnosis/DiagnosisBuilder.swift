@@ -208,13 +208,7 @@ struct DiagnosisBuilder {
     private mutating func checkTrust() {
         guard let trustStore else { return }
         do {
-            _ = try ChainVerification.verify(
-                sent,
-                store: trustStore,
-                purpose: .serverAuthentication,
-                host: nil,
-                at: now
-            )
+            _ = try verifySent(with: trustStore, host: nil)
         } catch .certificateVerificationFailed(let failure)
             where failure.reason == .unknownIssuer || failure.reason == .selfSigned
         {
@@ -240,6 +234,11 @@ struct DiagnosisBuilder {
         } catch {
             // Expiry, purpose and the rest have findings of their own; `verify()` reports OpenSSL's verdict.
         }
+    }
+
+    /// OpenSSL's verification of the chain as sent, as a server certificate, for `host` when given.
+    private func verifySent(with trustStore: TrustStore, host: String?) throws(TLSError) -> [X509Certificate] {
+        try ChainVerification.verify(sent, store: trustStore, purpose: .serverAuthentication, host: host, at: now)
     }
 
     /// The sent certificates linked by signatures from the server's, in chain order.
@@ -341,13 +340,7 @@ struct DiagnosisBuilder {
     private mutating func verify() {
         if let trustStore {
             do {
-                verified = try ChainVerification.verify(
-                    sent,
-                    store: trustStore,
-                    purpose: .serverAuthentication,
-                    host: serverName,
-                    at: now
-                )
+                verified = try verifySent(with: trustStore, host: serverName)
                 let anchor = verified.last.map { " to \($0.subject)" } ?? ""
                 add("verify.ok", .ok, "the chain verifies\(anchor) (\(trustName)), for \(serverName)")
             } catch .certificateVerificationFailed(let failure) {

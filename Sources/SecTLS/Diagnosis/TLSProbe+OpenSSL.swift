@@ -39,17 +39,7 @@ struct TLSProbe {
         let socket = try TCPSocket.connect(host: host, port: port, deadline: .now + timeouts.connect)
         let session = try SSLSession(socket: socket, context: context)
         let ssl = session.ssl
-        if !TCPSocket.isIPAddress(serverName) {
-            let ok = serverName.withCString { name in
-                SSL_ctrl(
-                    ssl,
-                    SSL_CTRL_SET_TLSEXT_HOSTNAME,
-                    CLong(TLSEXT_NAMETYPE_host_name),
-                    UnsafeMutableRawPointer(mutating: name)
-                )
-            }
-            guard ok == 1 else { throw .openSSL("SSL_set_tlsext_host_name") }
-        }
+        if !TCPSocket.isIPAddress(serverName) { try session.sendServerName(serverName) }
         var failure: TLSError?
         do {
             try session.perform(.handshake, deadline: .now + timeouts.handshake) { SSL_connect(ssl) }

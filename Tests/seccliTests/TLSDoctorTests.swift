@@ -295,6 +295,49 @@ struct TLSDoctorTests {
         #expect(none.severity("client-auth.requested") == "info")
     }
 
+    @Test(
+        "the protocol versions are the ones testssl.sh finds offered (TLS 1.2 only, and TLS 1.3 with 1.2)",
+        .tags(.slow)
+    )
+    func versionsAsTestssl() throws {
+        let testssl = try ProcessRunner.run("/bin/sh", ["-c", "command -v testssl"])
+        try #require(testssl.status == 0, "testssl (Debian's testssl.sh) is missing: tools/install-deps")
+        for options in [["-tls1_2"], []] {
+            let server = try Self.pki.server(options)
+            defer { server.stop() }
+            let doctor = try Self.doctor(["localhost:\(server.port)", "--ca", "ca.pem"])
+            let accepted = doctor.document["acceptedVersions"] as? [String] ?? []
+            try withScratch { scratch in
+                let report = scratch.path("testssl.json")
+                let run = try ProcessRunner.run(
+                    "testssl",
+                    [
+                        "--protocols", "--quiet", "--color", "0", "--warnings", "off", "--jsonfile-pretty", report,
+                        "127.0.0.1:\(server.port)",
+                    ],
+                    timeout: .seconds(300)
+                )
+                #expect(run.status == 0, "\(run.stdoutText)")
+                let json =
+                    try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: report)))
+                    as? [String: Any]
+                let scan = (json?["scanResult"] as? [[String: Any]])?.first
+                let findings = (scan?["protocols"] as? [[String: Any]] ?? []).reduce(into: [String: String]()) {
+                    $0[$1["id"] as? String ?? ""] = $1["finding"] as? String
+                }
+                for (id, name) in [
+                    ("TLS1", "TLSv1"), ("TLS1_1", "TLSv1.1"), ("TLS1_2", "TLSv1.2"), ("TLS1_3", "TLSv1.3"),
+                ] {
+                    let offered = findings[id]?.hasPrefix("offered") == true
+                    #expect(
+                        offered == accepted.contains(name),
+                        "\(options) \(id): testssl \(findings[id] ?? "-"), doctor \(accepted)"
+                    )
+                }
+            }
+        }
+    }
+
     @Test("no pin matches: pin.mismatch listing the chain's pins, exit 3")
     func pinMismatch() throws {
         let server = try Self.pki.server()

@@ -58,7 +58,7 @@ struct DiagnosisBuilder {
         findings.append(Finding(code, severity, message, problem: problem))
     }
 
-    mutating func run(candidates: [TLSDiagnosis.Candidate]) throws(TLSError) {
+    mutating func run(alternatives: (() throws -> [TLSDiagnosis.IdentitySummary])?) throws(TLSError) {
         var probes: [TLSProbe] = []
         for version in TLSProbe.versions {
             do {
@@ -79,7 +79,7 @@ struct DiagnosisBuilder {
         }
         checkVersions(probes)
         guard let primary = probes.first(where: \.accepted) else {
-            connect(candidates: candidates)
+            connect()
             return
         }
         sent = primary.sentChain
@@ -90,8 +90,8 @@ struct DiagnosisBuilder {
         checkUsage()
         verify()
         checkPins()
-        checkClientAuthentication(probes.filter(\.accepted), candidates: candidates)
-        connect(candidates: candidates)
+        checkClientAuthentication(probes.filter(\.accepted), alternatives: alternatives)
+        connect()
     }
 
     // MARK: - Versions
@@ -217,7 +217,7 @@ struct DiagnosisBuilder {
                 add(
                     "chain.untrusted-root",
                     .blocking,
-                    "the chain ends in \(top.subject), a root that is not trusted here (\(trustName)): trust it (--ca) "
+                    "the chain ends in \(top.subject), a root that is not trusted here (\(trustName)): add it to the trusted roots "
                         + "or get a certificate from a trusted CA (OpenSSL: \(failure.message))",
                     .verification
                 )
@@ -227,7 +227,7 @@ struct DiagnosisBuilder {
                     .blocking,
                     "the chain stops at \(top.subject): its issuer \(top.issuer) is neither sent by the server nor a trusted root (\(trustName)). "
                         + "If it is an intermediate CA, add it to the server's chain after the certificate it issued; "
-                        + "if it is a root, trust it (--ca) (OpenSSL: \(failure.message))",
+                        + "if it is a root, add it to the trusted roots (OpenSSL: \(failure.message))",
                     .verification
                 )
             }
@@ -286,7 +286,7 @@ struct DiagnosisBuilder {
                 "host.mismatch",
                 .blocking,
                 "the certificate does not cover \(serverName): it names \(listed). Connect with one of its names "
-                    + "(--servername), or reissue it with \(kind) in its subjectAltName",
+                    + "(as the server name), or reissue it with \(kind) in its subjectAltName",
                 .verification
             )
         }
@@ -376,7 +376,7 @@ struct DiagnosisBuilder {
 
     private mutating func checkPins() {
         guard let policy = configuration.pinPolicy, !policy.pinSets.isEmpty else {
-            add("pin.none", .info, "no pin given (--pin): the connection is not pinned")
+            add("pin.none", .info, "no pin set: the connection is not pinned")
             return
         }
         let chain = verified.isEmpty ? sent : verified
@@ -414,16 +414,20 @@ struct DiagnosisBuilder {
 
     // MARK: - Client certificates
 
-    private mutating func checkClientAuthentication(_ probes: [TLSProbe], candidates: [TLSDiagnosis.Candidate]) {
+    private mutating func checkClientAuthentication(
+        _ probes: [TLSProbe],
+        alternatives: (() throws -> [TLSDiagnosis.IdentitySummary])?
+    ) {
+        let identity = configuration.clientIdentity
         let requesting = probes.filter(\.certificateRequested)
         guard !requesting.isEmpty else {
             add(
                 "client-auth.not-requested",
                 .info,
                 "the server does not ask for a client certificate"
-                    + (candidates.isEmpty ? "" : ": the identity is not sent")
+                    + (identity == nil ? "" : ": the identity is not sent")
             )
-            for candidate in candidates { checkIdentity(candidate, requested: nil) }
+            if let identity { checkIdentity(identity, requested: nil) }
             return
         }
         var names: [String: [String]] = [:]
@@ -450,22 +454,54 @@ struct DiagnosisBuilder {
                 "under \(list.versions.joined(separator: " and ")) the server asks for a client certificate \(accepted)"
             )
         }
-        if candidates.isEmpty {
+        let allNames = Set(names.values.joined())
+        if let identity {
+            checkIdentity(identity, requested: allNames)
+        } else {
             add(
                 "client-auth.no-identity",
                 .info,
-                "no client identity given (--cert/--key, --p12 or --identity): the connection below shows whether the server requires one"
+                "no client identity given: the connection shows whether the server requires one"
             )
         }
-        let allNames = Set(names.values.joined())
-        for candidate in candidates { checkIdentity(candidate, requested: allNames) }
+        if let alternatives { checkAlternatives(alternatives, requested: allNames) }
+    }
+
+    /// The alternatives from a CA the server names (all of them when it names none), each with its expiry.
+    private mutating func checkAlternatives(
+        _ alternatives: () throws -> [TLSDiagnosis.IdentitySummary],
+        requested: Set<String>
+    ) {
+        let summaries: [TLSDiagnosis.IdentitySummary]
+        do { summaries = try alternatives() } catch {
+            add("identity.stored-unavailable", .info, "the stored identities could not be listed: \(error)")
+            return
+        }
+        let fitting = summaries.filter { requested.isEmpty || requested.contains($0.issuer) }
+        for summary in fitting {
+            let state =
+                now > summary.notAfter
+                ? "expired on \(Self.date(summary.notAfter))" : "valid until \(Self.date(summary.notAfter))"
+            add(
+                "identity.stored-match",
+                now > summary.notAfter ? .warning : .info,
+                "\(summary.name) (\(summary.subject)) is issued by \"\(summary.issuer)\", a CA the server names; \(state)"
+            )
+        }
+        if fitting.isEmpty {
+            add(
+                "identity.stored-none",
+                .info,
+                "none of the \(summaries.count) stored identit\(summaries.count == 1 ? "y is" : "ies are") issued by a CA the server names"
+            )
+        }
     }
 
     /// The identity's validity and client-authentication EKU, and whether it comes from a CA in
     /// `requested` (the names the server sent; nil when it asks for no certificate).
-    private mutating func checkIdentity(_ candidate: TLSDiagnosis.Candidate, requested: Set<String>?) {
-        let certificate = candidate.identity.certificate
-        let who = "\(candidate.name) (\(certificate.subject))"
+    private mutating func checkIdentity(_ identity: ClientIdentity, requested: Set<String>?) {
+        let certificate = identity.certificate
+        let who = "the client identity (\(certificate.subject))"
         if now > certificate.notAfter {
             add(
                 "identity.expired",
@@ -498,7 +534,7 @@ struct DiagnosisBuilder {
             )
         }
         guard let requested, !requested.isEmpty else { return }
-        let issuers = Set([certificate.issuer] + candidate.identity.chain.flatMap { [$0.subject, $0.issuer] })
+        let issuers = Set([certificate.issuer] + identity.chain.flatMap { [$0.subject, $0.issuer] })
         if let match = issuers.intersection(requested).sorted().first {
             add("identity.ca-accepted", .ok, "\(who) chains to \"\(match)\", a CA the server names")
         } else {
@@ -514,7 +550,7 @@ struct DiagnosisBuilder {
     // MARK: - The connection
 
     /// Connects as a `TLSClient` with the configuration would; a failure is a blocking finding.
-    private mutating func connect(candidates: [TLSDiagnosis.Candidate]) {
+    private mutating func connect() {
         do {
             let connection = try TLSClient(configuration: configuration).connect(host: host, port: port)
             defer { connection.close() }
@@ -537,10 +573,7 @@ struct DiagnosisBuilder {
             }
             var message = "the connection fails: \(error)"
             if error == .clientCertificateRequired {
-                message +=
-                    candidates.isEmpty
-                    ? ": give one (--cert/--key, --p12 or --identity) from a CA the server names"
-                    : ""
+                message += ": give a client identity from a CA the server names"
             }
             add(code, .blocking, message, Finding.Problem(error))
         }

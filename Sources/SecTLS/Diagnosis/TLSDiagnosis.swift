@@ -70,14 +70,21 @@ public struct TLSDiagnosis: Sendable {
         public var description: String { "\(severity.rawValue) \(code): \(message)" }
     }
 
-    /// A client identity to check against the server's request, with the name to call it by.
-    public struct Candidate: Sendable {
+    /// A client identity known by its certificate's names and expiry, without its key (the summary
+    /// of an identity kept in a store): checked against the server's CA names as an alternative.
+    public struct IdentitySummary: Sendable {
+        /// How the findings name it (`the stored identity alice`).
         public let name: String
-        public let identity: ClientIdentity
+        /// The client certificate's subject and issuer, RFC 2253 (`X509Certificate.subject`).
+        public let subject: String
+        public let issuer: String
+        public let notAfter: Date
 
-        public init(name: String, identity: ClientIdentity) {
+        public init(name: String, subject: String, issuer: String, notAfter: Date) {
             self.name = name
-            self.identity = identity
+            self.subject = subject
+            self.issuer = issuer
+            self.notAfter = notAfter
         }
     }
 
@@ -106,7 +113,8 @@ public struct TLSDiagnosis: Sendable {
     ///   - host: the server's name or address.
     ///   - port: its port.
     ///   - configuration: how the client connects; its `clientIdentity` is the identity checked and sent.
-    ///   - candidates: more identities to check against the server's CA names (stored ones).
+    ///   - alternatives: other identities (stored ones), asked for only when the server asks for a
+    ///     client certificate; the ones from a CA it names are reported. An error it throws is a finding.
     ///   - now: the time validity is judged at.
     /// - Returns: the findings.
     /// - Throws: `invalidConfiguration` for a configuration no client can use (unreadable CA file, a
@@ -116,7 +124,7 @@ public struct TLSDiagnosis: Sendable {
         host: String,
         port: Int,
         configuration: TLSClientConfiguration,
-        candidates: [Candidate] = [],
+        alternatives: (() throws -> [IdentitySummary])? = nil,
         at now: Date = Date()
     ) throws(TLSError) -> TLSDiagnosis {
         try TLSClient.checkEndpoint(host: host, port: port, scheme: "tls", configuration: configuration)
@@ -130,11 +138,7 @@ public struct TLSDiagnosis: Sendable {
             trustStore: trustStore,
             now: now
         )
-        var candidates = candidates
-        if let identity = configuration.clientIdentity {
-            candidates.insert(Candidate(name: "the client identity", identity: identity), at: 0)
-        }
-        try diagnosis.run(candidates: candidates)
+        try diagnosis.run(alternatives: alternatives)
         return diagnosis.result
     }
 }

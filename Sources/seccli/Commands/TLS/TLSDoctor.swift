@@ -72,12 +72,25 @@ extension SecCLI.TLSCommand {
             let diagnosis = try TLSDiagnosis.diagnose(
                 host: address.host,
                 port: address.port,
-                configuration: configuration
+                configuration: configuration,
+                alternatives: Self.storedIdentities
             )
             let report = DoctorReport(diagnosis: diagnosis, identityName: identityName)
             print(json ? try report.json() : report.text, terminator: "")
             if let blocking = diagnosis.firstBlockingFinding {
                 throw Failure(message: "\(blocking.code): \(blocking.message)", exitCode: ExitStatus(blocking.problem))
+            }
+        }
+
+        /// The identities `seccli identity import` stored, by their summaries (no key is read).
+        static func storedIdentities() throws -> [TLSDiagnosis.IdentitySummary] {
+            try StoreOptions.parse([]).identityStore().list().identities.map {
+                TLSDiagnosis.IdentitySummary(
+                    name: "the stored identity \($0.name)",
+                    subject: $0.subject,
+                    issuer: $0.issuer,
+                    notAfter: $0.notAfter
+                )
             }
         }
 

@@ -7,7 +7,7 @@ import Testing
 @Suite("seccli audit")
 struct AuditCLITests {
     @Test(
-        "6 shell loops x 10 seccli cred processes on one log: every line whole, one chain, no secret",
+        "6 shell loops x 10 seccli cred processes on one log rotated every 8 KiB: every line whole, one chain through the files, no secret",
         .tags(.slow),
         arguments: KeychainBackend.available
     )
@@ -17,6 +17,8 @@ struct AuditCLITests {
                 let logPath = scratch.path("audit/credentials.audit")
                 var env = backendEnvironment
                 env["SECKIT_AUDIT_LOG"] = logPath
+                // About 25 lines a file: the writers rotate the log under each other two or three times.
+                env["SECKIT_AUDIT_LOG_ROTATE_BYTES"] = "8192"
                 let service = Keychain.uniqueName("audit")
                 let secret = "audit-cli-secret-\(UUID().uuidString)"
                 // On the file backend every process with a store file pays a PBKDF2: only the Secret
@@ -49,7 +51,13 @@ struct AuditCLITests {
                 records += 60
                 let verify = try Tools.seccli(["audit", "verify", logPath], expecting: .success)
                 #expect(verify.stdoutText == "\(logPath): \(records) records, chain intact\n")
-                let contents = String(decoding: try scratch.read("audit/credentials.audit"), as: UTF8.self)
+                // The rotated files, oldest (highest number) first, then the live one.
+                let rotated = try FileManager.default.contentsOfDirectory(atPath: scratch.path("audit"))
+                    .compactMap { name in name.split(separator: ".").last.flatMap { Int($0) } }.sorted(by: >)
+                #expect(rotated.count >= 2, "the writers rotated the log: \(rotated)")
+                let files = rotated.map { "credentials.audit.\($0)" } + ["credentials.audit"]
+                let contents = try files.map { String(decoding: try scratch.read("audit/\($0)"), as: UTF8.self) }
+                    .joined()
                 let lines = contents.split(separator: "\n", omittingEmptySubsequences: false)
                 #expect(lines.count == records + 1 && lines.last == "")
                 for line in lines.dropLast() {

@@ -11,8 +11,9 @@ import Musl
 /// call (`AuditRecord`), each carrying the SHA-256 of the line before it.
 ///
 /// Writers in any number of processes share one file: each line is appended with one `write` on a
-/// descriptor opened with `O_APPEND`, under an exclusive `flock` on the log file held while the
-/// previous line is read, so no line is torn and the chain has no fork. When a line would take the
+/// descriptor opened with `O_APPEND`, under an exclusive `flock` of `PATH.lock` held from reading
+/// the previous line to the write (and a rotation between), so no line is torn and the chain has no
+/// fork. The writers share the lock file: they are one user's processes. When a line would take the
 /// file past `rotationSize`, the file is renamed to `PATH.1` (`PATH.1` to `PATH.2`, …, the oldest
 /// beyond `rotatedFiles` removed) and the chain continues in a new `PATH`.
 ///
@@ -69,60 +70,59 @@ public struct AuditLog: Hashable, Sendable {
 
     // MARK: - Writing
 
-    /// Appends the record of one call, chained to the last line; `sequence` and `previous` are set here.
+    /// Appends the record of one call, chained to the last line; `sequence` and `previous` are set
+    /// here. Writers wait for each other (the lock file `PATH.lock`) at most `lockTimeout`.
     ///
-    /// - Throws: `KeychainError.io` when the log cannot be opened, locked or written.
+    /// - Throws: `KeychainError.io` when the log cannot be opened or written, `timeout` when another
+    ///   writer holds the lock for longer.
     public func append(_ record: AuditRecord) throws(KeychainError) {
-        try PrivateDirectory.create(PathNames.folder(containing: path))
-        var record = record
-        while true {
-            let descriptor = try openLocked()
-            defer { close(descriptor) }  // closing releases the lock
-            // A writer that rotated the file while this one waited for the lock: start again on the new one.
-            guard try isCurrent(descriptor) else { continue }
-            let size = try fileSize(descriptor)
-            let last = try lastLine(descriptor, size: size)
+        // One lock for reading the last line, rotating and writing: a lock on the log file itself would
+        // let a writer that opens the new file while another rotates start a second chain in it.
+        try FileLock(path: path + ".lock").withExclusiveLock(until: OperationDeadline(Self.lockTimeout)) {
+            () throws(KeychainError) in
+            let descriptor = try openForAppending()
+            defer { close(descriptor) }
+            var size = try fileSize(descriptor)
+            var last = try lastLine(descriptor, size: size)
+            // An empty file after a rotation (or one removed by hand) goes on from the newest rotated one.
+            if size == 0, let rotated = try lastLine(ofFile: "\(path).1") { last = rotated }
+            var record = record
             record.sequence = (last.flatMap(AuditRecord.sequence(of:)) ?? 0) + 1
             record.previous = last.map { SHA256.hash(data: $0).hexString } ?? AuditRecord.genesis
             var line = record.line()
-            // A last line without its newline (a writer killed mid-line cannot happen with one write,
-            // but an edit can leave one): end it, so the new record is a line of its own.
-            if size > 0, last != nil, try !endsWithNewline(descriptor, size: size) { line.insert(0x0A, at: 0) }
             line.append(0x0A)
+            var target = descriptor
             if size > 0 && size + line.count > rotationSize {
                 try rotate()
-                // The new file continues the chain; other writers now wait on its lock, not the old one's.
-                let fresh = try openLocked()
-                defer { close(fresh) }
-                if line.first == 0x0A { line.removeFirst() }
-                try write(line, to: fresh)
-                return
+                target = try openForAppending()
+                size = 0
             }
-            try write(line, to: descriptor)
-            return
+            defer { if target != descriptor { close(target) } }
+            // A last line without its newline (a writer cannot leave one, with one write; an edit can):
+            // end it, so that the new record is a line of its own.
+            if size > 0, try !endsWithNewline(target, size: size) { line.insert(0x0A, at: 0) }
+            try write(line, to: target)
         }
     }
 
-    private func openLocked() throws(KeychainError) -> Int32 {
+    /// How long a writer waits for another to finish its line: far longer than one append takes.
+    static let lockTimeout: Duration = .seconds(10)
+
+    private func openForAppending() throws(KeychainError) -> Int32 {
         let descriptor = open(path, O_RDWR | O_APPEND | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o600)
         guard descriptor >= 0 else { throw failure(errno) }
-        while flock(descriptor, LOCK_EX) != 0 {
-            guard errno == EINTR else {
-                let error = failure(errno)
-                close(descriptor)
-                throw error
-            }
-        }
         return descriptor
     }
 
-    /// True when `descriptor` is still the file at `path` (not one rotated away since it was opened).
-    private func isCurrent(_ descriptor: Int32) throws(KeychainError) -> Bool {
-        var opened = stat()
-        var named = stat()
-        guard fstat(descriptor, &opened) == 0 else { throw failure(errno) }
-        guard stat(path, &named) == 0 else { return false }
-        return opened.st_dev == named.st_dev && opened.st_ino == named.st_ino
+    /// The last line of `file`, nil when it does not exist or is empty.
+    private func lastLine(ofFile file: String) throws(KeychainError) -> [UInt8]? {
+        let descriptor = open(file, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else {
+            if errno == ENOENT { return nil }
+            throw failure(errno)
+        }
+        defer { close(descriptor) }
+        return try lastLine(descriptor, size: try fileSize(descriptor))
     }
 
     private func fileSize(_ descriptor: Int32) throws(KeychainError) -> Int {

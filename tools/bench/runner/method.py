@@ -231,5 +231,5 @@ METHOD = Template(
   temporary folder (the log grows over the run, one record per logged run), back to back, each batch timed as a
   whole by bash `EPOCHREALTIME` (which case goes first alternates); every batch's last output is compared with the
   secret, and afterwards `seccli audit verify` must find one intact record per logged run. Reported figure: the
-  ratio of the medians over the rounds of the time per process."""
+  median over the rounds of each round's ratio of its median times per process (on / off)."""
 )

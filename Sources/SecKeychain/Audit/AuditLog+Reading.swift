@@ -86,6 +86,7 @@ extension AuditLog {
 
     /// Every record of the log, oldest first; lines that are not records are skipped (`verify()` names them).
     ///
+    /// - Returns: the records of the rotated files, oldest first, then those of `path`.
     /// - Throws: `KeychainError.io` when a file cannot be read (`notFound` when the log does not exist).
     public func records() throws(KeychainError) -> [AuditRecord] {
         var result: [AuditRecord] = []

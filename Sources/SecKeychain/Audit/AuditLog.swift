@@ -50,7 +50,9 @@ public struct AuditLog: Hashable, Sendable {
         self.rotatedFiles = max(rotatedFiles, 1)
     }
 
-    /// The log `SECKIT_AUDIT_LOG` names (with `SECKIT_AUDIT_LOG_ROTATE_BYTES`), nil when it is unset or empty.
+    /// The log `SECKIT_AUDIT_LOG` names (with `SECKIT_AUDIT_LOG_ROTATE_BYTES`).
+    ///
+    /// - Returns: the log, or nil when the variable is unset or empty.
     public static func fromEnvironment() -> AuditLog? {
         guard let value = getenv(environmentVariable), value.pointee != 0 else { return nil }
         let size = getenv(rotationSizeVariable).flatMap { Int(String(cString: $0)) } ?? defaultRotationSize
@@ -73,6 +75,7 @@ public struct AuditLog: Hashable, Sendable {
     /// Appends the record of one call, chained to the last line; `sequence` and `previous` are set
     /// here. Writers wait for each other (the lock file `PATH.lock`) at most `lockTimeout`.
     ///
+    /// - Parameter record: the call's record; its `sequence` and `previous` are replaced.
     /// - Throws: `KeychainError.io` when the log cannot be opened or written, `timeout` when another
     ///   writer holds the lock for longer.
     public func append(_ record: AuditRecord) throws(KeychainError) {

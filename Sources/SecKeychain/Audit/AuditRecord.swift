@@ -55,6 +55,22 @@ public struct AuditRecord: Codable, Hashable, Sendable {
             previous
     }
 
+    /// A record of one call.
+    ///
+    /// - Parameters:
+    ///   - sequence: its position in the log (`AuditLog.append(_:)` sets it).
+    ///   - time: when the call ended.
+    ///   - operation: read, write or delete.
+    ///   - call: the `CredentialStore` call.
+    ///   - backend: the store's name.
+    ///   - identity: the item's attributes, or those a query matched.
+    ///   - result: `ok` or the error's case name.
+    ///   - count: the items a search returned or a `deleteAll` deleted.
+    ///   - secretReturned: whether the call returned a secret.
+    ///   - pid: the calling process.
+    ///   - uid: its user.
+    ///   - executable: its executable.
+    ///   - previous: the SHA-256 of the previous line (`AuditLog.append(_:)` sets it).
     public init(
         sequence: Int,
         time: Date,
@@ -85,6 +101,10 @@ public struct AuditRecord: Codable, Hashable, Sendable {
         self.previous = previous
     }
 
+    /// Reads a record from its JSON object (the `time` as `timeStyle` writes it).
+    ///
+    /// - Parameter decoder: the decoder.
+    /// - Throws: `DecodingError` for a missing or mistyped field.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         sequence = try container.decode(Int.self, forKey: .sequence)
@@ -110,6 +130,10 @@ public struct AuditRecord: Codable, Hashable, Sendable {
         previous = try container.decode(String.self, forKey: .previous)
     }
 
+    /// Writes the record as its JSON object, as a line of the log holds it.
+    ///
+    /// - Parameter encoder: the encoder.
+    /// - Throws: the encoder's errors.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(sequence, forKey: .sequence)
@@ -201,6 +225,9 @@ public struct AuditedAttributes: Codable, Hashable, Sendable {
     public var authenticationType: String?
     public var realm: String?
 
+    /// The attributes of an item's identity.
+    ///
+    /// - Parameter identity: the identity.
     public init(_ identity: CredentialIdentity) {
         itemClass = identity.service == nil ? "internet" : "generic"
         service = identity.service
@@ -215,6 +242,9 @@ public struct AuditedAttributes: Codable, Hashable, Sendable {
         realm = location?.realm
     }
 
+    /// The attributes a query matches (its limit and `includeSecrets` aside).
+    ///
+    /// - Parameter query: the query.
     public init(_ query: CredentialQuery) {
         itemClass = query.itemClass?.rawValue
         service = query.service

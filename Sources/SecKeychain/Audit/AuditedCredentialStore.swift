@@ -145,10 +145,15 @@ public struct AuditedCredentialStore: CredentialStore {
 
 extension CredentialStore {
     /// This store with every call recorded in `log` (see `AuditedCredentialStore`).
+    ///
+    /// - Parameter log: where the records go.
+    /// - Returns: the audited store.
     public func audited(to log: AuditLog) -> AuditedCredentialStore { AuditedCredentialStore(self, log: log) }
 
     /// This store, audited when `SECKIT_AUDIT_LOG` names a log (`AuditLog.fromEnvironment()`),
     /// else itself: what seccli does with every store it opens.
+    ///
+    /// - Returns: the audited store, or this one.
     public func auditedIfConfigured() -> any CredentialStore {
         AuditLog.fromEnvironment().map { audited(to: $0) } ?? self
     }

@@ -1,6 +1,10 @@
 /// The key usage extension of a certificate (RFC 5280 §4.2.1.3): what its key may do.
 public struct KeyUsage: OptionSet, Hashable, Sendable, CustomStringConvertible {
     public let rawValue: UInt32
+
+    /// The usages whose bits `rawValue` sets (SecTLS's own bit order, not the DER bit string's).
+    ///
+    /// - Parameter rawValue: the bits.
     public init(rawValue: UInt32) { self.rawValue = rawValue }
 
     public static let digitalSignature = KeyUsage(rawValue: 1 << 0)
@@ -24,6 +28,10 @@ public struct KeyUsage: OptionSet, Hashable, Sendable, CustomStringConvertible {
 /// The extended key usage extension of a certificate (RFC 5280 §4.2.1.12): the purposes it is for.
 public struct ExtendedKeyUsage: OptionSet, Hashable, Sendable, CustomStringConvertible {
     public let rawValue: UInt32
+
+    /// The purposes whose bits `rawValue` sets (SecTLS's own bit order).
+    ///
+    /// - Parameter rawValue: the bits.
     public init(rawValue: UInt32) { self.rawValue = rawValue }
 
     /// TLS server authentication (`serverAuth`).

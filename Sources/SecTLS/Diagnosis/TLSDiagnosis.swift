@@ -40,6 +40,8 @@ public struct TLSDiagnosis: Sendable {
             case clientCertificate
 
             /// The problem a connection error is.
+            ///
+            /// - Parameter error: what `TLSClient.connect` threw.
             public init(_ error: TLSError) {
                 switch error {
                 case .certificateVerificationFailed: self = .verification
@@ -80,6 +82,13 @@ public struct TLSDiagnosis: Sendable {
         public let issuer: String
         public let notAfter: Date
 
+        /// A summary of an identity's certificate.
+        ///
+        /// - Parameters:
+        ///   - name: how the findings name it.
+        ///   - subject: the certificate's subject, RFC 2253.
+        ///   - issuer: the certificate's issuer, RFC 2253, compared with the server's CA names.
+        ///   - notAfter: the end of the certificate's validity period.
         public init(name: String, subject: String, issuer: String, notAfter: Date) {
             self.name = name
             self.subject = subject

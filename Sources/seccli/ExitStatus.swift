@@ -25,43 +25,46 @@ enum ExitStatus: Int32, CaseIterable, Sendable {
             (nil, "success; with `hash --check`, `hmac --verify` or `pin --expect`, everything matched")
         case .checkFailed:
             (
-                ["hash", "hmac", "encrypt", "decrypt", "keygen", "cred", "sso", "identity"],
-                "a check failed: checksum or MAC mismatch; input that cannot be decrypted (wrong key or password, "
+                ["hash", "hmac", "encrypt", "decrypt", "keygen", "cred", "sso", "identity", "audit"],
+                "a check failed: checksum or MAC mismatch; an audit log whose hash chain is broken (`audit verify`); input that cannot be decrypted (wrong key or password, "
                     + "truncated, altered, not in the format, `-a` input that is not base64, an expired Fernet token, a JWE with a refused algorithm "
                     + "or an unknown `kid`, an input too large for a sealed format); or a file could not be read or "
                     + "written (`hash`/`hmac` still process the other files); for `cred`/`sso`/`identity` also a store "
-                    + "that failed unexpectedly; for `identity list` an item whose summary cannot be read (the readable "
+                    + "that failed unexpectedly, or an audit log (`SECKIT_AUDIT_LOG`) that cannot be written; for `identity list` an item whose summary cannot be read (the readable "
                     + "identities are still listed)"
             )
         case .dataError:
             (
-                ["hmac", "encrypt", "decrypt", "kdf", "pin", "cred", "sso", "identity"],
+                ["hmac", "encrypt", "decrypt", "kdf", "pin", "tls", "cred", "sso", "identity", "audit"],
                 "bad data in the options: a malformed key or IV (hex/base64/JWK), a key or IV of the wrong size, an "
-                    + "unreadable secret source, an unset environment variable; for `pin`: a certificate, `--ca`, client "
+                    + "unreadable secret source, an unset environment variable; for `pin` and `tls doctor`: a certificate, `--ca`, client "
                     + "certificate, key or PKCS#12 file that cannot be read or parsed, an encrypted key without "
                     + "passphrase, a wrong passphrase, a key that does not belong to the certificate (also for `identity import`), "
                     + "a stored identity that cannot be read; for `cred`/`sso`/`identity`: "
                     + "a secret over 1 MiB, a wrong `--store-password`, a damaged or altered store file, an invalid "
-                    + "attribute (an empty name, a NUL character)"
+                    + "attribute (an empty name, a NUL character); for `audit`: a log that cannot be read"
             )
         case .pinMismatch:
-            (["pin"], "no expected pin matches the chain (the chain is printed on standard output)")
+            (
+                ["pin", "tls"],
+                "no expected pin matches the chain (the chain is printed on standard output; `tls doctor`: the report)"
+            )
         case .verificationFailed:
             (
-                ["pin"],
+                ["pin", "tls"],
                 "the server's certificate did not verify; the message carries OpenSSL's reason: `certificate has "
                     + "expired`, `unable to get local issuer certificate` (unknown CA), `self-signed certificate`, "
                     + "`hostname mismatch`, …"
             )
         case .clientCertificateRefused:
             (
-                ["pin"],
+                ["pin", "tls"],
                 "the server requires a client certificate and none was given, or it refused the one given (also "
                     + "under TLS 1.3, where the refusal arrives after the handshake)"
             )
         case .connectionFailed:
             (
-                ["pin"],
+                ["pin", "tls"],
                 "no connection: refused, unreachable, unknown host, a failed handshake (no common version or "
                     + "cipher), or a timeout"
             )
@@ -69,7 +72,7 @@ enum ExitStatus: Int32, CaseIterable, Sendable {
             (
                 Self.keychainCommands,
                 "no such item (for a `keyring:SERVICE/ACCOUNT` secret source too); no SSO token, or nobody "
-                    + "logged in (`sso user`); no identity of that name (`identity delete`, `pin --identity`)"
+                    + "logged in (`sso user`); no identity of that name (`identity delete`, `pin --identity`, `tls doctor --identity`)"
             )
         case .expired:
             (["cred", "sso"], "`cred get`: the item is past its `--expires` date; `sso token`: the token has expired")
@@ -97,14 +100,16 @@ enum ExitStatus: Int32, CaseIterable, Sendable {
                     + "does not apply to the format, direction or backend chosen (`--md` with `--format fernet`, `--iter` "
                     + "with `--key`, `--store-file` with the Secret Service); for `pin`: a "
                     + "malformed `HOST[:PORT]` or `--expect` pin, `--ca` with `--pin-only`, `--p12` with `--cert`, `--identity` with either, "
-                    + "connection options (`--timeout` included) with `--file`, `--pin-only` without `--expect`"
+                    + "connection options (`--timeout` included) with `--file`, `--pin-only` without `--expect` (`tls doctor`: without `--pin`)"
             )
         }
     }
 
     /// The commands that read the keychain: `cred` and `sso`, and every command that takes a secret
     /// source, which may be `keyring:SERVICE/ACCOUNT`.
-    private static let keychainCommands = ["hmac", "encrypt", "decrypt", "kdf", "pin", "cred", "sso", "identity"]
+    private static let keychainCommands = [
+        "hmac", "encrypt", "decrypt", "kdf", "pin", "tls", "cred", "sso", "identity",
+    ]
 
     /// The `--help` text of the codes `command` exits with (every code for nil).
     static func help(for command: String? = nil) -> String {

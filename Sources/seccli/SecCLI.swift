@@ -17,8 +17,8 @@ struct SecCLI: ParsableCommand {
         subcommands: [
             HashCommand.self, HMACCommand.self, EncryptCommand.self, DecryptCommand.self, KDFCommand.self,
             KeygenCommand.self,
-            PinCommand.self,
-            CredCommand.self, SSOCommand.self, IdentityCommand.self,
+            PinCommand.self, TLSCommand.self,
+            CredCommand.self, SSOCommand.self, IdentityCommand.self, AuditCommand.self,
         ]
     )
 

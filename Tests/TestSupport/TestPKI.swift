@@ -8,7 +8,9 @@ import Foundation
 ///   SAN `DNS:localhost, IP:127.0.0.1, IP:::1`; `ed25519`, self-signed with a UTF-8 subject.
 ///   Each of ``names`` also as DER (`<name>.der`). `chain.pem` holds ``serverChain`` (leaf-rsa,
 ///   intermediate, ca), `ca-chain.pem` the intermediate and the CA.
-/// - `other`: an unrelated self-signed certificate; `appended-chain.pem` = intermediate + other.
+/// - `other`: an unrelated self-signed certificate; `appended-chain.pem` = intermediate + other;
+///   `reversed-chain.pem` = ca + intermediate (a chain sent in the wrong order).
+/// - `no-server-eku`: a localhost certificate under the intermediate whose extendedKeyUsage is clientAuth only.
 /// - `selfsigned`: a self-signed server for localhost; `expired`: a server under the intermediate
 ///   that expired in February 2020 (made with `openssl ca`, which can back-date).
 /// - `rogue-ca`, a CA nobody trusts, with `rogue-server` and `rogue-client` under it.
@@ -147,12 +149,23 @@ public final class TestPKI: Sendable {
             serial: "8",
             extensions: "cn-only.ext"
         )
+        // For clients only (extendedKeyUsage clientAuth): no TLS client accepts it as a server's.
+        try write("no-server-eku.ext", "subjectAltName=DNS:localhost,IP:127.0.0.1\nextendedKeyUsage=clientAuth\n")
+        try issue(
+            "no-server-eku",
+            subject: "/C=DE/O=SecKit Test/CN=localhost",
+            key: .ec,
+            by: "intermediate",
+            serial: "9",
+            extensions: "no-server-eku.ext"
+        )
         for name in Self.names {
             try openssl(["x509", "-in", "\(name).pem", "-outform", "DER", "-out", "\(name).der"])
         }
         try concatenate(Self.serverChain.map { "\($0).pem" }, into: "chain.pem")
         try concatenate(["intermediate.pem", "ca.pem"], into: "ca-chain.pem")
         try concatenate(["intermediate.pem", "other.pem"], into: "appended-chain.pem")
+        try concatenate(["ca.pem", "intermediate.pem"], into: "reversed-chain.pem")
         try selfSigned(
             "selfsigned",
             subject: "/CN=localhost",

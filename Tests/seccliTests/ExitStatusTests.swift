@@ -33,7 +33,7 @@ struct ExitStatusTests {
         }
     }
 
-    @Test("--help prints the table", arguments: [[], ["pin"], ["cred"], ["sso"]])
+    @Test("--help prints the table", arguments: [[], ["pin"], ["cred"], ["sso"], ["tls", "doctor"], ["audit"]])
     func help(command: [String]) throws {
         let result = try Tools.seccli(command + ["--help"])
         #expect(result.status == 0, "stderr: \(result.stderr)")

@@ -25,6 +25,43 @@ struct UntrustedOutputTests {
     /// second `.add(…)` line in a naive output.
     static let evilDNS = "evil\n.add(\"x\", \"sha256/forged\")\nq"
 
+    @Test(
+        "tls doctor: the same certificate served by s_server: every finding one line, nothing raw, on stdout and stderr"
+    )
+    func doctorReport() throws {
+        try withScratch { dir in
+            _ = try dir.write(
+                "ext.cnf",
+                "[req]\ndistinguished_name=dn\n[dn]\n[ext]\nsubjectAltName=DNS:evil\\n.add(\\\"x\\\")\\nq\n"
+            )
+            try Tools.reference(
+                "openssl",
+                [
+                    "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-nodes", "-keyout",
+                    "key.pem", "-out", "cert.pem", "-days", "2", "-utf8", "-subj",
+                    "/CN=evil\u{85}x\u{2028}y\u{1B}[31mred\u{202E}txt", "-config", "ext.cnf", "-extensions", "ext",
+                ],
+                in: dir
+            )
+            let server = try TLSTestServer.start(["-cert", "cert.pem", "-key", "key.pem", "-www"], in: dir.url)
+            defer { server.stop() }
+            // Trusting the certificate itself: the chain verifies, the host name does not (exit 4).
+            let result = try Tools.seccli(["tls", "doctor", "127.0.0.1:\(server.port)", "--ca", dir.path("cert.pem")])
+            #expect(result.status == 4, "\(result.stderr)")
+            Self.expectNoRawControls(result.stdout)
+            Self.expectNoRawControls(Array(result.stderr.utf8))
+            #expect(result.stderr.split(separator: "\n").count == 1, "\(result.stderr)")
+            let lines = result.stdoutLines
+            #expect(lines.first?.hasPrefix("tls doctor: 127.0.0.1 port") == true)
+            #expect(lines.last == "verdict: blocked by host.mismatch (exit 4)", "\(lines)")
+            let prefixes = ["ok   ", "info ", "warn ", "FAIL "]
+            for line in lines.dropFirst().dropLast() {
+                #expect(prefixes.contains { line.hasPrefix($0) }, "a line that is no finding: \(line.debugDescription)")
+            }
+            #expect(lines.contains { $0.contains("DNS:evil\\n.add(") }, "\(lines)")
+        }
+    }
+
     @Test("pin --file: a subject with ESC, NEL, U+2028 and U+202E and a DNS name with newlines and quotes")
     func certificateNames() throws {
         try withScratch { dir in

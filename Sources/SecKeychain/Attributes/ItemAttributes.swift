@@ -215,14 +215,21 @@ enum ItemAttributes {
     /// written as the nearest one in it.
     static func formatDate(_ date: Date) -> String {
         let clamped = min(max(date, storableDates.lowerBound), storableDates.upperBound)
-        var seconds = time_t(clamped.timeIntervalSince1970.rounded(.down))
+        return utcDateTime(time_t(clamped.timeIntervalSince1970.rounded(.down))) + "Z"
+    }
+
+    /// `2026-12-31T23:59:59` (UTC, no zone letter) of `seconds` since 1970, with `gmtime_r`.
+    static func utcDateTime(_ seconds: time_t) -> String {
+        var seconds = seconds
         var parts = tm()
         gmtime_r(&seconds, &parts)
-        func digits(_ value: Int32, _ count: Int) -> String {
-            let text = String(value)
-            return String(repeating: "0", count: max(0, count - text.count)) + text
-        }
         return "\(digits(parts.tm_year + 1900, 4))-\(digits(parts.tm_mon + 1, 2))-\(digits(parts.tm_mday, 2))T"
-            + "\(digits(parts.tm_hour, 2)):\(digits(parts.tm_min, 2)):\(digits(parts.tm_sec, 2))Z"
+            + "\(digits(parts.tm_hour, 2)):\(digits(parts.tm_min, 2)):\(digits(parts.tm_sec, 2))"
+    }
+
+    /// `value` in decimal, zero-padded to `count` digits.
+    static func digits(_ value: Int32, _ count: Int) -> String {
+        let text = String(value)
+        return String(repeating: "0", count: max(0, count - text.count)) + text
     }
 }

@@ -81,7 +81,7 @@ extension X509Certificate {
     }
 
     /// RFC 2253, with UTF-8 instead of `\XX` escapes for non-ASCII characters.
-    private static func name(_ name: OpaquePointer?, _ what: String) throws(TLSError) -> String {
+    static func name(_ name: OpaquePointer?, _ what: String) throws(TLSError) -> String {
         guard let name else { throw .malformedCertificate("no \(what) name") }
         guard let bio = BIO_new(BIO_s_mem()) else { throw .openSSL("BIO_new") }
         defer { BIO_free(bio) }

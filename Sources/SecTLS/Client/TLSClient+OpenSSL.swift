@@ -24,6 +24,28 @@ final class SSLContextHandle: @unchecked Sendable {
         SSL_CTX_set_cert_cb(context, certificateRequestCallback, nil)
     }
 
+    /// A context for one probe of a server (`TLSDiagnosis`): exactly `version` (an OpenSSL
+    /// `TLS1_*_VERSION`, older ones at security level 0 so that they can be offered at all), no
+    /// verification, `identity` sent when asked for, and `certificateRequest` called on a request.
+    init(
+        probing version: Int32,
+        identity: ClientIdentity?,
+        certificateRequest: @convention(c) (OpaquePointer?, UnsafeMutableRawPointer?) -> Int32
+    ) throws(TLSError) {
+        guard let context = SSL_CTX_new(TLS_client_method()) else { throw .openSSL("SSL_CTX_new") }
+        pointer = context
+        if version < TLS1_2_VERSION {
+            SSL_CTX_set_security_level(context, 0)
+            _ = SSL_CTX_set_cipher_list(context, "DEFAULT:@SECLEVEL=0")
+        }
+        guard SSL_CTX_ctrl(context, SSL_CTRL_SET_MIN_PROTO_VERSION, CLong(version), nil) == 1,
+            SSL_CTX_ctrl(context, SSL_CTRL_SET_MAX_PROTO_VERSION, CLong(version), nil) == 1
+        else { throw .openSSL("SSL_CTX_set_min_proto_version") }
+        SSL_CTX_set_verify(context, SSL_VERIFY_NONE, nil)
+        if let identity { try use(identity) }
+        SSL_CTX_set_cert_cb(context, certificateRequest, nil)
+    }
+
     deinit { SSL_CTX_free(pointer) }
 
     private func setVersions(minimum: TLSVersion, maximum: TLSVersion?) throws(TLSError) {
@@ -69,6 +91,9 @@ private let certificateRequestCallback: @convention(c) (OpaquePointer?, UnsafeMu
 /// What the callbacks learn during one handshake.
 final class HandshakeState {
     var certificateRequested = false
+    /// The CA names of the server's CertificateRequest (TLS 1.2) or its certificate_authorities
+    /// extension (TLS 1.3), kept only by a diagnosis probe.
+    var requestedCANames: [String] = []
     /// Depth of the first certificate the verifier refused.
     var failedDepth: Int?
 }

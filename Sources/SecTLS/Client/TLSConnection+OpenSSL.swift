@@ -8,9 +8,9 @@ import Glibc
 /// One OpenSSL `SSL` over a non-blocking socket it owns: the handshake with every check, then I/O
 /// with deadlines.
 final class SSLSession {
-    private let ssl: OpaquePointer
+    let ssl: OpaquePointer
     private let descriptor: Int32
-    private let state = HandshakeState()
+    let state = HandshakeState()
     /// The chain the server sent, once built (see `peerChain(reusing:)`).
     private var sentChain: [X509Certificate]?
     private var established = false
@@ -52,18 +52,7 @@ final class SSLSession {
                 guard SSL_set1_host(ssl, serverName) == 1 else { throw .openSSL("SSL_set1_host") }
             }
         }
-        if !isIPAddress {
-            // SSL_set_tlsext_host_name is a macro over SSL_ctrl.
-            let ok = serverName.withCString { name in
-                SSL_ctrl(
-                    ssl,
-                    SSL_CTRL_SET_TLSEXT_HOSTNAME,
-                    CLong(TLSEXT_NAMETYPE_host_name),
-                    UnsafeMutableRawPointer(mutating: name)
-                )
-            }
-            guard ok == 1 else { throw .openSSL("SSL_set_tlsext_host_name") }
-        }
+        if !isIPAddress { try sendServerName(serverName) }
         SSL_set_verify(ssl, pinsOnly ? SSL_VERIFY_NONE : SSL_VERIFY_PEER, verifyCallback)
 
         try perform(.handshake, deadline: deadline) { SSL_connect(ssl) }
@@ -94,6 +83,20 @@ final class SSLSession {
             pinEvaluation: verified.pinEvaluation,
             clientCertificateRequested: state.certificateRequested
         )
+    }
+
+    /// Sends `serverName` in SNI (not for an IP address: RFC 6066 section 3).
+    func sendServerName(_ serverName: String) throws(TLSError) {
+        // SSL_set_tlsext_host_name is a macro over SSL_ctrl.
+        let ok = serverName.withCString { name in
+            SSL_ctrl(
+                ssl,
+                SSL_CTRL_SET_TLSEXT_HOSTNAME,
+                CLong(TLSEXT_NAMETYPE_host_name),
+                UnsafeMutableRawPointer(mutating: name)
+            )
+        }
+        guard ok == 1 else { throw .openSSL("SSL_set_tlsext_host_name") }
     }
 
     /// Under TLS 1.3 the server judges our certificate (or its absence) after the handshake: waits for
@@ -160,7 +163,7 @@ final class SSLSession {
     /// Calls `operation` (an `SSL_*` call returning 1 on success, or ≤ 0) until it succeeds, waiting
     /// for the socket as OpenSSL asks, until `deadline`. A clean end of stream (close_notify) is a
     /// success for a read that then returned nothing.
-    private func perform(
+    func perform(
         _ phase: TLSPhase,
         deadline: ContinuousClock.Instant,
         _ operation: () -> Int32

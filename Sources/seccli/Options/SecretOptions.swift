@@ -5,8 +5,8 @@ extension SecretEncoding: ExpressibleByArgument {}
 
 /// Where `keyring:SERVICE/ACCOUNT` sources are read: the user's Secret Service, also when `cred`
 /// uses the file backend (whose `--store-password` may then come from the keyring, never from the
-/// file it unlocks).
-let secretKeyring = SecretServiceStore()
+/// file it unlocks). Audited when `SECKIT_AUDIT_LOG` names a log.
+let secretKeyring = SecretServiceStore().auditedIfConfigured()
 
 /// Parses a secret-source option value, refusing literals without echoing them.
 func secretSource(_ text: String, option: String) throws -> SecretSource {

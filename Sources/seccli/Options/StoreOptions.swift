@@ -69,16 +69,16 @@ struct StoreOptions: ParsableArguments {
     var maximumSecretByteCount: Int { SecretServiceStore.maximumSecretByteCount }
 
     /// The store the options name, keeping new items in `collection` on the Secret Service; the file
-    /// backend reads its master password here.
+    /// backend reads its master password here. Audited when `SECKIT_AUDIT_LOG` names a log.
     func open(collection: SecretServiceCollection = .default) throws -> any CredentialStore {
         switch try resolvedBackend() {
         case .secretService:
-            return SecretServiceStore(collection: collection)
+            return SecretServiceStore(collection: collection).auditedIfConfigured()
         case .file:
             return try EncryptedFileStore(
                 path: resolvedStoreFile(),
                 password: try passwordSource().read(keyring: secretKeyring)
-            )
+            ).auditedIfConfigured()
         }
     }
 

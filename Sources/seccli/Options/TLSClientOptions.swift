@@ -1,7 +1,7 @@
 import ArgumentParser
 import SecKit
 
-/// How `seccli pin` connects: server name, trust, timeout.
+/// How `seccli pin` and `seccli tls doctor` connect: server name, trust, timeout.
 struct TLSClientOptions: ParsableArguments {
     @Option(
         help: ArgumentHelp(
@@ -23,7 +23,7 @@ struct TLSClientOptions: ParsableArguments {
 
     @Flag(
         name: .customLong("pin-only"),
-        help: "Trust the --expect pins alone: no CA, no host name check (self-signed servers)."
+        help: "Trust the pins alone (pin --expect, tls doctor --pin): no CA, no host name check (self-signed servers)."
     )
     var pinOnly = false
 

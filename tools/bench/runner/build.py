@@ -9,7 +9,7 @@ from pathlib import Path
 from runner.context import fail, output, run, say
 
 FILE_PARTS = ("hashing", "encryption")  # seccli on the big file
-SECCLI_PARTS = (*FILE_PARTS, "manyfiles", "keychain")  # the parts that run the release seccli
+SECCLI_PARTS = (*FILE_PARTS, "manyfiles", "keychain", "audit")  # the parts that run the release seccli
 BENCH_PARTS = ("hmac", "throughput", "pbkdf2", "envelopes", "keychain", "tls", "nio")  # in-process, seckit-bench
 
 

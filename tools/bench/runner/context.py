@@ -9,7 +9,7 @@ import sys
 import tempfile
 from pathlib import Path
 
-ALL_PARTS = ["hashing", "manyfiles", "encryption", "hmac", "throughput", "pbkdf2", "envelopes", "keychain", "tls", "nio"]
+ALL_PARTS = ["hashing", "manyfiles", "encryption", "hmac", "throughput", "pbkdf2", "envelopes", "keychain", "audit", "tls", "nio"]
 
 # SECKIT_BENCH_* settings that are counts or seconds: variable, default.
 SETTINGS = {

@@ -224,5 +224,12 @@ METHOD = Template(
   threads spent on a CPU before and after it (`/proc/PID/task/*/schedstat`, nanoseconds; `/proc/PID/stat` counts
   10 ms ticks). Every output is checked (the secret, exit 10 and 1 for absent items, the five listed items), and each
   set service holds one item at the end. Reported figures: medians of the runs. The targets apply from 1,000 items;
-  `SECKIT_BENCH_KEYCHAIN_SCALE=5000` adds a step at 5,000 items (about ten minutes of filling)."""
+  `SECKIT_BENCH_KEYCHAIN_SCALE=5000` adds a step at 5,000 items (about ten minutes of filling).
+- **Audit log**: `tools/bench/audit-session`, inside `tools/with-secret-service` as the keychain part: one item stored
+  with `secret-tool`; 5 untimed runs of each case, then ${keychain_rounds} rounds of ${keychain_processes} runs of `seccli cred get
+  --service seckit-bench --account alice` without `SECKIT_AUDIT_LOG` and ${keychain_processes} with it set to a file in the
+  temporary folder (the log grows over the run, one record per logged run), back to back, each batch timed as a
+  whole by bash `EPOCHREALTIME` (which case goes first alternates); every batch's last output is compared with the
+  secret, and afterwards `seccli audit verify` must find one intact record per logged run. Reported figure: the
+  median over the rounds of each round's ratio of its median times per process (on / off)."""
 )

@@ -1,0 +1,194 @@
+import SecCrypto
+import SecIO
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+
+/// A `CredentialStore` that records every read, write and delete of another one in an `AuditLog`,
+/// after the call and with its result. The store underneath is used as it is: any backend.
+///
+/// A call whose record cannot be written throws `KeychainError.io` (the log's reason), as a
+/// service that must not hand out secrets unaudited does: a read then returns no secret; a write
+/// or delete has been made and is reported as failed. A call that failed and could not be
+/// recorded throws its own error.
+///
+/// ```swift
+/// let store = SecretServiceStore().audited(to: AuditLog(path: "/var/log/seckit/credentials.audit"))
+/// try store.upsert(.genericPassword(service: "db", account: "app"), string: password)
+/// ```
+public struct AuditedCredentialStore: CredentialStore {
+    /// The store the calls go to.
+    public let base: any CredentialStore
+    public let log: AuditLog
+    /// The `backend` of the records: `secret-service`, `file`, or the base store's type name.
+    public let backend: String
+
+    /// Records the calls of `base` in `log`.
+    ///
+    /// - Parameters:
+    ///   - base: the store the calls go to.
+    ///   - log: where the records go.
+    ///   - backend: the name records give the store; nil names it after its type.
+    public init(_ base: any CredentialStore, log: AuditLog, backend: String? = nil) {
+        self.base = base
+        self.log = log
+        self.backend = backend ?? Self.name(of: base)
+    }
+
+    private static func name(of store: any CredentialStore) -> String {
+        switch store {
+        case is SecretServiceStore: "secret-service"
+        case is EncryptedFileStore: "file"
+        default: String(describing: type(of: store))
+        }
+    }
+
+    public func upsert(
+        _ identity: CredentialIdentity,
+        secret: some ContiguousBytes,
+        attributes: CredentialAttributes,
+        timeout: Duration
+    ) throws(KeychainError) {
+        try audited(.write, "upsert", AuditedAttributes(identity)) { () throws(KeychainError) in
+            try base.upsert(identity, secret: secret, attributes: attributes, timeout: timeout)
+            return ((), nil, false)
+        }
+    }
+
+    public func item(
+        for identity: CredentialIdentity,
+        includeSecret: Bool,
+        timeout: Duration
+    ) throws(KeychainError) -> CredentialItem {
+        try audited(.read, "item", AuditedAttributes(identity)) { () throws(KeychainError) in
+            let item = try base.item(for: identity, includeSecret: includeSecret, timeout: timeout)
+            return (item, nil, item.secret != nil)
+        }
+    }
+
+    public func secret(for identity: CredentialIdentity, timeout: Duration) throws(KeychainError) -> SecureBytes {
+        try audited(.read, "secret", AuditedAttributes(identity)) { () throws(KeychainError) in
+            (try base.secret(for: identity, timeout: timeout), nil, true)
+        }
+    }
+
+    public func expiringSecret(
+        for identity: CredentialIdentity,
+        timeout: Duration
+    ) throws(KeychainError) -> ExpiringSecret {
+        try audited(.read, "expiringSecret", AuditedAttributes(identity)) { () throws(KeychainError) in
+            (try base.expiringSecret(for: identity, timeout: timeout), nil, true)
+        }
+    }
+
+    public func delete(_ identity: CredentialIdentity, timeout: Duration) throws(KeychainError) {
+        try audited(.delete, "delete", AuditedAttributes(identity)) { () throws(KeychainError) in
+            try base.delete(identity, timeout: timeout)
+            return ((), nil, false)
+        }
+    }
+
+    public func deleteAll(matching query: CredentialQuery, timeout: Duration) throws(KeychainError) -> Int {
+        try audited(.delete, "deleteAll", AuditedAttributes(query)) { () throws(KeychainError) in
+            let count = try base.deleteAll(matching: query, timeout: timeout)
+            return (count, count, false)
+        }
+    }
+
+    public func search(_ query: CredentialQuery, timeout: Duration) throws(KeychainError) -> [CredentialItem] {
+        try audited(.read, "search", AuditedAttributes(query)) { () throws(KeychainError) in
+            let items = try base.search(query, timeout: timeout)
+            return (items, items.count, items.contains { $0.secret != nil })
+        }
+    }
+
+    /// Runs `call` (which returns its value, a count for the record, and whether a secret was
+    /// returned) and appends its record.
+    private func audited<Value>(
+        _ operation: AuditRecord.Operation,
+        _ name: String,
+        _ attributes: AuditedAttributes,
+        _ call: () throws(KeychainError) -> (Value, Int?, Bool)
+    ) throws(KeychainError) -> Value {
+        let outcome: Result<(Value, Int?, Bool), KeychainError>
+        do { outcome = .success(try call()) } catch { outcome = .failure(error) }
+        var record = AuditRecord(
+            sequence: 0,
+            time: Date(),
+            operation: operation,
+            call: name,
+            backend: backend,
+            identity: attributes,
+            result: "ok",
+            secretReturned: false,
+            pid: getpid(),
+            uid: getuid(),
+            executable: ProcessIdentity.executable,
+            previous: AuditRecord.genesis
+        )
+        switch outcome {
+        case .success(let (value, count, secretReturned)):
+            record.count = count
+            record.secretReturned = secretReturned
+            try log.append(record)
+            return value
+        case .failure(let error):
+            record.result = error.caseName
+            try? log.append(record)
+            throw error
+        }
+    }
+}
+
+extension CredentialStore {
+    /// This store with every call recorded in `log` (see `AuditedCredentialStore`).
+    ///
+    /// - Parameter log: where the records go.
+    /// - Returns: the audited store.
+    public func audited(to log: AuditLog) -> AuditedCredentialStore { AuditedCredentialStore(self, log: log) }
+
+    /// This store, audited when `SECKIT_AUDIT_LOG` names a log (`AuditLog.fromEnvironment()`),
+    /// else itself: what seccli does with every store it opens.
+    ///
+    /// - Returns: the audited store, or this one.
+    public func auditedIfConfigured() -> any CredentialStore {
+        AuditLog.fromEnvironment().map { audited(to: $0) } ?? self
+    }
+}
+
+/// The executable of this process, read once.
+enum ProcessIdentity {
+    static let executable: String = {
+        var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+        let length = readlink("/proc/self/exe", &buffer, buffer.count - 1)
+        guard length > 0 else { return CommandLine.arguments.first ?? "?" }
+        return String(decoding: buffer.prefix(length).map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }()
+}
+
+extension KeychainError {
+    /// The case's name (`notFound`, `locked`, `timeout`, …): what an audit record's `result` holds,
+    /// never the detail, which may quote attributes.
+    var caseName: String {
+        switch self {
+        case .noSessionBus: "noSessionBus"
+        case .noSecretService: "noSecretService"
+        case .noDefaultCollection: "noDefaultCollection"
+        case .noSessionCollection: "noSessionCollection"
+        case .locked: "locked"
+        case .notFound: "notFound"
+        case .ambiguous: "ambiguous"
+        case .timeout: "timeout"
+        case .cancelled: "cancelled"
+        case .secretTooLarge: "secretTooLarge"
+        case .invalidAttribute: "invalidAttribute"
+        case .wrongStorePassword: "wrongStorePassword"
+        case .corruptStore: "corruptStore"
+        case .io: "io"
+        case .backendFailure: "backendFailure"
+        }
+    }
+}

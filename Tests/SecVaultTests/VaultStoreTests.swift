@@ -309,3 +309,34 @@ import Testing
         }
     }
 }
+
+/// The client settings as the `bao` and `vault` CLIs read them.
+@Suite struct VaultEnvironmentTests {
+    @Test func baoVariablesComeBeforeVaultVariablesAndTheTokenFileIsLast() throws {
+        let server = try VaultStoreTests.server.get()
+        let id = CredentialIdentity.genericPassword(service: "env-\(UUID().uuidString.prefix(8))", account: "a")
+        try server.baoSucceeding(["kv", "put", "-mount=secret", "seckit/generic/\(id.service!)/a", "secret=from env"])
+
+        // BAO_ADDR wins over a VAULT_ADDR that leads nowhere; VAULT_TOKEN and VAULT_CACERT are read when BAO_ has none.
+        let byVariables = try VaultConfiguration.fromEnvironment([
+            "BAO_ADDR": server.address, "VAULT_ADDR": "https://127.0.0.1:1", "VAULT_TOKEN": server.rootToken,
+            "VAULT_CACERT": server.caFile,
+        ])
+        #expect(try VaultStore(configuration: byVariables).string(for: id) == "from env")
+
+        // No token variable: ~/.vault-token, as `bao login` leaves it.
+        try withScratch { home in
+            try home.write(".vault-token", server.rootToken + "\n")
+            let byFile = try VaultConfiguration.fromEnvironment([
+                "VAULT_ADDR": server.address, "BAO_CACERT": server.caFile, "HOME": home.path,
+            ])
+            #expect(try VaultStore(configuration: byFile).string(for: id) == "from env")
+        }
+        #expect(throws: KeychainError.self) {
+            try VaultConfiguration.fromEnvironment(["BAO_ADDR": server.address, "HOME": "/nonexistent"])
+        }
+        #expect(throws: KeychainError.self) { try VaultConfiguration.fromEnvironment(["BAO_TOKEN": "x"]) }
+        #expect(throws: KeychainError.self) { try VaultAddress(parsing: "ftp://host") }
+        #expect(try VaultAddress(parsing: "https://[::1]:8201/").description == "https://[::1]:8201")
+    }
+}

@@ -49,6 +49,10 @@ public final class OpenBaoDevServer: @unchecked Sendable {
         "VAULT_CLIENT_KEY", "VAULT_TLS_SERVER_NAME", "SECCLI_BACKEND",
     ]
 
+    /// Every request the server received (OpenBao's file audit device, configured declaratively:
+    /// 2.x refuses `bao audit enable`), one JSON line per request and one per response.
+    public var auditLog: String { directory.path("audit.log") }
+
     /// Starts a dev server and waits until it answers (up to `timeout`, scaled). Retries on
     /// another port when the chosen one (or the cluster port after it) was taken.
     public static func start(timeout: Duration = .seconds(30)) throws -> OpenBaoDevServer {
@@ -65,12 +69,17 @@ public final class OpenBaoDevServer: @unchecked Sendable {
 
     private static func startOnce(port: Int, timeout: Duration) throws -> OpenBaoDevServer {
         let directory = try Scratch.untilExit("openbao")
+        let configuration = try directory.write(
+            "audit.hcl",
+            "audit \"file\" \"log\" {\n  options {\n    file_path = \"\(directory.path("audit.log"))\"\n  }\n}\n"
+        )
         let token = "seckit-test-" + randomBytes(16).map { String(format: "%02x", $0) }.joined()
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = [
             "bao", "server", "-dev", "-dev-tls", "-dev-listen-address=127.0.0.1:\(port)",
             "-dev-root-token-id=\(token)", "-dev-tls-cert-dir=\(directory.path)", "-dev-no-store-token",
+            "-config=\(configuration)",
         ]
         var environment = ProcessInfo.processInfo.environment
         for name in inheritedVariables { environment[name] = nil }

@@ -182,6 +182,70 @@ import Testing
         )
     }
 
+    @Test func appRoleAndCertificateLoginFromSourcesAndVariables() throws {
+        try server.baoSucceeding(
+            ["policy", "write", prefix, "-"],
+            stdin: Array(
+                """
+                path "secret/data/\(prefix)/*" { capabilities = ["create", "read", "update", "delete", "list"] }
+                path "secret/metadata/\(prefix)/*" { capabilities = ["create", "read", "update", "delete", "list"] }
+                """.utf8
+            )
+        )
+        // The default mounts (approle/, cert/), as seccli's --login uses them: this is the one test that enables them.
+        try server.baoSucceeding(["auth", "enable", "approle"])
+        try server.baoSucceeding(["write", "auth/approle/role/\(prefix)", "token_policies=\(prefix)"])
+        let roleID = try server.baoSucceeding(["read", "-field=role_id", "auth/approle/role/\(prefix)/role-id"])
+        let secretID = try server.baoSucceeding([
+            "write", "-f", "-field=secret_id", "auth/approle/role/\(prefix)/secret-id",
+        ])
+        let noToken = ["BAO_TOKEN": "", "HOME": "/nonexistent"]
+        try withScratch { scratch in
+            let roleFile = try scratch.write("role-id", roleID)
+            try seccli(
+                [
+                    "cred", "set", "--service", "ci", "--account", "deploy", "--login", "approle", "--role-id",
+                    "file:\(roleFile)",
+                    "--secret-id", "env:SECRET_ID",
+                ],
+                stdin: Array("by approle".utf8),
+                environment: noToken.merging(["SECRET_ID": secretID]) { $1 },
+                expecting: .success
+            )
+            let got = try seccli(
+                ["cred", "get", "--service", "ci", "--account", "deploy"],
+                environment: noToken.merging([
+                    "SECCLI_OPENBAO_LOGIN": "approle", "SECCLI_OPENBAO_ROLE_ID": "file:\(roleFile)",
+                    "SECCLI_OPENBAO_SECRET_ID": "env:SECRET_ID", "SECRET_ID": secretID,
+                ]) { $1 },
+                expecting: .success
+            )
+            #expect(got.stdoutText == "by approle")
+            let refused = try seccli(
+                [
+                    "cred", "get", "--service", "ci", "--account", "deploy", "--login", "approle", "--role-id",
+                    "file:\(roleFile)",
+                    "--secret-id", "env:SECRET_ID",
+                ],
+                environment: noToken.merging(["SECRET_ID": "wrong-secret-id"]) { $1 }
+            )
+            #expect(refused.status == 16 && !refused.stderr.contains("wrong-secret-id"), "\(refused.stderr)")
+        }
+
+        let pki = TestPKI.shared
+        try server.baoSucceeding(["auth", "enable", "cert"])
+        try server.baoSucceeding([
+            "write", "auth/cert/certs/\(prefix)", "policies=\(prefix)", "certificate=@\(pki.path("ca-chain.pem"))",
+        ])
+        let byCertificate = try seccli(
+            ["cred", "get", "--service", "ci", "--account", "deploy", "--login", "cert"],
+            environment: noToken.merging([
+                "BAO_CLIENT_CERT": pki.path("client-chain.pem"), "BAO_CLIENT_KEY": pki.path("client.key"),
+            ]) { $1 }
+        )
+        #expect(byCertificate.status == 0 && byCertificate.stdoutText == "by approle", "\(byCertificate.stderr)")
+    }
+
     @Test func ssoKeepsItsTokenOnTheBackend() throws {
         try seccli(
             ["sso", "login", "--group", prefix, "--user", "alice"],

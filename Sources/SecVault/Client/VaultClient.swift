@@ -253,16 +253,17 @@ struct VaultTokenSession: Sendable {
         )
     }
 
-    /// The token while less than two thirds of its lease have passed (then it is renewed).
+    /// The token while less than half of its lease has passed (then it is renewed).
     func usableToken(at now: ContinuousClock.Instant) -> SecureBytes? {
         guard let lease else { return token }
-        return now < obtained + lease * 2 / 3 ? token : nil
+        return now < obtained + lease / 2 ? token : nil
     }
 
-    /// Whether the lease has not ended (with a second's margin for the request's way there).
+    /// Whether the lease has not ended, with a margin for the renewal's way there (a sixth of the
+    /// lease, at most a second).
     func isAlive(at now: ContinuousClock.Instant) -> Bool {
         guard let lease else { return true }
-        return now + .seconds(1) < obtained + lease
+        return now + min(lease / 6, .seconds(1)) < obtained + lease
     }
 
     /// A renewal that granted less than half of the first lease: the token nears its maximum TTL,

@@ -3,8 +3,8 @@ import SecCrypto
 import SecKeychain
 import SecTLS
 import SecVault
-import Testing
 import TestSupport
+import Testing
 
 /// AppRole and certificate login against the real server, and the token's life: renewal before it
 /// expires, a new login at its maximum TTL and after a refusal, with no failed call. What the store
@@ -116,7 +116,10 @@ import TestSupport
             "write", "auth/\(name)/certs/client", "display_name=client", "policies=\(name)",
             "certificate=@\(pki.path("ca-chain.pem"))", "ttl=1h",
         ])
-        let identity = try ClientIdentity(certificateFile: pki.path("client-chain.pem"), keyFile: pki.path("client.key"))
+        let identity = try ClientIdentity(
+            certificateFile: pki.path("client-chain.pem"),
+            keyFile: pki.path("client.key")
+        )
         let store = try VaultStore(
             configuration: configuration(login: .certificate(role: "client", mount: name), identity: identity)
         )
@@ -126,7 +129,10 @@ import TestSupport
         #expect(requests(to: "auth/\(name)/login") == 1)
 
         // A certificate from a CA the role does not trust logs in nowhere.
-        let rogue = try ClientIdentity(certificateFile: pki.path("rogue-client.pem"), keyFile: pki.path("rogue-client.key"))
+        let rogue = try ClientIdentity(
+            certificateFile: pki.path("rogue-client.pem"),
+            keyFile: pki.path("rogue-client.key")
+        )
         let refused = try VaultStore(configuration: configuration(login: .certificate(mount: name), identity: rogue))
         do {
             _ = try refused.secret(for: id)

@@ -15,6 +15,7 @@ public enum InteropPeer: String, CaseIterable, Sendable {
     case hostileAuthServer = "hostile_auth_server.py"
     case stallingServer = "stalling_server.py"
     case hvac = "hvac_peer.py"
+    case fakeVaultServer = "fake_vault_server.py"
 
     /// `Tests/Peers`.
     public static let directory = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
@@ -85,6 +86,7 @@ public enum InteropPeer: String, CaseIterable, Sendable {
         case .hostileAuthServer: ["python3", "-c", "import http.server, ssl"]
         case .stallingServer: ["python3", "-c", "import socket, ssl, threading"]
         case .hvac: ["python3", "-c", "import hvac"]
+        case .fakeVaultServer: ["python3", "-c", "import http.server, ssl, threading"]
         case .legacy:
             ["php", "-r", "exit(function_exists('openssl_encrypt') && function_exists('hash_hmac') ? 0 : 1);"]
         }

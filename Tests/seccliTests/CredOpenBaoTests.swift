@@ -3,6 +3,10 @@ import SecCrypto
 import TestSupport
 import Testing
 
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// `seccli cred … --backend openbao` against a real `bao server -dev -dev-tls`, with the `bao` CLI
 /// as the other client: settings from the bao CLI's variables and seccli's own, pins checked before
 /// any request (the server's audit log sees none), each refusal's exit code, git's helper protocol,
@@ -244,6 +248,34 @@ import Testing
             ]) { $1 }
         )
         #expect(byCertificate.status == 0 && byCertificate.stdoutText == "by approle", "\(byCertificate.stderr)")
+    }
+
+    @Test(.tags(.slow)) func gitsOwnHelperTestPassesOnTheBackend() throws {
+        let tests = try GitTests.directory()
+        try withScratch { scratch in
+            // The helper must be one word for t0303 (its clean-up passes it unquoted).
+            let helper = try scratch.write(
+                "git-credential-seccli",
+                "#!/bin/sh\nexec '\(try Tools.seccliExecutable())' cred git-helper \"$@\"\n"
+            )
+            #expect(chmod(helper, 0o755) == 0)
+            // A prefix of its own: t0303 expects no login for example.com, sso.tld, … at its start.
+            var environment = environment
+            environment["GIT_TEST_CREDENTIAL_HELPER"] = helper
+            environment["TEST_OUTPUT_DIRECTORY"] = scratch.path
+            let result = try ProcessRunner.run(
+                "sh",
+                [
+                    "-c",
+                    "cd '\(tests)/t' && GIT_TEST_INSTALLED=\"$(dirname \"$(command -v git)\")\" sh t0303-credential-external.sh -v",
+                ],
+                environment: environment,
+                unsetting: OpenBaoDevServer.inheritedVariables.subtracting(environment.keys),
+                timeout: .seconds(300)
+            )
+            #expect(result.status == 0, "\(result.stdoutText)\n\(result.stderr)")
+            #expect(result.stdoutLines.contains("# passed all 12 test(s)"), "\(result.stdoutText)")
+        }
     }
 
     @Test func ssoKeepsItsTokenOnTheBackend() throws {

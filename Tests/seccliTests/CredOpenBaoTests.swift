@@ -278,6 +278,30 @@ import Glibc
         }
     }
 
+    @Test func keyringSourcesReadTheBackend() throws {
+        try withScratch { dir in
+            let key = "key-" + UUID().uuidString
+            try seccli(
+                ["cred", "set", "--service", "keys", "--account", "mac"],
+                stdin: Array(key.utf8),
+                expecting: .success
+            )
+            try dir.write("data.bin", randomBytes(2000))
+            let fromBackend = try Tools.seccli(
+                ["hmac", "--key", "keyring:keys/mac", "data.bin"],
+                environment: environment,
+                unsetting: OpenBaoDevServer.inheritedVariables.subtracting(environment.keys),
+                in: dir
+            )
+            #expect(fromBackend.status == 0, "\(fromBackend.stderr)")
+            let fromFile = try Tools.seccli(
+                ["hmac", "--key", "file:\(try dir.write("key", key))", "data.bin"],
+                in: dir
+            )
+            #expect(fromBackend.stdoutText == fromFile.stdoutText && !fromFile.stdout.isEmpty)
+        }
+    }
+
     @Test func ssoKeepsItsTokenOnTheBackend() throws {
         try seccli(
             ["sso", "login", "--group", prefix, "--user", "alice"],

@@ -127,9 +127,9 @@ struct OpenBaoOptions: ParsableArguments {
             login = .token(try VaultLogin.environmentToken(environment))
         case .approle:
             login = .appRole(
-                roleID: try source(roleId, Self.roleIDVariable, option: "--role-id").read(keyring: secretKeyring),
+                roleID: try source(roleId, Self.roleIDVariable, option: "--role-id").read(keyring: desktopKeyring),
                 secretID: try source(secretId, Self.secretIDVariable, option: "--secret-id").read(
-                    keyring: secretKeyring
+                    keyring: desktopKeyring
                 )
             )
         case .cert:

@@ -19,6 +19,7 @@ let package = Package(
         .library(name: "SecKitNIO", targets: ["SecKitNIO"]),
         .library(name: "SecKitHTTPClient", targets: ["SecKitHTTPClient"]),
         .library(name: "SecKitHummingbird", targets: ["SecKitHummingbird"]),
+        .library(name: "SecVaultHTTPClient", targets: ["SecVaultHTTPClient"]),
         .executable(name: "seckit-fetch", targets: ["seckit-fetch"]),
         .executable(name: "seckit-mtls-server", targets: ["seckit-mtls-server"]),
     ],
@@ -103,6 +104,16 @@ let package = Package(
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
             ]
         ),
+        // The OpenBao/Vault store's transport over AsyncHTTPClient (SecKitHTTPClient's configuration).
+        .target(
+            name: "SecVaultHTTPClient",
+            dependencies: [
+                "SecVault", "SecKitHTTPClient", "SecKeychain", "SecTLS", "SecCrypto",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+            ]
+        ),
         // Hummingbird servers that require client certificates verified by SecTLS.
         .target(
             name: "SecKitHummingbird",
@@ -168,7 +179,7 @@ let package = Package(
         ),
         .testTarget(
             name: "SecVaultTests",
-            dependencies: ["SecVault", "SecKeychain", "SecTLS", "TestSupport"]
+            dependencies: ["SecVault", "SecVaultHTTPClient", "SecKeychain", "SecTLS", "TestSupport"]
         ),
         .testTarget(
             name: "SecIdentitiesTests",

@@ -302,6 +302,25 @@ import Glibc
         }
     }
 
+    @Test func identitiesAreSharedThroughTheBackend() throws {
+        let pki = TestPKI.shared
+        let name = "fleet-\(prefix)"
+        try seccli(
+            [
+                "identity", "import", "--name", name, "--cert", pki.path("client-chain.pem"), "--key",
+                pki.path("client.key"),
+            ],
+            expecting: .success
+        )
+        let listed = try seccli(["identity", "list"], expecting: .success).stdoutText
+        #expect(listed.contains(name), "\(listed)")
+        // Another machine of the fleet (another process, the same variables) finds it for `pin --identity`.
+        let summary = try seccli(["identity", "list", "--json"], expecting: .success).stdoutText
+        #expect(summary.contains("\"name\" : \"\(name)\"") || summary.contains("\"name\":\"\(name)\""), "\(summary)")
+        try seccli(["identity", "delete", "--name", name], expecting: .success)
+        #expect(try !seccli(["identity", "list"], expecting: .success).stdoutText.contains(name))
+    }
+
     @Test func ssoKeepsItsTokenOnTheBackend() throws {
         try seccli(
             ["sso", "login", "--group", prefix, "--user", "alice"],

@@ -1,5 +1,4 @@
 import AsyncHTTPClient
-import Dispatch
 import NIOCore
 import NIOHTTP1
 import SecCrypto
@@ -17,7 +16,7 @@ import Synchronization
 ///
 /// `VaultStore`'s calls are blocking: each waits on its own thread (the async API runs them on a
 /// thread of their own, never on the cooperative pool) while the request runs on the client's
-/// event loop.
+/// event loop. Do not call them from an event loop of the client's group.
 ///
 /// ```swift
 /// let transport = try AsyncHTTPClientTransport(tls: configuration.tls)
@@ -27,6 +26,7 @@ import Synchronization
 /// ```
 public final class AsyncHTTPClientTransport: VaultTransport {
     private let client: HTTPClient
+    private let isShutDown = Mutex(false)
 
     /// A transport with its own `HTTPClient` on the shared event-loop group.
     /// - Throws: what `HTTPClient.Configuration(secKit:)` throws (an unreadable CA file, a
@@ -36,7 +36,21 @@ public final class AsyncHTTPClientTransport: VaultTransport {
     }
 
     /// Closes the client's connections; call it once the store is no longer used.
-    public func shutdown() async throws { try await client.shutdown() }
+    public func shutdown() async throws {
+        guard
+            isShutDown.withLock({ shutDown in
+                defer { shutDown = true }
+                return !shutDown
+            })
+        else { return }
+        try await client.shutdown()
+    }
+
+    /// A transport released without `shutdown()` (a thrown error skipped it) closes its client
+    /// here, rather than leaving AsyncHTTPClient's connections and threads behind.
+    deinit {
+        if !isShutDown.withLock({ $0 }) { try? client.syncShutdown() }
+    }
 
     public func send(
         _ request: VaultRequest,
@@ -46,49 +60,44 @@ public final class AsyncHTTPClientTransport: VaultTransport {
     {
         let remaining = deadline - .now
         guard remaining > .zero else { throw .timeout }
-        var outgoing = HTTPClientRequest(url: request.url)
-        outgoing.method = HTTPMethod(rawValue: request.method)
+        var headers = HTTPHeaders()
         if let token = request.token {
-            outgoing.headers.add(
-                name: "X-Vault-Token",
-                value: token.withUnsafeBytes { String(decoding: $0, as: UTF8.self) }
-            )
+            headers.add(name: "X-Vault-Token", value: token.withUnsafeBytes { String(decoding: $0, as: UTF8.self) })
         }
-        if let namespace = request.namespace { outgoing.headers.add(name: "X-Vault-Namespace", value: namespace) }
-        if let body = request.body {
-            outgoing.headers.add(name: "Content-Type", value: "application/json")
-            outgoing.body = .bytes(body.withUnsafeBytes { ByteBuffer(bytes: $0) })
+        if let namespace = request.namespace { headers.add(name: "X-Vault-Namespace", value: namespace) }
+        if request.body != nil { headers.add(name: "Content-Type", value: "application/json") }
+        let outgoing: HTTPClient.Request
+        do {
+            outgoing = try HTTPClient.Request(
+                url: request.url,
+                method: HTTPMethod(rawValue: request.method),
+                headers: headers,
+                body: request.body.map { body in .bytes(body.withUnsafeBytes { Array($0) }) }
+            )
+        } catch {
+            throw .unusable("\(error)")
         }
         let nanoseconds =
             remaining.components.seconds * 1_000_000_000 + remaining.components.attoseconds / 1_000_000_000
-        let outcome = Mutex<Result<VaultResponse, VaultTransportError>?>(nil)
-        let done = DispatchSemaphore(value: 0)
-        let client = self.client
-        let task = Task {
-            let result: Result<VaultResponse, VaultTransportError>
-            do {
-                let response = try await client.execute(outgoing, timeout: .nanoseconds(nanoseconds))
-                var body = try await response.body.collect(upTo: 4 << 20)
-                let bytes = body.readBytes(length: body.readableBytes) ?? []
-                result = .success(
-                    VaultResponse(
-                        status: Int(response.status.code),
-                        location: response.headers.first(name: "Location"),
-                        body: SecureBytes(bytes)
-                    )
-                )
-            } catch {
-                result = .failure(Self.transportError(error))
-            }
-            outcome.withLock { $0 = result }
-            done.signal()
+        // The request runs on the client's event loop and this thread waits for it: never on Swift's
+        // cooperative pool, which blocking callers elsewhere in the process can starve.
+        let task = client.execute(
+            request: outgoing,
+            delegate: ResponseAccumulator(request: outgoing, maxBodySize: 4 << 20),
+            deadline: .now() + .nanoseconds(nanoseconds)
+        )
+        do {
+            let response = try task.futureResult.wait()
+            var body = response.body ?? ByteBuffer()
+            let bytes = body.readBytes(length: body.readableBytes) ?? []
+            return VaultResponse(
+                status: Int(response.status.code),
+                location: response.headers.first(name: "Location"),
+                body: SecureBytes(bytes)
+            )
+        } catch {
+            throw Self.transportError(error)
         }
-        if done.wait(timeout: .now() + .nanoseconds(Int(nanoseconds) + 1_000_000_000)) == .timedOut {
-            task.cancel()
-            throw .timeout
-        }
-        guard let result = outcome.withLock({ $0 }) else { throw .timeout }
-        return try result.get()
     }
 
     /// AsyncHTTPClient's and SecTLS's errors as the core's.
@@ -109,7 +118,7 @@ public final class AsyncHTTPClientTransport: VaultTransport {
             default: return .invalidResponse("\(error)")
             }
         }
-        if error is NIOTooManyBytesError { return .invalidResponse("a body over 4 MiB") }
+        if error is ResponseAccumulator.ResponseTooBigError { return .invalidResponse("a body over 4 MiB") }
         return .connection(String(describing: error))
     }
 }

@@ -24,7 +24,7 @@ import Testing
         let transport = try AsyncHTTPClientTransport(tls: tls)
         let store = VaultStore(configuration: configuration, transport: transport)
         let id = CredentialIdentity.genericPassword(service: "svc", account: "ahc")
-        try await store.upsert(id, string: "over AHC")
+        try await store.upsert(id, string: "over AHC", timeout: .seconds(60))
         #expect(
             try server.baoSucceeding(["kv", "get", "-mount=secret", "-field=secret", "\(prefix)/generic/svc/ahc"])
                 == "over AHC"
@@ -33,7 +33,7 @@ import Testing
         try await withThrowingTaskGroup(of: Void.self) { group in
             for _ in 0..<16 {
                 group.addTask {
-                    let secret = try await store.secret(for: id)
+                    let secret = try await store.secret(for: id, timeout: .seconds(60))
                     #expect(secret == SecureBytes(Array("over AHC".utf8)))
                 }
             }
@@ -54,7 +54,7 @@ import Testing
         pinnedConfiguration.tls = pinned
         let refused = VaultStore(configuration: pinnedConfiguration, transport: pinnedTransport)
         do {
-            _ = try await refused.secret(for: id)
+            _ = try await refused.secret(for: id, timeout: .seconds(60))
             Issue.record("a wrong pin was accepted")
         } catch {
             guard case .untrustedServer(.pinMismatch, _) = error else {

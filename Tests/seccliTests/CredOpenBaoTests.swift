@@ -41,10 +41,11 @@ import Glibc
         )
     }
 
-    /// The requests the server has logged (its audit log has a request and a response line for each).
+    /// The requests the server has logged for this test's items (its audit log has a request and a
+    /// response line for each; the other tests of the suite share the server).
     func auditedRequests() throws -> Int {
         let log = (try? String(contentsOfFile: server.auditLog, encoding: .utf8)) ?? ""
-        return log.split(separator: "\n").filter { $0.contains("\"type\":\"request\"") }.count
+        return log.split(separator: "\n").filter { $0.contains("\"type\":\"request\"") && $0.contains(prefix) }.count
     }
 
     @Test func setGetListDeleteAndBaoReadsTheSameItem() throws {

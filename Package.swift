@@ -13,11 +13,13 @@ let package = Package(
         .library(name: "SecIdentities", targets: ["SecIdentities"]),
         .library(name: "SecHTTPAuth", targets: ["SecHTTPAuth"]),
         .library(name: "SecHTTPAuthKeychain", targets: ["SecHTTPAuthKeychain"]),
+        .library(name: "SecVault", targets: ["SecVault"]),
         .executable(name: "seccli", targets: ["seccli"]),
         // SecKit inside SwiftNIO services. seccli and the products above link none of these.
         .library(name: "SecKitNIO", targets: ["SecKitNIO"]),
         .library(name: "SecKitHTTPClient", targets: ["SecKitHTTPClient"]),
         .library(name: "SecKitHummingbird", targets: ["SecKitHummingbird"]),
+        .library(name: "SecVaultHTTPClient", targets: ["SecVaultHTTPClient"]),
         .executable(name: "seckit-fetch", targets: ["seckit-fetch"]),
         .executable(name: "seckit-mtls-server", targets: ["seckit-mtls-server"]),
     ],
@@ -44,6 +46,11 @@ let package = Package(
             pkgConfig: "libsecret-1",
             providers: [.apt(["libsecret-1-dev"])]
         ),
+        // System libcurl (Debian's libcurl4-openssl-dev headers); loaded with dlopen, never linked.
+        .systemLibrary(
+            name: "CCurl",
+            providers: [.apt(["libcurl4-openssl-dev"])]
+        ),
         .target(name: "SecCrypto", dependencies: ["COpenSSL"]),
         // Files read in chunks, atomic outputs and secret sources: the operating-system side of the modules.
         .target(name: "SecIO", dependencies: ["SecCrypto"]),
@@ -58,6 +65,8 @@ let package = Package(
         .target(name: "SecHTTPAuth", dependencies: ["SecCrypto", "SecIO"]),
         // HTTP credentials kept in a keychain: the one module that needs both SecHTTPAuth and SecKeychain.
         .target(name: "SecHTTPAuthKeychain", dependencies: ["SecCrypto", "SecIO", "SecHTTPAuth", "SecKeychain"]),
+        // The keychain on OpenBao and Vault (KV version 2): the protocol core and its transports.
+        .target(name: "SecVault", dependencies: ["SecCrypto", "SecIO", "SecTLS", "SecKeychain", "CCurl"]),
         .target(
             name: "SecKit",
             dependencies: [
@@ -68,7 +77,7 @@ let package = Package(
         .executableTarget(
             name: "seccli",
             dependencies: [
-                "SecKit", "SecIO",
+                "SecKit", "SecIO", "SecVault",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -93,6 +102,16 @@ let package = Package(
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
+            ]
+        ),
+        // The OpenBao/Vault store's transport over AsyncHTTPClient (SecKitHTTPClient's configuration).
+        .target(
+            name: "SecVaultHTTPClient",
+            dependencies: [
+                "SecVault", "SecKitHTTPClient", "SecKeychain", "SecTLS", "SecCrypto",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
             ]
         ),
         // Hummingbird servers that require client certificates verified by SecTLS.
@@ -157,6 +176,10 @@ let package = Package(
             name: "SecKeychainTests",
             dependencies: ["SecKeychain", "TestSupport", "keychain-stress"],
             exclude: ["Helpers"]
+        ),
+        .testTarget(
+            name: "SecVaultTests",
+            dependencies: ["SecVault", "SecVaultHTTPClient", "SecKeychain", "SecTLS", "TestSupport"]
         ),
         .testTarget(
             name: "SecIdentitiesTests",

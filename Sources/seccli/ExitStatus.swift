@@ -16,6 +16,10 @@ enum ExitStatus: Int32, CaseIterable, Sendable {
     case noSecretService = 13
     case keychainTimeout = 14
     case ambiguous = 15
+    case permissionDenied = 16
+    case serverSealed = 17
+    case serverUninitialized = 18
+    case missingMount = 19
     case usageError = 64
 
     /// The commands that exit with the code (nil: every command), and what it means.
@@ -46,27 +50,28 @@ enum ExitStatus: Int32, CaseIterable, Sendable {
             )
         case .pinMismatch:
             (
-                ["pin", "tls"],
-                "no expected pin matches the chain (the chain is printed on standard output; `tls doctor`: the report)"
+                Self.keychainCommands,
+                "no expected pin matches the chain (the chain is printed on standard output; `tls doctor`: the "
+                    + "report); with `--backend openbao`: no `--pin` matches the server's chain, and no request was sent"
             )
         case .verificationFailed:
             (
-                ["pin", "tls"],
+                Self.keychainCommands,
                 "the server's certificate did not verify; the message carries OpenSSL's reason: `certificate has "
                     + "expired`, `unable to get local issuer certificate` (unknown CA), `self-signed certificate`, "
-                    + "`hostname mismatch`, …"
+                    + "`hostname mismatch`, … (`pin`, and the OpenBao server of `--backend openbao`)"
             )
         case .clientCertificateRefused:
             (
-                ["pin", "tls"],
+                Self.keychainCommands,
                 "the server requires a client certificate and none was given, or it refused the one given (also "
                     + "under TLS 1.3, where the refusal arrives after the handshake)"
             )
         case .connectionFailed:
             (
-                ["pin", "tls"],
+                Self.keychainCommands,
                 "no connection: refused, unreachable, unknown host, a failed handshake (no common version or "
-                    + "cipher), or a timeout"
+                    + "cipher), or a timeout (`pin`); the OpenBao/Vault server of `--backend openbao` cannot be reached"
             )
         case .notFound:
             (
@@ -93,6 +98,21 @@ enum ExitStatus: Int32, CaseIterable, Sendable {
             )
         case .ambiguous:
             (["cred"], "several different items match where one was asked for (`cred get` without `--account`)")
+        case .permissionDenied:
+            (
+                Self.keychainCommands,
+                "`--backend openbao`: the server refused the request (HTTP 403: the token lacks a policy for the "
+                    + "path, or has expired), or refused the login, or no token was found"
+            )
+        case .serverSealed:
+            (Self.keychainCommands, "`--backend openbao`: the server is sealed (`bao operator unseal`)")
+        case .serverUninitialized:
+            (Self.keychainCommands, "`--backend openbao`: the server is not initialized (`bao operator init`)")
+        case .missingMount:
+            (
+                Self.keychainCommands,
+                "`--backend openbao`: no KV version 2 secrets engine at `--mount` (or no auth method at the login's mount)"
+            )
         case .usageError:
             (
                 nil,
@@ -167,7 +187,18 @@ extension ExitStatus {
             case .ambiguous: self = .ambiguous
             case .secretTooLarge, .invalidAttribute, .wrongStorePassword, .corruptStore: self = .dataError
             // seccli never cancels (its calls are synchronous): `cancelled` is only listed to be complete.
-            case .io, .backendFailure, .cancelled: self = .checkFailed
+            case .io, .backendFailure, .cancelled, .invalidResponse: self = .checkFailed
+            case .serverUnreachable: self = .connectionFailed
+            case .permissionDenied: self = .permissionDenied
+            case .serverSealed: self = .serverSealed
+            case .serverUninitialized: self = .serverUninitialized
+            case .missingMount: self = .missingMount
+            case .untrustedServer(let failure, _):
+                switch failure {
+                case .pinMismatch: self = .pinMismatch
+                case .certificateVerificationFailed: self = .verificationFailed
+                case .clientCertificateRefused: self = .clientCertificateRefused
+                }
             }
         case is SecretSourceError:
             self = .dataError

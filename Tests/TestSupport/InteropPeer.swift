@@ -14,6 +14,8 @@ public enum InteropPeer: String, CaseIterable, Sendable {
     case digest = "digest_peer.py"
     case hostileAuthServer = "hostile_auth_server.py"
     case stallingServer = "stalling_server.py"
+    case hvac = "hvac_peer.py"
+    case fakeVaultServer = "fake_vault_server.py"
 
     /// `Tests/Peers`.
     public static let directory = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
@@ -23,7 +25,7 @@ public enum InteropPeer: String, CaseIterable, Sendable {
     /// Every variable the peers read a key from.
     public static let keyVariables: Set<String> = [
         "JOSE_KEY_HEX", "JOSE_PASSWORD", "JOSE_KEYSET_JSON", "FERNET_KEY", "FERNET_KEYS", "LEGACY_KEY",
-        "LEGACY_MAC_KEY", "AESGCM_KEY_HEX", "DIGEST_PASSWORD",
+        "LEGACY_MAC_KEY", "AESGCM_KEY_HEX", "DIGEST_PASSWORD", "BAO_TOKEN", "VAULT_TOKEN",
     ]
 
     public var path: String { Self.directory + "/" + rawValue }
@@ -83,6 +85,8 @@ public enum InteropPeer: String, CaseIterable, Sendable {
         case .digest: ["python3", "-c", "import requests.auth"]
         case .hostileAuthServer: ["python3", "-c", "import http.server, ssl"]
         case .stallingServer: ["python3", "-c", "import socket, ssl, threading"]
+        case .hvac: ["python3", "-c", "import hvac"]
+        case .fakeVaultServer: ["python3", "-c", "import http.server, ssl, threading"]
         case .legacy:
             ["php", "-r", "exit(function_exists('openssl_encrypt') && function_exists('hash_hmac') ? 0 : 1);"]
         }
@@ -116,6 +120,6 @@ public struct PeerUnavailable: Error, CustomStringConvertible {
     public let problem: String
 
     public var description: String {
-        "the \(peer.rawValue) peer is required (python3 with cryptography, joserfc and requests, php-cli with openssl; tools/install-deps installs them): \(problem)"
+        "the \(peer.rawValue) peer is required (python3 with cryptography, joserfc, requests and hvac, php-cli with openssl; tools/install-deps installs them): \(problem)"
     }
 }

@@ -132,6 +132,42 @@ struct OptionApplicabilityTests {
             option: "--store-password",
             use: "secret-service"
         ),
+        // cred, sso and identity: the OpenBao backend's options with another backend
+        .init(
+            arguments: ["cred", "get", "--service", "s", "--account", "a", "--backend", "file", "--mount", "m"],
+            option: "--mount",
+            use: "file"
+        ),
+        .init(
+            arguments: ["cred", "list", "--backend", "secret-service", "--path-prefix", "p"],
+            option: "--path-prefix",
+            use: "secret-service"
+        ),
+        .init(
+            arguments: ["sso", "token", "--group", "g", "--backend", "secret-service", "--login", "approle"],
+            option: "--login",
+            use: "secret-service"
+        ),
+        .init(
+            arguments: ["cred", "get", "--service", "s", "--account", "a", "--backend", "file", "--role-id", "env:P"],
+            option: "--role-id",
+            use: "file"
+        ),
+        .init(
+            arguments: [
+                "cred", "delete", "--service", "s", "--account", "a", "--backend", "file", "--secret-id", "env:P",
+            ],
+            option: "--secret-id",
+            use: "file"
+        ),
+        .init(
+            arguments: [
+                "identity", "list", "--backend", "secret-service", "--pin",
+                "sha256/\(String(repeating: "A", count: 43))=",
+            ],
+            option: "--pin",
+            use: "secret-service"
+        ),
     ]
 
     static let environment: [String: String] = [

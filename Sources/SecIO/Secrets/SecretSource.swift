@@ -7,10 +7,12 @@ import Musl
 #endif
 
 /// Where a secret (key, password, token) is read from, in the conventions of `openssl`'s
-/// passphrase options: `env:VAR`, `file:PATH`, `fd:N`, `stdin`; and `keyring:SERVICE/ACCOUNT`, a
-/// generic password in a keychain.
+/// passphrase options: `env:VAR`, `file:PATH`, `fd:N`, `stdin`; `keyring:SERVICE/ACCOUNT`, a
+/// generic password in a keychain; and `credential:NAME`, a systemd credential
+/// (`$CREDENTIALS_DIRECTORY/NAME`, from a unit's `LoadCredential=` or `LoadCredentialEncrypted=`).
 ///
-/// For `file:`, `fd:`, `stdin` and `keyring:` the secret is the first line, without its line break.
+/// For `file:`, `fd:`, `stdin`, `keyring:` and `credential:` the secret is the first line, without
+/// its line break.
 /// A secret written literally on the command line is refused: every local user can read argv.
 ///
 /// SecIO does not know keychains: a `keyring:` source is read with `read(keyring:)`, given a
@@ -26,18 +28,23 @@ public enum SecretSource: Sendable, Equatable, CustomStringConvertible {
     case standardInput
     /// `keyring:SERVICE/ACCOUNT`: the first line of a generic password's secret, read by a `SecretKeyring`.
     case keyring(service: String, account: String)
+    /// `credential:NAME`: the first line of the file `NAME` in `$CREDENTIALS_DIRECTORY`, where
+    /// systemd puts a service's credentials (readable by the service only, never on disk unencrypted
+    /// with `LoadCredentialEncrypted=`).
+    case credential(String)
 
     /// The longest secret accepted from one source.
     public static let maximumLength = 64 * 1024
 
-    /// Parses `env:VAR`, `file:PATH`, `fd:N`, `stdin` or `keyring:SERVICE/ACCOUNT` (split at the last
-    /// `/`, so a service may contain one). Anything else is refused without being echoed.
+    /// Parses `env:VAR`, `file:PATH`, `fd:N`, `stdin`, `keyring:SERVICE/ACCOUNT` (split at the last
+    /// `/`, so a service may contain one) or `credential:NAME` (a file name: no `/`, not `.` or
+    /// `..`). Anything else is refused without being echoed.
     ///
     /// - Parameter argument: the source as a user writes it (`-` also stands for `stdin`).
     /// - Throws: ``SecretSourceError/invalidSource(_:)`` for `env:` without a variable name, `file:`
-    ///   without a path, `fd:` without a number of 0 or more, or `keyring:` without both a service and
-    ///   an account; ``SecretSourceError/literalRefused(passPrefix:)`` for anything else (a literal
-    ///   secret; `passPrefix` tells `pass:…` from the rest).
+    ///   without a path, `fd:` without a number of 0 or more, `keyring:` without both a service and
+    ///   an account, or `credential:` without a file name; ``SecretSourceError/literalRefused(passPrefix:)``
+    ///   for anything else (a literal secret; `passPrefix` tells `pass:…` from the rest).
     public init(parsing argument: String) throws(SecretSourceError) {
         if argument == "stdin" || argument == "-" {
             self = .standardInput
@@ -62,6 +69,14 @@ public enum SecretSource: Sendable, Equatable, CustomStringConvertible {
                 throw .invalidSource("keyring: needs a service and an account, as in keyring:api.example.com/deploy")
             }
             self = .keyring(service: String(name[..<slash]), account: String(name[name.index(after: slash)...]))
+        } else if argument.hasPrefix("credential:") {
+            let name = String(argument.dropFirst(11))
+            guard !name.isEmpty, name != ".", name != "..", !name.contains("/"), !name.utf8.contains(0) else {
+                throw .invalidSource(
+                    "credential: needs the name of a systemd credential (a file name), as in credential:db-password"
+                )
+            }
+            self = .credential(name)
         } else {
             throw .literalRefused(passPrefix: argument.hasPrefix("pass:"))
         }
@@ -74,6 +89,7 @@ public enum SecretSource: Sendable, Equatable, CustomStringConvertible {
         case .fileDescriptor(let fd): "fd:\(fd)"
         case .standardInput: "stdin"
         case .keyring(let service, let account): "keyring:\(service)/\(account)"
+        case .credential(let name): "credential:\(name)"
         }
     }
 
@@ -209,10 +225,12 @@ public enum SecretSource: Sendable, Equatable, CustomStringConvertible {
             guard length <= limit else { throw .tooLong(source: description, limit: limit) }
             return SecureBytes(UnsafeRawBufferPointer(start: value, count: length))
         case .file(let path):
-            let fd = open(path, O_RDONLY | O_CLOEXEC)
-            guard fd >= 0 else { throw .unreadable(source: description, reason: String(cString: strerror(errno))) }
-            defer { close(fd) }
-            return try read(from: fd, wholeContent: wholeContent, limit: limit)
+            return try read(path: path, wholeContent: wholeContent, limit: limit)
+        case .credential(let name):
+            // systemd sets the variable only for a unit with credentials: without it there is none to read.
+            guard let directory = getenv("CREDENTIALS_DIRECTORY").map({ String(cString: $0) }), !directory.isEmpty
+            else { throw .noCredentialsDirectory(source: description) }
+            return try read(path: directory + "/" + name, wholeContent: wholeContent, limit: limit)
         case .fileDescriptor(let fd):
             return try read(from: fd, wholeContent: wholeContent, limit: limit)
         case .standardInput:
@@ -220,6 +238,13 @@ public enum SecretSource: Sendable, Equatable, CustomStringConvertible {
         case .keyring:
             throw .keyringNotGiven(source: description)
         }
+    }
+
+    private func read(path: String, wholeContent: Bool, limit: Int) throws(SecretSourceError) -> SecureBytes {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { throw .unreadable(source: description, reason: String(cString: strerror(errno))) }
+        defer { close(fd) }
+        return try read(from: fd, wholeContent: wholeContent, limit: limit)
     }
 
     /// Reads byte by byte up to the first `\n` (so nothing after the line is consumed) or, for the
@@ -298,19 +323,24 @@ public enum SecretSourceError: Error, Equatable, Sendable, CustomStringConvertib
     case empty(source: String)
     /// A `keyring:` source read without a keyring (`read()` instead of `read(keyring:)`).
     case keyringNotGiven(source: String)
+    /// A `credential:` source read where systemd set no `$CREDENTIALS_DIRECTORY` (outside a unit
+    /// with `LoadCredential=` or `LoadCredentialEncrypted=`).
+    case noCredentialsDirectory(source: String)
 
     public var description: String {
         switch self {
         case .literalRefused(let passPrefix):
             (passPrefix ? "pass: secrets are not accepted" : "secrets are not accepted on the command line")
-                + ": argv is visible to every local user (ps, /proc); use env:VAR, file:PATH, fd:N, stdin or "
-                + "keyring:SERVICE/ACCOUNT"
+                + ": argv is visible to every local user (ps, /proc); use env:VAR, file:PATH, fd:N, stdin, "
+                + "keyring:SERVICE/ACCOUNT or credential:NAME"
         case .invalidSource(let reason): reason
         case .environmentVariableNotSet(let name): "environment variable \(name) is not set"
         case .unreadable(let source, let reason): "cannot read secret from \(source): \(reason)"
         case .tooLong(let source, let limit): "secret from \(source) is longer than \(limit) bytes"
         case .empty(let source): "the secret from \(source) is empty"
         case .keyringNotGiven(let source): "cannot read secret from \(source): no keychain to read it from"
+        case .noCredentialsDirectory(let source):
+            "cannot read secret from \(source): $CREDENTIALS_DIRECTORY is not set (systemd sets it for a unit with LoadCredential= or LoadCredentialEncrypted=)"
         }
     }
 }

@@ -15,7 +15,7 @@ import Glibc
 /// and `comment` when set, and `seckit-id` (a digest of the identity, for one-call lookups). An
 /// item with `server` is an internet password; otherwise one with `service` is a generic password;
 /// others are not credentials SecKit lists.
-enum ItemAttributes {
+package enum ItemAttributes {
     static let service = "service"
     static let account = "account"
     static let username = "username"
@@ -27,8 +27,8 @@ enum ItemAttributes {
     static let authenticationType = "authtype"
     static let realm = "realm"
     static let accessGroup = "access-group"
-    static let expires = "expires"
-    static let comment = "comment"
+    package static let expires = "expires"
+    package static let comment = "comment"
     /// A digest of the identity, so that one `SearchItems` call finds exactly an identity's items.
     static let fingerprint = "seckit-id"
     /// The libsecret schema an item was created with. Searches never match on it: other tools'
@@ -52,7 +52,8 @@ enum ItemAttributes {
     }
 
     /// The pairs stored for an item.
-    static func pairs(for identity: CredentialIdentity, _ attributes: CredentialAttributes) -> [String: String] {
+    package static func pairs(for identity: CredentialIdentity, _ attributes: CredentialAttributes) -> [String: String]
+    {
         var pairs: [String: String] = [account: identity.account, fingerprint: fingerprint(of: identity)]
         switch identity.kind {
         case .genericPassword(let serviceName):
@@ -91,7 +92,7 @@ enum ItemAttributes {
     }
 
     /// The label of an item stored without one, in Python keyring's words.
-    static func defaultLabel(for identity: CredentialIdentity) -> String {
+    package static func defaultLabel(for identity: CredentialIdentity) -> String {
         switch identity.kind {
         case .genericPassword(let service): "Password for '\(identity.account)' on '\(service)'"
         case .internetPassword(let location): "Password for '\(identity.account)' on '\(location)'"
@@ -124,7 +125,7 @@ enum ItemAttributes {
 
     /// The expiry stored in `pairs`, if any. A value that is there but not a date SecKit reads
     /// (another tool wrote it, or it was altered) fails closed: the Unix epoch, so the item is expired.
-    static func expiry(from pairs: [String: String]) -> Date? {
+    package static func expiry(from pairs: [String: String]) -> Date? {
         pairs[expires].map { CredentialAttributes.expiryDate(parsing: $0) ?? Date(timeIntervalSince1970: 0) }
     }
 
@@ -167,7 +168,7 @@ enum ItemAttributes {
     }
 
     /// Refuses identities and attributes a store cannot represent.
-    static func validate(
+    package static func validate(
         _ identity: CredentialIdentity,
         _ attributes: CredentialAttributes = CredentialAttributes()
     ) throws(KeychainError) {
@@ -213,7 +214,7 @@ enum ItemAttributes {
     /// calendar, with `gmtime_r`. (Foundation's ISO 8601 style turns Julian before 1582, so a date it
     /// wrote read back as another day: tools/fuzz attributes.) A date outside `storableDates` is
     /// written as the nearest one in it.
-    static func formatDate(_ date: Date) -> String {
+    package static func formatDate(_ date: Date) -> String {
         let clamped = min(max(date, storableDates.lowerBound), storableDates.upperBound)
         return utcDateTime(time_t(clamped.timeIntervalSince1970.rounded(.down))) + "Z"
     }

@@ -189,6 +189,13 @@ extension KeychainError {
         case .corruptStore: "corruptStore"
         case .io: "io"
         case .backendFailure: "backendFailure"
+        case .serverSealed: "serverSealed"
+        case .serverUninitialized: "serverUninitialized"
+        case .serverUnreachable: "serverUnreachable"
+        case .permissionDenied: "permissionDenied"
+        case .missingMount: "missingMount"
+        case .untrustedServer: "untrustedServer"
+        case .invalidResponse: "invalidResponse"
         }
     }
 }

@@ -101,7 +101,7 @@ public struct CredentialQuery: Hashable, Sendable {
 extension CredentialQuery {
     /// `found` sorted most recently modified first and cut to `limit`: for `.one`, the newest copy
     /// of the single matching identity; none throws `missing()`, several identities `ambiguous`.
-    func applyingLimit(
+    package func applyingLimit(
         to found: [CredentialItem],
         missing: () throws(KeychainError) -> KeychainError
     ) throws(KeychainError) -> [CredentialItem] {

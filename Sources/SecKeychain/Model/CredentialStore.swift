@@ -329,7 +329,7 @@ extension CredentialStore {
 
 extension CredentialStore {
     /// Refuses a secret over `maximumSecretByteCount`, and an identity or attributes no store can keep.
-    static func validate(
+    package static func validate(
         _ identity: CredentialIdentity,
         _ attributes: CredentialAttributes,
         secret: some ContiguousBytes
@@ -343,7 +343,7 @@ extension CredentialStore {
 
 extension SecureBytes {
     /// The UTF-8 bytes of `text`, copied once into wiped-on-release memory (no intermediate array).
-    init(utf8 text: String) {
+    package init(utf8 text: String) {
         var text = text
         self = text.withUTF8 { SecureBytes(UnsafeRawBufferPointer($0)) }
     }

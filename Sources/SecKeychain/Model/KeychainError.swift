@@ -40,6 +40,25 @@ public enum KeychainError: Error, Equatable, Sendable, CustomStringConvertible {
     case io(path: String, reason: String)
     /// The Secret Service or libsecret reported an unexpected failure; the string is its message.
     case backendFailure(String)
+    /// A remote store's server (OpenBao, Vault) is sealed: nothing can be read or written until it
+    /// is unsealed.
+    case serverSealed
+    /// A remote store's server has not been initialized (`bao operator init`).
+    case serverUninitialized
+    /// A remote store's server could not be reached: refused, unreachable, unknown host, a broken
+    /// connection or handshake. The string says why.
+    case serverUnreachable(String)
+    /// A remote store refused the request (HTTP 403): the token lacks a policy for the path, or a
+    /// login was refused. The string is the server's reason.
+    case permissionDenied(String)
+    /// A remote store has no KV version 2 secrets engine at the mount; the string names it.
+    case missingMount(String)
+    /// A remote store's server was not trusted, or refused our client certificate, before any
+    /// request was sent; the string is SecTLS's reason.
+    case untrustedServer(ServerTrustFailure, String)
+    /// A remote store answered with what its protocol never sends (an HTML page, truncated JSON, an
+    /// unexpected status, oversized headers); the string says what.
+    case invalidResponse(String)
 
     public var description: String {
         switch self {
@@ -69,8 +88,29 @@ public enum KeychainError: Error, Equatable, Sendable, CustomStringConvertible {
         case .corruptStore(let reason): return "the encrypted keychain file is damaged or was altered: \(reason)"
         case .io(let path, let reason): return "\(path): \(reason)"
         case .backendFailure(let reason): return "Secret Service: \(reason)"
+        case .serverSealed: return "the OpenBao/Vault server is sealed: unseal it (bao operator unseal) and retry"
+        case .serverUninitialized:
+            return "the OpenBao/Vault server is not initialized: initialize it (bao operator init) and retry"
+        case .serverUnreachable(let reason): return "the OpenBao/Vault server cannot be reached: \(reason)"
+        case .permissionDenied(let reason):
+            return
+                "the OpenBao/Vault server refused the request (\(reason)): check the token's policies or the login's role"
+        case .missingMount(let mount):
+            return "no KV version 2 secrets engine is mounted at \(mount) (bao secrets enable -path=\(mount) kv-v2)"
+        case .untrustedServer(_, let reason): return "the OpenBao/Vault server's TLS connection was refused: \(reason)"
+        case .invalidResponse(let reason): return "the OpenBao/Vault server sent an invalid response: \(reason)"
         }
     }
+}
+
+/// Why a remote store's TLS connection was refused, as `seccli pin` tells them apart.
+public enum ServerTrustFailure: Hashable, Sendable {
+    /// No pin of the enforced pin set matches the server's chain (or no backup pin, under the strict rule).
+    case pinMismatch
+    /// The server's certificate did not verify (unknown CA, expired, wrong host name).
+    case certificateVerificationFailed
+    /// The server demanded a client certificate and got none, or refused ours.
+    case clientCertificateRefused
 }
 
 extension KeychainError: BlockingOperationError {

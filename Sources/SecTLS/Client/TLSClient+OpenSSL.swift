@@ -20,7 +20,7 @@ final class SSLContextHandle: @unchecked Sendable {
         if let trustStore { SSL_CTX_set1_cert_store(context, trustStore.pointer) }
         // Pin-only trust is verified after the handshake, against the pins (ServerCertificateVerifier).
         SSL_CTX_set_verify(context, trustStore == nil ? SSL_VERIFY_NONE : SSL_VERIFY_PEER, nil)
-        if let identity = configuration.clientIdentity { try use(identity) }
+        if let identity = configuration.clientIdentity { try Self.use(identity, on: context) }
         SSL_CTX_set_cert_cb(context, certificateRequestCallback, nil)
     }
 
@@ -58,7 +58,8 @@ final class SSLContextHandle: @unchecked Sendable {
         }
     }
 
-    private func use(_ identity: ClientIdentity) throws(TLSError) {
+    /// Puts `identity`'s certificate, chain and key on `pointer` (an `SSL_CTX`): the key stays in OpenSSL.
+    static func use(_ identity: ClientIdentity, on pointer: OpaquePointer) throws(TLSError) {
         guard SSL_CTX_use_certificate(pointer, identity.certificate.handle.pointer) == 1 else {
             throw .openSSL("SSL_CTX_use_certificate")
         }

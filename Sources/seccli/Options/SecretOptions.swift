@@ -1,12 +1,31 @@
 import ArgumentParser
 import SecKit
 
+#if canImport(Glibc)
+import Glibc
+#endif
+
 extension SecretEncoding: ExpressibleByArgument {}
 
-/// Where `keyring:SERVICE/ACCOUNT` sources are read: the user's Secret Service, also when `cred`
-/// uses the file backend (whose `--store-password` may then come from the keyring, never from the
-/// file it unlocks). Audited when `SECKIT_AUDIT_LOG` names a log.
-let secretKeyring = SecretServiceStore().auditedIfConfigured()
+/// Where `keyring:SERVICE/ACCOUNT` sources are read: the OpenBao store when `SECCLI_BACKEND=openbao`
+/// (a fleet's hosts read their keys where they keep them), else the user's Secret Service, also when
+/// `cred` uses the file backend (whose `--store-password` may then come from the keyring, never from
+/// the file it unlocks). Audited when `SECKIT_AUDIT_LOG` names a log.
+let secretKeyring = BackendKeyring()
+
+/// The Secret Service: where the OpenBao backend's own login secrets (`--role-id`, `--secret-id`)
+/// are read from a `keyring:` source, never from the store they unlock.
+let desktopKeyring = SecretServiceStore().auditedIfConfigured()
+
+/// The keyring of `keyring:` sources, chosen by `SECCLI_BACKEND` when a source is read.
+struct BackendKeyring: SecretKeyring {
+    func genericPasswordSecret(service: String, account: String) throws -> SecureBytes {
+        guard let backend = getenv(StoreOptions.backendVariable), String(cString: backend) == "openbao" else {
+            return try desktopKeyring.genericPasswordSecret(service: service, account: account)
+        }
+        return try StoreOptions.parse([]).open().genericPasswordSecret(service: service, account: account)
+    }
+}
 
 /// Parses a secret-source option value, refusing literals without echoing them.
 func secretSource(_ text: String, option: String) throws -> SecretSource {

@@ -1,5 +1,6 @@
 import ArgumentParser
 import SecKit
+import SecVault
 
 #if canImport(Glibc)
 import Glibc
@@ -11,11 +12,13 @@ enum StoreBackend: String, CaseIterable, ExpressibleByArgument {
     case secretService = "secret-service"
     /// One AES-256-GCM file under a master password, for machines without a Secret Service.
     case file
+    /// An OpenBao or Vault server's KV version 2 engine, shared by a fleet (`OpenBaoOptions`).
+    case openbao
 }
 
-/// `--backend`, `--store-file`, `--store-password` and `--timeout`, shared by `cred` and `sso`.
-/// The backend is never chosen silently: the Secret Service unless --backend or SECCLI_BACKEND
-/// says file.
+/// `--backend`, `--store-file`, `--store-password`, the OpenBao backend's options and `--timeout`,
+/// shared by `cred`, `sso` and `identity`. The backend is never chosen silently: the Secret Service
+/// unless --backend or SECCLI_BACKEND says file or openbao.
 struct StoreOptions: ParsableArguments {
     static let backendVariable = "SECCLI_BACKEND"
     static let storeFileVariable = "SECCLI_STORE_FILE"
@@ -24,7 +27,7 @@ struct StoreOptions: ParsableArguments {
 
     @Option(
         help: ArgumentHelp(
-            "secret-service or file. Default: $SECCLI_BACKEND, else secret-service.",
+            "secret-service, file or openbao. Default: $SECCLI_BACKEND, else secret-service.",
             valueName: "backend"
         )
     )
@@ -46,12 +49,15 @@ struct StoreOptions: ParsableArguments {
     )
     var storePassword: String?
 
+    @OptionGroup var openBao: OpenBaoOptions
+
     @Option(help: ArgumentHelp("Give up after this many seconds (the store never hangs longer).", valueName: "seconds"))
     var timeout: Double = StoreOptions.defaultTimeout
 
     func validate() throws {
         _ = try resolvedBackend()
         try Self.applicability.validate(self)
+        if usesOpenBao { try openBao.validateForOpenBao() }
         _ = try passwordSource()
         guard timeout > 0, timeout <= 3600 else {
             throw ValidationError("--timeout must be more than 0 and at most 3600 seconds")
@@ -79,13 +85,18 @@ struct StoreOptions: ParsableArguments {
                 path: resolvedStoreFile(),
                 password: try passwordSource().read(keyring: secretKeyring)
             ).auditedIfConfigured()
+        case .openbao:
+            return try VaultStore(configuration: openBao.configuration()).auditedIfConfigured()
         }
     }
 
     /// Refuses `option`, which only the Secret Service has a meaning for, with the file backend.
     func requireSecretService(for option: String) throws {
-        if usesFile {
-            throw ValidationError("\(option) does not apply to the file backend: it goes with --backend secret-service")
+        let backend = try resolvedBackend()
+        if backend != .secretService {
+            throw ValidationError(
+                "\(option) does not apply to the \(backend.rawValue) backend: it goes with --backend secret-service"
+            )
         }
     }
 
@@ -94,18 +105,29 @@ struct StoreOptions: ParsableArguments {
         rules: [
             .init("--store-file", given: { $0.storeFile != nil }, appliesTo: \.usesFile, "--backend file"),
             .init("--store-password", given: { $0.storePassword != nil }, appliesTo: \.usesFile, "--backend file"),
-        ],
-        describe: { _ in "the secret-service backend" }
+        ]
+            + ["--mount", "--path-prefix", "--login", "--role-id", "--secret-id", "--ca", "--pin"].map { option in
+                .init(
+                    option,
+                    given: { $0.openBao.given.contains { $0 == (option, true) } },
+                    appliesTo: \.usesOpenBao,
+                    "--backend openbao"
+                )
+            },
+        describe: { "the \(((try? $0.resolvedBackend()) ?? .secretService).rawValue) backend" }
     )
 
     /// Whether the file backend is used (`validate` has checked the backend's name).
     private var usesFile: Bool { (try? resolvedBackend()) == .file }
 
+    /// Whether the OpenBao backend is used.
+    private var usesOpenBao: Bool { (try? resolvedBackend()) == .openbao }
+
     private func resolvedBackend() throws -> StoreBackend {
         if let backend { return backend }
         guard let text = environment(Self.backendVariable), !text.isEmpty else { return .secretService }
         guard let backend = StoreBackend(rawValue: text) else {
-            throw ValidationError("\(Self.backendVariable)=\(text): expected secret-service or file")
+            throw ValidationError("\(Self.backendVariable)=\(text): expected secret-service, file or openbao")
         }
         return backend
     }
@@ -135,6 +157,7 @@ extension StoreOptions: HotReadable {
             .option("--backend") { $0.backend = $1 },
             .option("--store-file") { $0.storeFile = $1 },
             .option("--store-password") { $0.storePassword = $1 },
+            .group { $0.openBao = $1 },
             .option("--timeout", default: defaultTimeout) { $0.timeout = $1 },
         ]
     }

@@ -130,6 +130,14 @@ struct HotOption<Root> {
         }
     }
 
+    /// A repeatable `--name value` (an array property); the hot reader takes it once at most (a
+    /// repeated option leaves the line to ArgumentParser).
+    static func repeatable(_ name: String, _ assign: @escaping (inout Root, [String]) -> Void) -> Self {
+        Self(names: HotCommandLine.Names(options: [name])) { root, line in
+            assign(&root, try line.value(name, as: String.self).map { [$0] } ?? [])
+        }
+    }
+
     /// A flag: true when given.
     static func flag(_ name: String, _ assign: @escaping (inout Root, Bool) -> Void) -> Self {
         Self(names: HotCommandLine.Names(flags: [name])) { root, line in

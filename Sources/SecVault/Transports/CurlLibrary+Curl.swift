@@ -1,0 +1,55 @@
+internal import CCurl
+import SecKeychain
+import Synchronization
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// libcurl, loaded by the first request of a `CurlTransport` (dlopen; CCurl's shim.h says why it
+/// is not linked). It stays loaded until the process ends.
+final class CurlLibrary: @unchecked Sendable {
+    // Set once in init, then only read.
+    /// libcurl's functions, called through the shim's wrappers.
+    var functions: SecKitCurl
+
+    private static let loaded = Mutex<CurlLibrary?>(nil)
+
+    /// The process's libcurl; `unusable` saying what is missing when it cannot be loaded. A failure
+    /// is not kept: the next request tries again.
+    static func load() throws(VaultTransportError) -> CurlLibrary {
+        try loaded.withLock { (library) throws(VaultTransportError) in
+            if let library { return library }
+            let new = try CurlLibrary()
+            library = new
+            return new
+        }
+    }
+
+    private init() throws(VaultTransportError) {
+        guard let library = dlopen("libcurl.so.4", RTLD_NOW | RTLD_LOCAL) else {
+            throw .unusable(
+                "libcurl could not be loaded (\(Self.loaderMessage)): install it (Debian and Ubuntu: libcurl4)"
+            )
+        }
+        var functions = SecKitCurl()
+        guard seckit_curl_resolve(library, &functions) != 0 else {
+            throw .unusable("libcurl lacks a function SecKit needs (\(Self.loaderMessage))")
+        }
+        // The TLS library first (the first version of the structure has it): SecTLS verifies on
+        // curl's SSL_CTX, which must be OpenSSL's.
+        guard let info = functions.version_info(CURLVERSION_FIRST), let ssl = info.pointee.ssl_version,
+            String(cString: ssl).hasPrefix("OpenSSL/")
+        else {
+            throw .unusable(
+                "the libcurl found is not built with OpenSSL: install Debian's libcurl4 (not libcurl3-gnutls or -nss)"
+            )
+        }
+        guard functions.global_init(Int(CURL_GLOBAL_DEFAULT)) == CURLE_OK else {
+            throw .unusable("libcurl could not be initialised")
+        }
+        self.functions = functions
+    }
+
+    private static var loaderMessage: String { dlerror().map { String(cString: $0) } ?? "unknown reason" }
+}

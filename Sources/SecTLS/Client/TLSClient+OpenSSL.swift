@@ -42,7 +42,7 @@ final class SSLContextHandle: @unchecked Sendable {
             SSL_CTX_ctrl(context, SSL_CTRL_SET_MAX_PROTO_VERSION, CLong(version), nil) == 1
         else { throw .openSSL("SSL_CTX_set_min_proto_version") }
         SSL_CTX_set_verify(context, SSL_VERIFY_NONE, nil)
-        if let identity { try use(identity) }
+        if let identity { try Self.use(identity, on: context) }
         SSL_CTX_set_cert_cb(context, certificateRequest, nil)
     }
 

@@ -28,7 +28,7 @@ struct SecCryptoDocsTests {
 
     @Test("a key's limit of seals with random nonces")
     func randomNonceLimit() throws {
-        let limit = GCMKeySchedule.randomNonceLimit
+        let limit = AEADKeySchedule.randomNonceLimit
         #expect(limit.nonzeroBitCount == 1, "the page writes the limit as a power of two")
         let bits = AES.GCM.Nonce.defaultByteCount * 8
         #expect(

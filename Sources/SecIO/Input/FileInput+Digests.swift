@@ -4,7 +4,7 @@ import SecCrypto
 
 extension DigestHasher {
     /// Digest of a file or descriptor.
-    public static func hash(_ algorithm: HashAlgorithm, contentsOf input: FileInput) throws(CryptoError) -> Digest {
+    public static func hash(_ algorithm: HashAlgorithm, contentsOf input: FileInput) throws(CryptoError) -> AnyDigest {
         var hasher = DigestHasher(algorithm)
         try input.forEachChunk { hasher.update(bufferPointer: $0) }
         return hasher.finalizeLast()
@@ -14,7 +14,9 @@ extension DigestHasher {
 extension HashFunction {
     /// Digest of a file or descriptor.
     public static func hash(contentsOf input: FileInput) throws(CryptoError) -> Digest {
-        try DigestHasher.hash(algorithm, contentsOf: input)
+        var hasher = Self()
+        try input.forEachChunk { hasher.update(bufferPointer: $0) }
+        return hasher.finalize()
     }
 }
 
@@ -23,9 +25,7 @@ extension HMAC {
     public static func authenticationCode(
         for input: FileInput,
         using key: SymmetricKey
-    ) throws(CryptoError)
-        -> AuthenticationCode
-    {
+    ) throws(CryptoError) -> MAC {
         var hmac = HMAC(key: key)
         try input.forEachChunk { hmac.update(bufferPointer: $0) }
         return hmac.finalizeLast()

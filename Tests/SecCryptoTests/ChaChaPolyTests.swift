@@ -143,6 +143,58 @@ import Testing
         }
     }
 
+    /// The buffer forms give the sealed box's bytes; a failed open wipes the plaintext buffer.
+    @Test func sealAndOpenIntoBuffers() throws {
+        let key = SymmetricKey(size: .bits256)
+        let nonce = ChaChaPoly.Nonce()
+        let message = randomBytes(1000)
+        let aad = randomBytes(13)
+        var ciphertext = [UInt8](repeating: 0, count: message.count)
+        var tag = [UInt8](repeating: 0, count: ChaChaPoly.tagByteCount)
+        try message.withUnsafeBytes { message in
+            try aad.withUnsafeBytes { aad in
+                try ciphertext.withUnsafeMutableBytes { ciphertext in
+                    try tag.withUnsafeMutableBytes { tag in
+                        try ChaChaPoly.seal(
+                            message,
+                            using: key,
+                            nonce: nonce,
+                            authenticating: aad,
+                            into: ciphertext,
+                            tag: tag
+                        )
+                    }
+                }
+            }
+        }
+        let box = try ChaChaPoly.seal(message, using: key, nonce: nonce, authenticating: aad)
+        #expect(Data(ciphertext) == box.ciphertext && Data(tag) == box.tag)
+
+        var plaintext = [UInt8](repeating: 0, count: message.count)
+        func open(tag: [UInt8]) throws {
+            try ciphertext.withUnsafeBytes { ciphertext in
+                try tag.withUnsafeBytes { tag in
+                    try aad.withUnsafeBytes { aad in
+                        try plaintext.withUnsafeMutableBytes { plaintext in
+                            try ChaChaPoly.open(
+                                ciphertext,
+                                using: key,
+                                nonce: nonce,
+                                tag: tag,
+                                authenticating: aad,
+                                into: plaintext
+                            )
+                        }
+                    }
+                }
+            }
+        }
+        try open(tag: tag)
+        #expect(plaintext == message)
+        #expect(throws: CryptoError.authenticationFailure) { try open(tag: tag.map { $0 ^ 1 }) }
+        #expect(plaintext.allSatisfy { $0 == 0 })
+    }
+
     /// Sizes: 32-byte keys only, 12-byte nonces, 16-byte tags, combined boxes of at least 28 bytes.
     @Test func sizesAreChecked() throws {
         expectIncorrectSize(actual: 16, expected: "32 bytes") {

@@ -147,6 +147,60 @@ public enum ChaChaPoly {
         )
     }
 
+    /// Seals into buffers the caller owns, for messages framed by the caller: `ciphertext` must be
+    /// exactly `message.count` bytes and `tag` `tagByteCount` bytes. Nothing is allocated.
+    ///
+    /// - Throws: `CryptoError.incorrectSize` for buffers or a key of the wrong size.
+    public static func seal(
+        _ message: UnsafeRawBufferPointer,
+        using key: SymmetricKey,
+        nonce: Nonce,
+        authenticating associatedData: UnsafeRawBufferPointer,
+        into ciphertext: UnsafeMutableRawBufferPointer,
+        tag: UnsafeMutableRawBufferPointer
+    ) throws(CryptoError) {
+        try nonce.bytes.withUnsafeBufferPointer { (nonce) throws(CryptoError) in
+            try AEADMessage.seal(
+                .chaChaPoly,
+                name: "ChaChaPoly",
+                message,
+                using: key,
+                nonce: UnsafeRawBufferPointer(nonce),
+                isRandomNonce: false,
+                authenticating: associatedData,
+                into: ciphertext,
+                tag: tag
+            )
+        }
+    }
+
+    /// Verifies and decrypts into a buffer the caller owns, exactly `ciphertext.count` bytes. If the
+    /// tag does not verify, `plaintext` is wiped and `authenticationFailure` thrown: use its bytes
+    /// only after this returns.
+    ///
+    /// - Throws: `CryptoError.authenticationFailure`, or `incorrectSize` for buffers or a key of the wrong size.
+    public static func open(
+        _ ciphertext: UnsafeRawBufferPointer,
+        using key: SymmetricKey,
+        nonce: Nonce,
+        tag: UnsafeRawBufferPointer,
+        authenticating associatedData: UnsafeRawBufferPointer,
+        into plaintext: UnsafeMutableRawBufferPointer
+    ) throws(CryptoError) {
+        try nonce.bytes.withUnsafeBufferPointer { (nonce) throws(CryptoError) in
+            try AEADMessage.open(
+                .chaChaPoly,
+                name: "ChaChaPoly",
+                ciphertext,
+                using: key,
+                nonce: UnsafeRawBufferPointer(nonce),
+                tag: tag,
+                authenticating: associatedData,
+                into: plaintext
+            )
+        }
+    }
+
     /// Verifies and decrypts. Any alteration, or the wrong key or associated data, throws
     /// `authenticationFailure`; no plaintext is returned unless the tag verifies.
     ///

@@ -6,7 +6,7 @@ import Testing
 /// A key seals and opens many messages through one keyed OpenSSL context (only the nonce is set per
 /// message). These tests drive one key object through long mixed sequences — both directions, nonces
 /// of several lengths, failed opens in between, several threads at once — and check every result
-/// against Python's `cryptography` AESGCM (Tests/Peers/aesgcm_peer.py) or a fresh context.
+/// against Python's `cryptography` AESGCM (Tests/Peers/aead_peer.py) or a fresh context.
 @Suite struct AESGCMKeyReuseTests {
     /// One message of a sequence, with the nonce, AAD and plaintext as hex for the peer.
     private struct Message {
@@ -28,25 +28,6 @@ import Testing
                 plaintext: randomBytes(size)
             )
         }
-    }
-
-    private static func peerBatch(
-        key: [UInt8],
-        open: [[String: String]],
-        seal: [[String: String]]
-    ) throws -> (
-        opened: [String?], sealed: [[String: String]]
-    ) {
-        let request = try JSONSerialization.data(withJSONObject: ["open": open, "seal": seal])
-        let result = try InteropPeer.aesgcm.run(
-            ["batch"],
-            stdin: [UInt8](request),
-            environment: ["AESGCM_KEY_HEX": Hex.encode(key)]
-        )
-        let reply = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout)) as? [String: Any])
-        let opened = try #require(reply["opened"] as? [Any]).map { $0 as? String }
-        let sealed = try #require(reply["sealed"] as? [[String: String]])
-        return (opened, sealed)
     }
 
     /// SecKit seals a long sequence under one key object, opening each box again right after (the
@@ -79,26 +60,26 @@ import Testing
         }
 
         let theirs = Self.messages(count: 63)
-        let reply = try Self.peerBatch(
+        let reply = try InteropPeer.aeadBatch(
+            .aesGCM,
             key: keyBytes,
             open: zip(ours, boxes).map { message, box in
-                [
-                    "nonce": Hex.encode(message.nonce), "aad": Hex.encode(message.aad),
-                    "ct": Hex.encode(box.ciphertext), "tag": Hex.encode(box.tag),
-                ]
+                AEADPeerMessage(
+                    nonce: message.nonce,
+                    aad: message.aad,
+                    text: Array(box.ciphertext),
+                    tag: Array(box.tag)
+                )
             },
-            seal: theirs.map {
-                ["nonce": Hex.encode($0.nonce), "aad": Hex.encode($0.aad), "msg": Hex.encode($0.plaintext)]
-            }
+            seal: theirs.map { AEADPeerMessage(nonce: $0.nonce, aad: $0.aad, text: $0.plaintext) }
         )
-        #expect(reply.opened == ours.map { Hex.encode($0.plaintext) })
+        #expect(reply.opened == ours.map(\.plaintext))
 
-        try #require(reply.sealed.count == theirs.count)
         for (message, sealed) in zip(theirs, reply.sealed) {
             let box = try AES.GCM.SealedBox(
                 nonce: try AES.GCM.Nonce(data: message.nonce),
-                ciphertext: try Hex.decode(try #require(sealed["ct"])),
-                tag: try Hex.decode(try #require(sealed["tag"]))
+                ciphertext: sealed.ciphertext,
+                tag: sealed.tag
             )
             #expect(try AES.GCM.open(box, using: key, authenticating: message.aad) == Data(message.plaintext))
             #expect(throws: CryptoError.authenticationFailure) {

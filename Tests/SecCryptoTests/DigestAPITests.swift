@@ -4,38 +4,46 @@ import SecCrypto
 import Testing
 
 @Suite struct DigestAPITests {
-    private static func digest(_ algorithm: HashAlgorithm, _ string: String) -> Digest {
+    private static func digest(_ algorithm: HashAlgorithm, _ string: String) -> AnyDigest {
         DigestHasher.hash(algorithm, data: Array(string.utf8))
     }
 
     @Test(arguments: HashAlgorithm.allCases, ["", "The quick brown fox jumps over the lazy dog"])
     func everyInputTypeGivesTheSameDigest(_ algorithm: HashAlgorithm, _ text: String) {
-        let hash = algorithm.hashFunction
-        let bytes = Array(text.utf8)
-        let expected = hash.hash(data: bytes)
-        let padded = [0xAA, 0xBB, 0xCC] + bytes + [0xDD]
-        let range = 3..<(3 + bytes.count)
-        let thirds = [
-            bytes[..<(bytes.count / 3)], bytes[(bytes.count / 3)..<(bytes.count * 2 / 3)],
-            bytes[(bytes.count * 2 / 3)...],
-        ]
-        var regions = DispatchData.empty  // not contiguous: several regions
-        for third in thirds { Array(third).withUnsafeBytes { regions.append($0) } }
+        func check<H: HashFunction>(_ hash: H.Type) {
+            let bytes = Array(text.utf8)
+            let expected = hash.hash(data: bytes)
+            let padded = [0xAA, 0xBB, 0xCC] + bytes + [0xDD]
+            let range = 3..<(3 + bytes.count)
+            let thirds = [
+                bytes[..<(bytes.count / 3)], bytes[(bytes.count / 3)..<(bytes.count * 2 / 3)],
+                bytes[(bytes.count * 2 / 3)...],
+            ]
+            var regions = DispatchData.empty  // not contiguous: several regions
+            for third in thirds { Array(third).withUnsafeBytes { regions.append($0) } }
 
-        #expect(hash.hash(data: Data(bytes)) == expected)
-        #expect(hash.hash(data: padded[range]) == expected)
-        #expect(hash.hash(data: Data(padded)[range]) == expected)
-        #expect(hash.hash(data: regions) == expected)
-        #expect(hash.hash(string: text) == expected)
-        #expect(bytes.withUnsafeBytes { hash.hash(bufferPointer: $0) } == expected)
-        #expect(DigestHasher.hash(algorithm, data: bytes) == expected)
+            #expect(hash.hash(data: Data(bytes)) == expected)
+            #expect(hash.hash(data: padded[range]) == expected)
+            #expect(hash.hash(data: Data(padded)[range]) == expected)
+            #expect(hash.hash(data: regions) == expected)
+            #expect(hash.hash(string: text) == expected)
+            #expect(bytes.withUnsafeBytes { hash.hash(bufferPointer: $0) } == expected)
+            #expect(DigestHasher.hash(algorithm, data: bytes).bytes == Array(expected))
+            #expect(expected == Data(DigestHasher.hash(algorithm, data: regions)))
+            #expect(Array(expected).count == H.Digest.byteCount)
 
-        var incremental = DigestHasher(algorithm)
-        incremental.update(string: String(decoding: thirds[0], as: UTF8.self))
-        incremental.update(data: Data(thirds[1]))
-        thirds[2].withUnsafeBytes { incremental.update(bufferPointer: $0) }
-        #expect(incremental.finalize() == expected)
-        #expect(incremental.algorithm == algorithm)
+            var incremental = DigestHasher(algorithm)
+            incremental.update(string: String(decoding: thirds[0], as: UTF8.self))
+            incremental.update(data: Data(thirds[1]))
+            thirds[2].withUnsafeBytes { incremental.update(bufferPointer: $0) }
+            #expect(incremental.finalize().bytes == Array(expected))
+            #expect(incremental.algorithm == algorithm)
+
+            var typed = H()
+            typed.update(data: regions)
+            #expect(typed.finalize() == expected)
+        }
+        check(algorithm.hashFunction)
     }
 
     @Test(arguments: HashAlgorithm.allCases)
@@ -66,7 +74,7 @@ import Testing
 
     @Test func hmacHasValueSemanticsAndContinuesAfterFinalize() {
         let key = SymmetricKey(data: Array("key".utf8))
-        func code(_ string: String) -> AuthenticationCode { HMAC<SHA256>.authenticationCode(for: string, using: key) }
+        func code(_ string: String) -> HMAC<SHA256>.MAC { HMAC<SHA256>.authenticationCode(for: string, using: key) }
 
         var original = HMAC<SHA256>(key: key)
         original.update(string: "abc")
@@ -88,6 +96,10 @@ import Testing
         #expect(digest.description == digest.hexString)
         #expect(digest.byteCount == 32 && digest.bytes.count == 32)
         #expect(digest.algorithm == .sha256)
+        #expect(
+            SHA256.Digest.byteCount == 32 && Insecure.MD5.Digest.byteCount == 16 && SHA512256.Digest.byteCount == 32
+        )
+        #expect(SHA512_256.blockByteCount == 128 && SHA224.blockByteCount == 64)
 
         #expect(digest == SHA256.hash(data: Array("abc".utf8)))
         #expect(digest != SHA256.hash(string: "abd"))

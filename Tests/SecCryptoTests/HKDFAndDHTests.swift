@@ -11,7 +11,7 @@ import Testing
     struct RFC5869: Decodable {
         struct Case: Decodable {
             let `case`: String
-            let ikm, salt, info, okm: String
+            let ikm, salt, info, prk, okm: String
             let length: Int
         }
 
@@ -29,6 +29,22 @@ import Testing
                 outputByteCount: test.length
             )
             #expect(Hex.encode(key) == test.okm, "RFC 5869 \(test.case)")
+
+            // The same through HKDF<SHA256>, whole and in its two steps.
+            let ikm = SymmetricKey(data: try Hex.decode(test.ikm))
+            let salt = try Hex.decode(test.salt)
+            let info = try Hex.decode(test.info)
+            let prk = HKDF<SHA256>.extract(inputKeyMaterial: ikm, salt: salt)
+            #expect(prk.hexString == test.prk, "RFC 5869 \(test.case) PRK")
+            let expanded = HKDF<SHA256>.expand(pseudoRandomKey: prk, info: info, outputByteCount: test.length)
+            #expect(Hex.encode(expanded) == test.okm, "RFC 5869 \(test.case) expand")
+            let derived = HKDF<SHA256>.deriveKey(
+                inputKeyMaterial: ikm,
+                salt: salt,
+                info: info,
+                outputByteCount: test.length
+            )
+            #expect(derived == expanded, "RFC 5869 \(test.case) deriveKey")
         }
     }
 

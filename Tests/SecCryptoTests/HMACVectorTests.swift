@@ -5,14 +5,14 @@ import Testing
 extension HashAlgorithm {
     /// HMAC of `message` under `key` with this algorithm. Also checks that an incremental computation
     /// fed in uneven pieces gives the same code.
-    func authenticationCode(key: [UInt8], message: [UInt8]) -> AuthenticationCode {
-        func compute<H: HashFunction>(_: H.Type) -> AuthenticationCode {
+    func authenticationCode(key: [UInt8], message: [UInt8]) -> [UInt8] {
+        func compute<H: HashFunction>(_: H.Type) -> [UInt8] {
             let key = SymmetricKey(data: key)
             let oneShot = HMAC<H>.authenticationCode(for: message, using: key)
             var incremental = HMAC<H>(key: key)
             for piece in message.unevenPieces { incremental.update(data: piece) }
             #expect(incremental.finalize() == oneShot, "incremental HMAC differs from one-shot")
-            return oneShot
+            return Array(oneShot)
         }
         return compute(hashFunction)
     }
@@ -57,7 +57,7 @@ struct MACTestGroup: WycheproofTestGroup {
             let message = try record.hex("Msg")
             #expect(message.count * 8 == (try record.int("Len")), "\(record.location)")
             let code = file.algorithm.authenticationCode(key: try record.hex("Key"), message: message)
-            #expect(code.hexString == (try record.hexString("MD")), "\(record.location)")
+            #expect(Hex.encode(code) == (try record.hexString("MD")), "\(record.location)")
         }
         #expect(records.count == file.cases)
     }
@@ -81,7 +81,7 @@ struct MACTestGroup: WycheproofTestGroup {
             #expect(key.count == (try record.int("Klen")), "\(record.location)")
             longKeys += key.count > file.algorithm.blockByteCount ? 1 : 0
             let code = file.algorithm.authenticationCode(key: key, message: try record.hex("Msg"))
-            #expect(Hex.encode(code.bytes.prefix(tagLength)) == (try record.hexString("Mac")), "\(record.location)")
+            #expect(Hex.encode(code.prefix(tagLength)) == (try record.hexString("Mac")), "\(record.location)")
         }
         #expect(records.count == file.cases)
         #expect(longKeys > 0, "no key longer than the block size was exercised")
@@ -107,7 +107,7 @@ struct MACTestGroup: WycheproofTestGroup {
                 let tag = try Hex.decode(test.tag)
                 #expect(key.count * 8 == group.keySize && tag.count * 8 == group.tagSize, "tcId \(test.tcId)")
                 let truncated = Array(
-                    file.algorithm.authenticationCode(key: key, message: message).bytes.prefix(group.tagSize / 8)
+                    file.algorithm.authenticationCode(key: key, message: message).prefix(group.tagSize / 8)
                 )
                 #expect((truncated == tag) == (test.result == .valid), "tcId \(test.tcId)")
                 let acceptsFullTag = test.result == .valid && tag.count == file.algorithm.byteCount

@@ -58,7 +58,7 @@ import Testing
             #expect(try checkpoint.int("COUNT") == index, "\(checkpoint.location)")
             var window = seed + seed + seed
             for _ in 3...1002 {
-                let next = hash.hash(data: window).bytes
+                let next = Array(hash.hash(data: window))
                 window.removeFirst(next.count)
                 window += next
             }

@@ -28,7 +28,7 @@ struct SecCryptoDocsTests {
 
     @Test("a key's limit of seals with random nonces")
     func randomNonceLimit() throws {
-        let limit = GCMKeySchedule.randomNonceLimit
+        let limit = AEADKeySchedule.randomNonceLimit
         #expect(limit.nonzeroBitCount == 1, "the page writes the limit as a power of two")
         let bits = AES.GCM.Nonce.defaultByteCount * 8
         #expect(
@@ -48,5 +48,30 @@ struct SecCryptoDocsTests {
                 "OWASP 2023: \(minimum(.sha256)) for SHA-256, \(minimum(.sha512)) for SHA-512, \(minimum(.sha1)) for SHA-1."
             )
         )
+    }
+
+    @Test("the Encryption table: ChaChaPoly's key, nonce and tag")
+    func chaChaPolyRow() throws {
+        let row = try page.row("`ChaChaPoly.seal(_:using:nonce:authenticating:)` / `open`")
+        #expect(row[1] == "ChaCha20-Poly1305 (RFC 8439)")
+        #expect(
+            row[2].contains(
+                "32-byte keys, \(ChaChaPoly.Nonce.byteCount)-byte nonces (random by default), \(ChaChaPoly.tagByteCount)-byte tags"
+            )
+        )
+    }
+
+    @Test("the differences from swift-crypto: GCM nonce lengths and PBKDF2 minimums")
+    func differencesFromSwiftCrypto() throws {
+        let nonces = try page.row("AES-GCM nonces")
+        #expect(nonces[2] == "\(CipherContext.gcmIVRange.lowerBound) to \(CipherContext.gcmIVRange.upperBound) bytes")
+        func minimum(_ prf: HashAlgorithm) -> String { DocsPage.count(KDF.PBKDF2.minimumIterations(for: prf)) }
+        let rounds = try page.row("PBKDF2 `rounds:` minimum")
+        #expect(
+            rounds[2]
+                == "OWASP 2023 per hash: \(minimum(.sha1)) for SHA-1, \(minimum(.sha224)) for SHA-224 and SHA-256,"
+                + " \(minimum(.sha384)) for SHA-384 and SHA-512"
+        )
+        #expect(minimum(.sha256) == minimum(.sha224) && minimum(.sha512) == minimum(.sha384))
     }
 }

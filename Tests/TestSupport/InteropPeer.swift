@@ -1,7 +1,7 @@
 import Foundation
 
 /// The interop peers of `Tests/Peers`: programs on the reference libraries (joserfc, Python's
-/// `cryptography.fernet` and AESGCM, PHP's openssl functions) that the library and CLI tests talk to,
+/// `cryptography.fernet`, AESGCM and ChaCha20Poly1305, PHP's openssl functions) that the library and CLI tests talk to,
 /// and the hostile HTTP server the authentication tests start (`HostileAuthServer`). Keys go in
 /// the environment only; variables of the test process that could pick another key are not inherited.
 /// A peer that cannot run (interpreter or library missing) throws `PeerUnavailable`: the tests fail
@@ -9,7 +9,7 @@ import Foundation
 public enum InteropPeer: String, CaseIterable, Sendable {
     case jose = "jose_peer.py"
     case fernet = "fernet_peer.py"
-    case aesgcm = "aesgcm_peer.py"
+    case aead = "aead_peer.py"
     case legacy = "legacy_server.php"
     case digest = "digest_peer.py"
     case hostileAuthServer = "hostile_auth_server.py"
@@ -25,7 +25,7 @@ public enum InteropPeer: String, CaseIterable, Sendable {
     /// Every variable the peers read a key from.
     public static let keyVariables: Set<String> = [
         "JOSE_KEY_HEX", "JOSE_PASSWORD", "JOSE_KEYSET_JSON", "FERNET_KEY", "FERNET_KEYS", "LEGACY_KEY",
-        "LEGACY_MAC_KEY", "AESGCM_KEY_HEX", "DIGEST_PASSWORD", "BAO_TOKEN", "VAULT_TOKEN",
+        "LEGACY_MAC_KEY", "AEAD_KEY_HEX", "DIGEST_PASSWORD", "BAO_TOKEN", "VAULT_TOKEN",
     ]
 
     public var path: String { Self.directory + "/" + rawValue }
@@ -81,7 +81,7 @@ public enum InteropPeer: String, CaseIterable, Sendable {
         switch self {
         case .jose: ["python3", "-c", "import joserfc.jwe"]
         case .fernet: ["python3", "-c", "import cryptography.fernet"]
-        case .aesgcm: ["python3", "-c", "import cryptography.hazmat.primitives.ciphers.aead"]
+        case .aead: ["python3", "-c", "import cryptography.hazmat.primitives.ciphers.aead"]
         case .digest: ["python3", "-c", "import requests.auth"]
         case .hostileAuthServer: ["python3", "-c", "import http.server, ssl"]
         case .stallingServer: ["python3", "-c", "import socket, ssl, threading"]

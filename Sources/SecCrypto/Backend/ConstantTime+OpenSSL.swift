@@ -8,8 +8,15 @@ package func constantTimeEquals(_ lhs: UnsafeRawBufferPointer, _ rhs: UnsafeRawB
 }
 
 /// Compares two byte sequences in constant time with respect to their contents.
+@usableFromInline
 package func constantTimeEquals(_ lhs: some ContiguousBytes, _ rhs: some ContiguousBytes) -> Bool {
     lhs.withUnsafeBytes { l in rhs.withUnsafeBytes { r in constantTimeEquals(l, r) } }
+}
+
+/// Compares bytes with bytes from anywhere, contiguous or not (a copy of `rhs` then), in constant time
+/// with respect to their contents.
+package func constantTimeEquals(_ lhs: some ContiguousBytes, data rhs: some DataProtocol) -> Bool {
+    rhs.withContiguousBytes { rhs in lhs.withUnsafeBytes { constantTimeEquals($0, rhs) } }
 }
 
 /// Overwrites memory with zeros in a way the compiler cannot optimise away (`OPENSSL_cleanse`).

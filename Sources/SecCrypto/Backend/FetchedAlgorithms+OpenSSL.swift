@@ -60,6 +60,23 @@ extension CipherAlgorithm {
     var evpCipher: OpaquePointer { Self.fetched[self] }
 }
 
+/// The ciphers outside `CipherAlgorithm` that a `CipherContext` runs (`ContextCipher`).
+private enum OtherCipher: String, CaseIterable, Sendable {
+    case chaCha20Poly1305 = "ChaCha20-Poly1305"
+
+    static let fetched = AlgorithmTable<OtherCipher>(of: "EVP_CIPHER") { EVP_CIPHER_fetch(nil, $0.rawValue, nil) }
+}
+
+extension ContextCipher {
+    /// The fetched `EVP_CIPHER`.
+    var evpCipher: OpaquePointer {
+        switch self {
+        case .algorithm(let algorithm): algorithm.evpCipher
+        case .chaCha20Poly1305: OtherCipher.fetched[.chaCha20Poly1305]
+        }
+    }
+}
+
 /// The AES key-wrap ciphers (RFC 3394, default IV), by key-encryption-key size.
 enum KeyWrapCipher: String, CaseIterable, Sendable {
     case aes128 = "AES-128-WRAP"

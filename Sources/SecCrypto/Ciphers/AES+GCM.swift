@@ -15,7 +15,7 @@ extension AES {
         public static let tagByteCount = 16
 
         /// A GCM nonce (IV). 12 bytes unless interoperability demands otherwise.
-        public struct Nonce: ContiguousBytes, Sendable, Equatable {
+        public struct Nonce: ContiguousBytes, Sequence, Sendable, Equatable {
             /// The default and recommended nonce length.
             public static let defaultByteCount = 12
             let bytes: [UInt8]
@@ -33,8 +33,27 @@ extension AES {
             }
 
             /// A nonce from existing bytes: 1 to 128 bytes (OpenSSL's limit; 12 recommended).
+            ///
+            /// - Throws: `CryptoError.incorrectSize` for any other length.
             public init(data: some ContiguousBytes) throws(CryptoError) {
-                let bytes = data.withUnsafeBytes { [UInt8]($0) }
+                try self.init(bytes: data.withUnsafeBytes { [UInt8]($0) })
+            }
+
+            /// A nonce from any bytes, contiguous or not (`DispatchData`): 1 to 128 bytes.
+            ///
+            /// - Throws: `CryptoError.incorrectSize` for any other length.
+            public init(data: some DataProtocol) throws(CryptoError) {
+                try self.init(bytes: [UInt8](data))
+            }
+
+            /// A nonce from bytes that are both (`Data`, `[UInt8]`): 1 to 128 bytes.
+            ///
+            /// - Throws: `CryptoError.incorrectSize` for any other length.
+            public init(data: some DataProtocol & ContiguousBytes) throws(CryptoError) {
+                try self.init(bytes: data.withUnsafeBytes { [UInt8]($0) })
+            }
+
+            private init(bytes: [UInt8]) throws(CryptoError) {
                 guard CipherContext.gcmIVRange.contains(bytes.count) else {
                     throw .incorrectSize(
                         what: "GCM nonce",
@@ -52,6 +71,9 @@ extension AES {
             public func withUnsafeBytes<R>(_ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R {
                 try bytes.withUnsafeBytes(body)
             }
+
+            /// The nonce's bytes, in order.
+            public func makeIterator() -> Array<UInt8>.Iterator { bytes.makeIterator() }
         }
 
         /// The result of `seal`: nonce, ciphertext and tag, held in one buffer laid out as nonce ‖
@@ -60,55 +82,37 @@ extension AES {
         /// copy them into an array, rather than subscripting from 0.
         public struct SealedBox: Sendable {
             public let nonce: Nonce
-            /// nonce ‖ ciphertext ‖ tag.
-            private let storage: Data
+            let storage: AEADBoxStorage
 
             /// The encrypted message.
-            public var ciphertext: Data { storage[(storage.startIndex + nonce.bytes.count)..<tagStart] }
+            public var ciphertext: Data { storage.ciphertext }
 
             /// The 16-byte authentication tag.
-            public var tag: Data { storage[tagStart...] }
+            public var tag: Data { storage.tag }
 
-            private var tagStart: Int { storage.endIndex - GCM.tagByteCount }
-
-            /// Assembles a box from its parts; the tag must be 16 bytes.
+            /// Assembles a box from its parts.
+            ///
+            /// - Throws: `CryptoError.incorrectSize` unless the tag is 16 bytes.
             public init(nonce: Nonce, ciphertext: some DataProtocol, tag: some DataProtocol) throws(CryptoError) {
-                guard tag.count == GCM.tagByteCount else {
-                    throw .incorrectSize(
-                        what: "GCM tag",
-                        expected: "16 bytes (shorter tags are refused)",
-                        actual: tag.count
-                    )
-                }
-                var storage = Data(capacity: nonce.bytes.count + ciphertext.count + tag.count)
-                storage.append(contentsOf: nonce.bytes)
-                storage.append(contentsOf: ciphertext)
-                storage.append(contentsOf: tag)
-                self.init(nonce: nonce, storage: storage)
+                self.nonce = nonce
+                storage = try AEADBoxStorage(name: "GCM", nonce: nonce.bytes, ciphertext: ciphertext, tag: tag)
             }
 
-            /// A box over `storage`, nonce ‖ ciphertext ‖ tag, kept as it is.
             init(nonce: Nonce, storage: Data) {
                 self.nonce = nonce
-                self.storage = storage
+                self.storage = AEADBoxStorage(bytes: storage, nonceByteCount: nonce.bytes.count)
             }
 
             /// Parses the combined form nonce(12) ‖ ciphertext ‖ tag(16).
+            ///
+            /// - Throws: `CryptoError.incorrectSize` when `combined` is shorter than 28 bytes.
             public init(combined: some DataProtocol) throws(CryptoError) {
-                let minimum = Nonce.defaultByteCount + GCM.tagByteCount
-                guard combined.count >= minimum else {
-                    throw .incorrectSize(
-                        what: "combined GCM box",
-                        expected: "at least \(minimum) bytes",
-                        actual: combined.count
-                    )
-                }
-                let storage = Data(combined)
-                self.init(nonce: try Nonce(data: storage.prefix(Nonce.defaultByteCount)), storage: storage)
+                storage = try AEADBoxStorage(name: "GCM", combined: combined, nonceByteCount: Nonce.defaultByteCount)
+                nonce = try Nonce(data: storage.nonce)
             }
 
             /// nonce ‖ ciphertext ‖ tag; nil when the nonce is not 12 bytes (the form cannot say its length).
-            public var combined: Data? { nonce.bytes.count == Nonce.defaultByteCount ? storage : nil }
+            public var combined: Data? { nonce.bytes.count == Nonce.defaultByteCount ? storage.bytes : nil }
         }
 
         /// Encrypts and authenticates `message`, and authenticates `associatedData` (sent in clear).
@@ -116,17 +120,25 @@ extension AES {
         /// The key keeps one OpenSSL context for all its messages, so sealing many messages under one
         /// key only sets a new nonce each time. With random nonces (the default) a key seals at most
         /// 2^32 messages (NIST SP 800-38D §8.3); past that, `keyUsageLimitReached`.
+        ///
+        /// - Parameters:
+        ///   - message: The plaintext.
+        ///   - key: A 128-, 192- or 256-bit key.
+        ///   - nonce: Never reused with the same key; nil (the default) draws a random one.
+        ///   - associatedData: Bytes authenticated but not encrypted.
+        /// - Returns: The sealed box.
+        /// - Throws: `CryptoError.incorrectSize` for a key of another size, `keyUsageLimitReached`.
         @inlinable
         public static func seal(
             _ message: some DataProtocol,
             using key: SymmetricKey,
-            nonce: Nonce = Nonce(),
+            nonce: Nonce? = nil,
             authenticating associatedData: some DataProtocol
         ) throws(CryptoError) -> SealedBox {
             // Inlined, so the caller's specialization reaches the bytes without generic look-ups.
             try message.withContiguousBytes { (message) throws(CryptoError) in
                 try associatedData.withContiguousBytes { (associatedData) throws(CryptoError) in
-                    try sealedBox(message, using: key, nonce: nonce, authenticating: associatedData)
+                    try sealedBox(message, using: key, nonce: nonce ?? Nonce(), authenticating: associatedData)
                 }
             }
         }
@@ -139,27 +151,30 @@ extension AES {
             nonce: Nonce,
             authenticating associatedData: UnsafeRawBufferPointer
         ) throws(CryptoError) -> SealedBox {
-            let nonceCount = nonce.bytes.count
-            let storage = try Data(uninitializedCount: nonceCount + message.count + tagByteCount) {
-                (storage) throws(CryptoError) in
-                nonce.bytes.withUnsafeBytes { storage.copyMemory(from: $0) }
-                try seal(
-                    message,
-                    using: key,
-                    nonce: nonce,
-                    authenticating: associatedData,
-                    into: UnsafeMutableRawBufferPointer(rebasing: storage[nonceCount..<(nonceCount + message.count)]),
-                    tag: UnsafeMutableRawBufferPointer(rebasing: storage[(nonceCount + message.count)...])
-                )
-            }
+            let storage = try AEADMessage.sealedStorage(
+                .aesGCM,
+                name: "GCM",
+                message,
+                using: key,
+                nonce: nonce.bytes,
+                isRandomNonce: nonce.isRandom,
+                authenticating: associatedData
+            )
             return SealedBox(nonce: nonce, storage: storage)
         }
 
         /// Encrypts and authenticates `message`.
+        ///
+        /// - Parameters:
+        ///   - message: The plaintext.
+        ///   - key: A 128-, 192- or 256-bit key.
+        ///   - nonce: Never reused with the same key; nil (the default) draws a random one.
+        /// - Returns: The sealed box.
+        /// - Throws: `CryptoError.incorrectSize` for a key of another size, `keyUsageLimitReached`.
         public static func seal(
             _ message: some DataProtocol,
             using key: SymmetricKey,
-            nonce: Nonce = Nonce()
+            nonce: Nonce? = nil
         ) throws(CryptoError) -> SealedBox {
             try seal(message, using: key, nonce: nonce, authenticating: Data())
         }
@@ -174,22 +189,18 @@ extension AES {
             into ciphertext: UnsafeMutableRawBufferPointer,
             tag: UnsafeMutableRawBufferPointer
         ) throws(CryptoError) {
-            guard ciphertext.count == message.count else {
-                throw .incorrectSize(
-                    what: "GCM ciphertext buffer",
-                    expected: "\(message.count) bytes",
-                    actual: ciphertext.count
+            try nonce.bytes.withUnsafeBufferPointer { (nonceBytes) throws(CryptoError) in
+                try AEADMessage.seal(
+                    .aesGCM,
+                    name: "GCM",
+                    message,
+                    using: key,
+                    nonce: UnsafeRawBufferPointer(nonceBytes),
+                    isRandomNonce: nonce.isRandom,
+                    authenticating: associatedData,
+                    into: ciphertext,
+                    tag: tag
                 )
-            }
-            guard tag.count == tagByteCount else {
-                throw .incorrectSize(what: "GCM tag buffer", expected: "\(tagByteCount) bytes", actual: tag.count)
-            }
-            try key.gcmKeySchedule.withContext(key: key, nonce: nonce, encrypting: true) {
-                (context) throws(CryptoError) in
-                context.authenticate(associatedData)
-                _ = context.update(message, into: ciphertext)
-                try context.finishAEAD()
-                context.tag(into: tag)
             }
         }
 
@@ -213,20 +224,14 @@ extension AES {
             using key: SymmetricKey,
             authenticating associatedData: UnsafeRawBufferPointer
         ) throws(CryptoError) -> Data {
-            try box.ciphertext.withBytes { (ciphertext) throws(CryptoError) in
-                try box.tag.withBytes { (tag) throws(CryptoError) in
-                    try Data(uninitializedCount: ciphertext.count) { (plaintext) throws(CryptoError) in
-                        try open(
-                            ciphertext,
-                            using: key,
-                            nonce: box.nonce,
-                            tag: tag,
-                            authenticating: associatedData,
-                            into: plaintext
-                        )
-                    }
-                }
-            }
+            try AEADMessage.openedData(
+                .aesGCM,
+                name: "GCM",
+                box.storage,
+                using: key,
+                nonce: box.nonce.bytes,
+                authenticating: associatedData
+            )
         }
 
         /// Verifies and decrypts a box sealed without associated data.
@@ -245,24 +250,17 @@ extension AES {
             authenticating associatedData: UnsafeRawBufferPointer,
             into plaintext: UnsafeMutableRawBufferPointer
         ) throws(CryptoError) {
-            guard plaintext.count == ciphertext.count else {
-                throw .incorrectSize(
-                    what: "GCM plaintext buffer",
-                    expected: "\(ciphertext.count) bytes",
-                    actual: plaintext.count
+            try nonce.bytes.withUnsafeBufferPointer { (nonce) throws(CryptoError) in
+                try AEADMessage.open(
+                    .aesGCM,
+                    name: "GCM",
+                    ciphertext,
+                    using: key,
+                    nonce: UnsafeRawBufferPointer(nonce),
+                    tag: tag,
+                    authenticating: associatedData,
+                    into: plaintext
                 )
-            }
-            do {
-                try key.gcmKeySchedule.withContext(key: key, nonce: nonce, encrypting: false) {
-                    (context) throws(CryptoError) in
-                    context.authenticate(associatedData)
-                    try context.setExpectedTag(tag)
-                    _ = context.update(ciphertext, into: plaintext)
-                    try context.finishAEAD()
-                }
-            } catch {
-                secureZero(plaintext)
-                throw error
             }
         }
     }

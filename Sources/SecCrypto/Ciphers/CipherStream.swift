@@ -23,7 +23,7 @@ public final class CipherStream {
     private let context: CipherContext
 
     /// The cipher and mode.
-    public var algorithm: CipherAlgorithm { context.algorithm }
+    public let algorithm: CipherAlgorithm
 
     /// Starts an encryption or decryption. The key and IV sizes must match `algorithm` exactly
     /// (GCM nonces may be 1 to 128 bytes; 12 is the default and recommended size).
@@ -34,6 +34,7 @@ public final class CipherStream {
         iv: some ContiguousBytes,
         padding: Padding = .pkcs7
     ) throws(CryptoError) {
+        self.algorithm = algorithm
         context = try key.withBytes { (key) throws(CryptoError) in
             try iv.withBytes { (iv) throws(CryptoError) in
                 try CipherContext(

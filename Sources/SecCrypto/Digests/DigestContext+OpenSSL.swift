@@ -1,6 +1,7 @@
 internal import COpenSSL
 
 /// An `EVP_MD_CTX` owned by one `DigestHasher` value (copied on write).
+@usableFromInline
 final class DigestContext: DuplicableContext, @unchecked Sendable {
     private let context: OpaquePointer
     let algorithm: HashAlgorithm
@@ -29,21 +30,24 @@ final class DigestContext: DuplicableContext, @unchecked Sendable {
     }
 
     /// Finishes this context; it must not be updated afterwards.
-    func finish() -> Digest {
+    func finish<Kind>() -> HashOutput<Kind> {
         var output = [UInt8](repeating: 0, count: algorithm.byteCount)
         var length: UInt32 = 0
         checkOpenSSL(EVP_DigestFinal_ex(context, &output, &length) == 1, "EVP_DigestFinal_ex")
-        return Digest(algorithm: algorithm, bytes: output)
+        return HashOutput(algorithm: algorithm, bytes: output)
     }
 
     /// One-shot digest of a single buffer (`EVP_Digest`), without a long-lived context.
-    static func digest(_ algorithm: HashAlgorithm, of bytes: UnsafeRawBufferPointer) -> Digest {
+    /// Not generic, so that the hash functions' inlined one-shot `hash` makes its digest type where the
+    /// type is known: in code generic over the hash, each call would look up its digest type's metadata.
+    @usableFromInline
+    static func digest(_ algorithm: HashAlgorithm, of bytes: UnsafeRawBufferPointer) -> [UInt8] {
         var output = [UInt8](repeating: 0, count: algorithm.byteCount)
         var length: UInt32 = 0
         checkOpenSSL(
             EVP_Digest(bytes.baseAddress, bytes.count, &output, &length, algorithm.evpMD, nil) == 1,
             "EVP_Digest"
         )
-        return Digest(algorithm: algorithm, bytes: output)
+        return output
     }
 }

@@ -22,22 +22,25 @@ public struct DigestHasher: IncrementalHashing {
         context.unique.update(bufferPointer)
     }
 
-    public func finalize() -> Digest {
+    public func finalize() -> AnyDigest { finalize(as: DigestKind.self) }
+
+    /// The output so far as `Kind`'s (`SHA256` for `SHA256.finalize()`).
+    func finalize<Kind>(as kind: Kind.Type) -> HashOutput<Kind> {
         context.value.copy().finish()
     }
 
     /// `finalize()` without the duplicate that keeps the value usable: for a value about to be dropped.
-    package mutating func finalizeLast() -> Digest {
+    package mutating func finalizeLast() -> AnyDigest {
         context.unique.finish()
     }
 
     /// One-shot digest of raw bytes.
-    public static func hash(_ algorithm: HashAlgorithm, bufferPointer: UnsafeRawBufferPointer) -> Digest {
-        DigestContext.digest(algorithm, of: bufferPointer)
+    public static func hash(_ algorithm: HashAlgorithm, bufferPointer: UnsafeRawBufferPointer) -> AnyDigest {
+        AnyDigest(algorithm: algorithm, bytes: DigestContext.digest(algorithm, of: bufferPointer))
     }
 
     /// One-shot digest of any bytes; contiguous input is hashed without copying.
-    public static func hash(_ algorithm: HashAlgorithm, data: some DataProtocol) -> Digest {
+    public static func hash(_ algorithm: HashAlgorithm, data: some DataProtocol) -> AnyDigest {
         if let digest = data.withContiguousStorageIfAvailable({
             hash(algorithm, bufferPointer: UnsafeRawBufferPointer($0))
         }) {

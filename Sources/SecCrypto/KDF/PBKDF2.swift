@@ -27,12 +27,7 @@ public enum KDF {
             iterations: Int,
             outputByteCount: Int
         ) throws(CryptoError) -> SymmetricKey {
-            let minimum = minimumIterations(for: prf)
-            guard iterations >= minimum else {
-                throw .invalidParameter(
-                    "PBKDF2-HMAC-\(prf.rawValue.uppercased()) needs at least \(minimum) iterations for new secrets, got \(iterations)"
-                )
-            }
+            try requireMinimumIterations(iterations, for: prf)
             return try deriveKey(
                 from: password,
                 salt: salt,
@@ -40,6 +35,16 @@ public enum KDF {
                 unsafeUncheckedIterations: iterations,
                 outputByteCount: outputByteCount
             )
+        }
+
+        /// Throws `invalidParameter` for fewer iterations than `minimumIterations(for: prf)`.
+        static func requireMinimumIterations(_ iterations: Int, for prf: HashAlgorithm) throws(CryptoError) {
+            let minimum = minimumIterations(for: prf)
+            guard iterations >= minimum else {
+                throw .invalidParameter(
+                    "PBKDF2-HMAC-\(prf.rawValue.uppercased()) needs at least \(minimum) iterations for new secrets, got \(iterations)"
+                )
+            }
         }
 
         /// Derives `outputByteCount` bytes with any iteration count ≥ 1. Only for reading or writing

@@ -1,8 +1,8 @@
 /// A symmetric key (for HMAC and ciphers). Its bytes are wiped when the last copy is released.
 public struct SymmetricKey: Sendable, ContiguousBytes, Equatable, CustomStringConvertible {
     @usableFromInline let material: SecureBytes
-    /// The keyed AES-GCM context that messages under this key reuse, released with the key.
-    let gcmKeySchedule: GCMKeySchedule
+    /// The keyed AEAD context (AES-GCM, ChaChaPoly) that messages under this key reuse, released with the key.
+    let aeadKeySchedule: AEADKeySchedule
 
     /// Creates a key from existing bytes (copied into wiped-on-release memory).
     public init(data: some ContiguousBytes) {
@@ -12,14 +12,14 @@ public struct SymmetricKey: Sendable, ContiguousBytes, Equatable, CustomStringCo
     /// Creates a key from bytes already held in secure memory (for example a secret read by `SecretSource`).
     public init(_ bytes: SecureBytes) {
         material = bytes
-        gcmKeySchedule = GCMKeySchedule()
+        aeadKeySchedule = AEADKeySchedule()
     }
 
     /// A key that refuses AES-GCM seals with random nonces past `gcmRandomNonceLimit` (for tests of
     /// the limit; every other key allows 2^32).
     package init(data: some ContiguousBytes, gcmRandomNonceLimit: UInt64) {
         material = SecureBytes(data)
-        gcmKeySchedule = GCMKeySchedule(randomNonceLimit: gcmRandomNonceLimit)
+        aeadKeySchedule = AEADKeySchedule(randomNonceLimit: gcmRandomNonceLimit)
     }
 
     /// Generates a new random key of the given size from OpenSSL's CSPRNG.

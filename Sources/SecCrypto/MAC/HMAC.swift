@@ -4,9 +4,14 @@
 /// ```swift
 /// let key = SymmetricKey(size: .bits256)
 /// let mac = HMAC<SHA256>.authenticationCode(for: message, using: key)
-/// let ok = HMAC<SHA256>.isValidAuthenticationCode(mac, authenticating: message, using: key)
+/// let ok = HMAC.isValidAuthenticationCode(mac, authenticating: message, using: key)
 /// ```
-public struct HMAC<H: HashFunction>: IncrementalHashing {
+public struct HMAC<H: HashFunction>: IncrementalHashing, MessageAuthenticationCodeKind {
+    /// The key type.
+    public typealias Key = SymmetricKey
+    /// The code HMAC computes: `HashedAuthenticationCode<H>`.
+    public typealias MAC = HashedAuthenticationCode<H>
+
     private var context: CopyOnWrite<MACContext>
 
     /// Starts an incremental computation with `key`.
@@ -18,21 +23,33 @@ public struct HMAC<H: HashFunction>: IncrementalHashing {
         context.unique.update(bufferPointer)
     }
 
-    public func finalize() -> AuthenticationCode {
+    public func finalize() -> MAC {
         context.value.copy().finish()
     }
 
     /// `finalize()` without the duplicate that keeps the value usable: for a value about to be dropped.
-    package mutating func finalizeLast() -> AuthenticationCode {
+    @usableFromInline
+    package mutating func finalizeLast() -> MAC {
         context.unique.finish()
     }
 
-    /// One-shot HMAC of any bytes.
-    public static func authenticationCode(for data: some DataProtocol, using key: SymmetricKey) -> AuthenticationCode {
+    /// One-shot HMAC of any bytes. Inlined, as the other one-shot forms, so that it runs specialized
+    /// for `H`: code generic over it would look up the metadata of `HMAC<H>` and of its code on every
+    /// call (callgrind: +9 % for HMAC-SHA-256 of 64 bytes).
+    ///
+    /// - Parameters:
+    ///   - data: The message.
+    ///   - key: The key, of any length.
+    /// - Returns: The code, `H.byteCount` bytes.
+    @inlinable
+    public static func authenticationCode(for data: some DataProtocol, using key: SymmetricKey) -> MAC {
         let contiguous = data.withContiguousStorageIfAvailable { message in
-            key.withUnsafeBytes {
-                MACContext.authenticationCode(H.algorithm, key: $0, message: UnsafeRawBufferPointer(message))
-            }
+            MAC(
+                algorithm: H.algorithm,
+                bytes: key.withUnsafeBytes {
+                    MACContext.authenticationCode(H.algorithm, key: $0, message: UnsafeRawBufferPointer(message))
+                }
+            )
         }
         if let contiguous { return contiguous }
         var hmac = HMAC(key: key)
@@ -41,22 +58,35 @@ public struct HMAC<H: HashFunction>: IncrementalHashing {
     }
 
     /// One-shot HMAC of the UTF-8 bytes of `string`.
-    public static func authenticationCode(for string: String, using key: SymmetricKey) -> AuthenticationCode {
+    @inlinable
+    public static func authenticationCode(for string: String, using key: SymmetricKey) -> MAC {
         var string = string
-        return string.withUTF8 { message in
-            key.withUnsafeBytes {
-                MACContext.authenticationCode(H.algorithm, key: $0, message: UnsafeRawBufferPointer(message))
-            }
-        }
+        return string.withUTF8 { message in authenticationCode(for: UnsafeRawBufferPointer(message), using: key) }
     }
 
-    /// Checks `code` against the HMAC of `data` in constant time. A code of the wrong length is invalid.
+    /// Checks `code` against the HMAC of `data` in constant time. `H` is inferred from the code:
+    /// `HMAC.isValidAuthenticationCode(mac, authenticating: data, using: key)`.
+    ///
+    /// - Returns: Whether the code is `data`'s under `key`.
+    @inlinable
+    public static func isValidAuthenticationCode(
+        _ code: MAC,
+        authenticating data: some DataProtocol,
+        using key: SymmetricKey
+    ) -> Bool {
+        authenticationCode(for: data, using: key) == code
+    }
+
+    /// Checks received bytes against the HMAC of `data` in constant time. Bytes of the wrong length
+    /// are invalid.
+    ///
+    /// - Returns: Whether `code` is `data`'s code under `key`.
+    @inlinable
     public static func isValidAuthenticationCode(
         _ code: some ContiguousBytes,
         authenticating data: some DataProtocol,
         using key: SymmetricKey
     ) -> Bool {
-        constantTimeEquals(authenticationCode(for: data, using: key).bytes, code)
+        constantTimeEquals(authenticationCode(for: data, using: key), code)
     }
-
 }

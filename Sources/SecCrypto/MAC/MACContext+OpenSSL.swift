@@ -33,6 +33,7 @@ extension HashAlgorithm {
 }
 
 /// A keyed `EVP_MAC_CTX` for HMAC, owned by one `HMAC` value (copied on write).
+@usableFromInline
 package final class MACContext: DuplicableContext, @unchecked Sendable {
     private let context: OpaquePointer
     let algorithm: HashAlgorithm
@@ -61,20 +62,22 @@ package final class MACContext: DuplicableContext, @unchecked Sendable {
     }
 
     /// Finishes this context; it must not be updated afterwards.
-    package func finish() -> AuthenticationCode {
+    package func finish<Kind>() -> HashOutput<Kind> {
         Self.final(context, algorithm)
     }
 
-    /// One-shot HMAC of one buffer, without a Swift object: the hot path for short messages.
+    /// One-shot HMAC of one buffer, without a Swift object: the hot path for short messages. Not
+    /// generic, so that `HMAC`'s inlined one-shot forms make their code type where `H` is known.
+    @usableFromInline
     package static func authenticationCode(
         _ algorithm: HashAlgorithm,
         key: UnsafeRawBufferPointer,
         message: UnsafeRawBufferPointer
-    ) -> AuthenticationCode {
+    ) -> [UInt8] {
         let context = keyedContext(algorithm, key: key)
         defer { EVP_MAC_CTX_free(context) }
         update(context, message)
-        return final(context, algorithm)
+        return finalBytes(context, algorithm)
     }
 
     /// A duplicate of the algorithm's template, keyed.
@@ -95,9 +98,13 @@ package final class MACContext: DuplicableContext, @unchecked Sendable {
         checkOpenSSL(EVP_MAC_update(context, base, bytes.count) == 1, "EVP_MAC_update")
     }
 
-    private static func final(_ context: OpaquePointer, _ algorithm: HashAlgorithm) -> AuthenticationCode {
+    private static func final<Kind>(_ context: OpaquePointer, _ algorithm: HashAlgorithm) -> HashOutput<Kind> {
+        HashOutput(algorithm: algorithm, bytes: finalBytes(context, algorithm))
+    }
+
+    private static func finalBytes(_ context: OpaquePointer, _ algorithm: HashAlgorithm) -> [UInt8] {
         let count = algorithm.byteCount
-        let bytes = [UInt8](unsafeUninitializedCapacity: count) { buffer, initialized in
+        return [UInt8](unsafeUninitializedCapacity: count) { buffer, initialized in
             var length = 0
             checkOpenSSL(
                 EVP_MAC_final(context, buffer.baseAddress, &length, count) == 1 && length == count,
@@ -105,6 +112,5 @@ package final class MACContext: DuplicableContext, @unchecked Sendable {
             )
             initialized = count
         }
-        return AuthenticationCode(algorithm: algorithm, bytes: bytes)
     }
 }

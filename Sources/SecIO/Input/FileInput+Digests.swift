@@ -10,7 +10,7 @@ extension DigestHasher {
     ///   - input: The file or descriptor, read to its end in chunks.
     /// - Returns: The digest of the input's bytes.
     /// - Throws: ``FileError`` when the input cannot be opened or read.
-    public static func hash(_ algorithm: HashAlgorithm, contentsOf input: FileInput) throws(FileError) -> Digest {
+    public static func hash(_ algorithm: HashAlgorithm, contentsOf input: FileInput) throws(FileError) -> AnyDigest {
         var hasher = DigestHasher(algorithm)
         try input.forEachChunk { hasher.update(bufferPointer: $0) }
         return hasher.finalizeLast()
@@ -24,7 +24,9 @@ extension HashFunction {
     /// - Returns: The digest of the input's bytes.
     /// - Throws: ``FileError`` when the input cannot be opened or read.
     public static func hash(contentsOf input: FileInput) throws(FileError) -> Digest {
-        try DigestHasher.hash(algorithm, contentsOf: input)
+        var hasher = Self()
+        try input.forEachChunk { hasher.update(bufferPointer: $0) }
+        return hasher.finalize()
     }
 }
 
@@ -39,9 +41,7 @@ extension HMAC {
     public static func authenticationCode(
         for input: FileInput,
         using key: SymmetricKey
-    ) throws(FileError)
-        -> AuthenticationCode
-    {
+    ) throws(FileError) -> MAC {
         var hmac = HMAC(key: key)
         try input.forEachChunk { hmac.update(bufferPointer: $0) }
         return hmac.finalizeLast()

@@ -7,11 +7,13 @@ des-ede3-cbc-16384 do the same through one CipherStream with one reused output b
 cpu_bytes_per_sec (user CPU time, getrusage) beside the wall-clock bytes_per_sec. One seal per chunk
 is what `openssl speed -aead` times (re-init with the IV, 13-byte AAD, update, final), so
 seckit-bench's aes-256-gcm-seal-16384 (AES.GCM.seal per chunk, 13-byte AAD, returning a SealedBox)
-and aes-256-gcm-seal-into-16384 (the same seal into buffers the caller reuses) are compared with that.
+and aes-256-gcm-seal-into-16384 (the same seal into buffers the caller reuses) are compared with that,
+and chacha20-poly1305-seal-16384 (ChaChaPoly.seal per chunk, the same inputs) with `openssl speed -aead
+-evp chacha20-poly1305`.
 -mr only changes how openssl speed prints (+F:...:bytes per second), not what it measures.
 
 Every round checks seckit-bench's result= against openssl enc (and against Python's cryptography
-for the GCM tag, when it is installed): a wrong result ends the run.
+for the GCM and ChaCha20-Poly1305 tags, when it is installed): a wrong result ends the run.
 """
 
 import hashlib
@@ -23,19 +25,27 @@ from runner.context import fail, output, run, say
 from runner.stats import all_met, fixed, mbs, median, required_field, verdict
 
 NAME = "throughput"
-CASES = ("aes-256-gcm-16384", "des-ede3-cbc-16384", "aes-256-gcm-seal-16384", "aes-256-gcm-seal-into-16384")
+CASES = (
+    "aes-256-gcm-16384",
+    "des-ede3-cbc-16384",
+    "aes-256-gcm-seal-16384",
+    "aes-256-gcm-seal-into-16384",
+    "chacha20-poly1305-seal-16384",
+)
 OPENSSL_ARGS = {
     "aes-256-gcm-16384": ["-evp", "aes-256-gcm"],
     "des-ede3-cbc-16384": ["-evp", "des-ede3-cbc"],
     "aes-256-gcm-seal-16384": ["-aead", "-evp", "aes-256-gcm"],
     "aes-256-gcm-seal-into-16384": ["-aead", "-evp", "aes-256-gcm"],
+    "chacha20-poly1305-seal-16384": ["-aead", "-evp", "chacha20-poly1305"],
 }
-# The tag of AES.GCM.seal(patternBytes(16384, seed: 1), key: patternBytes(32, seed: 3),
-# nonce: patternBytes(12, seed: 5), aad: 13 bytes of 0xcc), by Python's cryptography.
-GCM_TAG = """
-from cryptography.hazmat.primitives.ciphers.aead import AESGCM
+# The tag of AES.GCM.seal (or ChaChaPoly.seal: AEAD=ChaCha20Poly1305) of patternBytes(16384, seed: 1),
+# key: patternBytes(32, seed: 3), nonce: patternBytes(12, seed: 5), aad: 13 bytes of 0xcc, by Python's
+# cryptography.
+AEAD_TAG = """
+from cryptography.hazmat.primitives.ciphers.aead import AEAD
 p = lambda n, s: bytes((i * 31 + s) & 0xFF for i in range(n))
-print(AESGCM(p(32, 3)).encrypt(p(12, 5), p(16384, 1), b"\\xcc" * 13)[-16:].hex())"""
+print(AEAD(p(32, 3)).encrypt(p(12, 5), p(16384, 1), b"\\xcc" * 13)[-16:].hex())"""
 
 
 def pattern(count, seed):
@@ -57,9 +67,14 @@ def expected_results(ctx):
         "aes-256-gcm-16384": digest_of("-aes-256-ctr", pattern(32, 3), pattern(12, 5).hex() + "00000002"),
         "des-ede3-cbc-16384": digest_of("-des-ede3-cbc", pattern(24, 3), pattern(8, 5).hex(), "-nopad"),
     }
-    tag = subprocess.run(["python3", "-c", GCM_TAG], stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
-    expected["aes-256-gcm-seal-16384"] = tag.stdout.strip() if tag.returncode == 0 else ""
+    def tag_of(aead):
+        script = AEAD_TAG.replace("AEAD", aead)
+        tag = subprocess.run(["python3", "-c", script], stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+        return tag.stdout.strip() if tag.returncode == 0 else ""
+
+    expected["aes-256-gcm-seal-16384"] = tag_of("AESGCM")
     expected["aes-256-gcm-seal-into-16384"] = expected["aes-256-gcm-seal-16384"]
+    expected["chacha20-poly1305-seal-16384"] = tag_of("ChaCha20Poly1305")
     return expected
 
 
@@ -109,7 +124,7 @@ def measure(ctx):
 
 def gcm_tag_note(m):
     if m.gcm_tag_checked:
-        return "the tags of both seal cases against Python's `cryptography` AESGCM"
+        return "the tags of the seal cases against Python's `cryptography` AESGCM and ChaCha20Poly1305"
     return "the tags of the seal cases are not checked (Python's `cryptography` is not installed)"
 
 
@@ -119,7 +134,7 @@ def report(ctx, m):
     # The per-chunk seal against the streaming openssl speed figure as well, for readers who
     # expected that comparison.
     seal_vs_stream = fixed(m.swift["aes-256-gcm-seal-16384"] / m.openssl["aes-256-gcm-16384"], 3)
-    gcm, des, seal, into = CASES
+    gcm, des, seal, into, chacha = CASES
     s = ctx.speed_seconds
     rows = (
         "| SecCrypto AES-256-GCM, 16 KiB chunks through one `CipherStream`, ≥ 0.95 ×"
@@ -129,11 +144,13 @@ def report(ctx, m):
         "| One `AES.GCM.seal` per 16 KiB message with a 13-byte AAD (a `SealedBox`) ≥ 0.95 ×"
         f" `openssl speed -aead -evp aes-256-gcm -bytes 16384` (see Method) | {ratio[seal]} × | {ok[seal]} |\n"
         "| The same seal into the caller's buffers (`seal(_:using:nonce:authenticating:into:tag:)`), same threshold"
-        f" | {ratio[into]} × | {ok[into]} |"
+        f" | {ratio[into]} × | {ok[into]} |\n"
+        "| One `ChaChaPoly.seal` per 16 KiB message with a 13-byte AAD ≥ 0.95 ×"
+        f" `openssl speed -aead -evp chacha20-poly1305 -bytes 16384` | {ratio[chacha]} × | {ok[chacha]} |"
     )
     text = (
         f"Cipher throughput target (AES-256-GCM and 3DES streaming): {all_met(ok[gcm], ok[des])};"
-        f" per-message `AES.GCM.seal`: {all_met(ok[seal], ok[into])}."
+        f" per-message `AES.GCM.seal`: {all_met(ok[seal], ok[into])}; per-message `ChaChaPoly.seal`: {all_met(ok[chacha])}."
     )
 
     def row(label, name, note):
@@ -150,6 +167,7 @@ def report(ctx, m):
 {row("3DES-CBC, streaming (`des-ede3-cbc-16384` vs `-evp des-ede3-cbc`)", des, "target ≥ 0.95")}
 {row("AES-256-GCM, one seal per chunk (`aes-256-gcm-seal-16384` vs `-aead -evp aes-256-gcm`)", seal, "target ≥ 0.95")}
 {row("AES-256-GCM, one seal per chunk into reused buffers (`aes-256-gcm-seal-into-16384` vs the same)", into, "target ≥ 0.95")}
+{row("ChaCha20-Poly1305, one seal per chunk (`chacha20-poly1305-seal-16384` vs `-aead -evp chacha20-poly1305`)", chacha, "target ≥ 0.95")}
 
 One seal per chunk against the streaming `openssl speed -evp aes-256-gcm` figure: {seal_vs_stream}.
 
@@ -162,5 +180,7 @@ All rounds (MB/s, in run order):
 - SecCrypto AES.GCM.seal per chunk: {m.swift_all[seal]}
 - openssl speed -aead -evp aes-256-gcm: {m.openssl_all[seal]}
 - SecCrypto AES.GCM.seal per chunk into reused buffers: {m.swift_all[into]}
-- openssl speed -aead -evp aes-256-gcm (its own rounds): {m.openssl_all[into]}"""
+- openssl speed -aead -evp aes-256-gcm (its own rounds): {m.openssl_all[into]}
+- SecCrypto ChaChaPoly.seal per chunk: {m.swift_all[chacha]}
+- openssl speed -aead -evp chacha20-poly1305: {m.openssl_all[chacha]}"""
     return rows, text, results

@@ -45,6 +45,7 @@ let benchmarks: [Benchmark] = [
     streamingEncryption(.aes256GCM, chunkBytes: 16384),
     aesGCMSeal(chunkBytes: 16384),
     aesGCMSealInto(chunkBytes: 16384),
+    chaChaPolySeal(chunkBytes: 16384),
     streamingEncryption(.tripleDESCBC, chunkBytes: 16384),
     streamingEncryption(.aes256CBC, chunkBytes: 16384),
     pbkdf2SHA256(iterations: 600_000, outputByteCount: 32),

@@ -163,7 +163,29 @@ func aesGCMSealInto(chunkBytes: Int) -> Benchmark {
     }
 }
 
-/// What both seal benchmarks seal: the pattern key, a fixed nonce (for benchmarking only), a 13-byte
+/// One `ChaChaPoly.seal` per chunk with a 13-byte AAD — what `openssl speed -aead -evp chacha20-poly1305`
+/// times. The nonce is fixed: a benchmark only. The result is the hex of the first seal's tag.
+func chaChaPolySeal(chunkBytes: Int) -> Benchmark {
+    Benchmark(
+        name: "chacha20-poly1305-seal-\(chunkBytes)",
+        summary:
+            "ChaChaPoly.seal(_:using:nonce:authenticating:) of one \(chunkBytes)-byte message with a 13-byte AAD per"
+            + " operation (as openssl speed -aead); result = the tag",
+        bytesPerOp: chunkBytes
+    ) {
+        let (key, gcmNonce, aad, message) = gcmSealInputs(chunkBytes: chunkBytes)
+        let nonce: ChaChaPoly.Nonce
+        do { nonce = try ChaChaPoly.Nonce(data: Array(gcmNonce)) } catch { fail("nonce: \(error)") }
+        func seal() -> ChaChaPoly.SealedBox {
+            do { return try ChaChaPoly.seal(message, using: key, nonce: nonce, authenticating: aad) } catch {
+                fail("ChaChaPoly.seal: \(error)")
+            }
+        }
+        return Prepared(operation: { seal().tag.first! }, result: hex(seal().tag))
+    }
+}
+
+/// What the seal benchmarks seal: the pattern key, a fixed nonce (for benchmarking only), a 13-byte
 /// AAD of 0xcc (as openssl speed -aead) and a `chunkBytes` message.
 private func gcmSealInputs(chunkBytes: Int) -> (SymmetricKey, AES.GCM.Nonce, [UInt8], [UInt8]) {
     let nonce: AES.GCM.Nonce

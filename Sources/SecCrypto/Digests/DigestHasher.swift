@@ -11,6 +11,8 @@ public struct DigestHasher: IncrementalHashing {
     private var context: CopyOnWrite<DigestContext>
 
     /// Starts a new hash computation.
+    ///
+    /// - Parameter algorithm: The hash function to compute.
     public init(_ algorithm: HashAlgorithm) {
         context = CopyOnWrite(DigestContext(algorithm: algorithm))
     }
@@ -35,11 +37,21 @@ public struct DigestHasher: IncrementalHashing {
     }
 
     /// One-shot digest of raw bytes.
+    ///
+    /// - Parameters:
+    ///   - algorithm: The hash function to compute.
+    ///   - bufferPointer: The bytes to hash.
+    /// - Returns: The digest of the bytes, `algorithm.byteCount` long, tagged with `algorithm`.
     public static func hash(_ algorithm: HashAlgorithm, bufferPointer: UnsafeRawBufferPointer) -> AnyDigest {
         AnyDigest(algorithm: algorithm, bytes: DigestContext.digest(algorithm, of: bufferPointer))
     }
 
     /// One-shot digest of any bytes; contiguous input is hashed without copying.
+    ///
+    /// - Parameters:
+    ///   - algorithm: The hash function to compute.
+    ///   - data: The bytes to hash, contiguous or in several regions (`DispatchData`).
+    /// - Returns: The digest of the bytes, `algorithm.byteCount` long, tagged with `algorithm`.
     public static func hash(_ algorithm: HashAlgorithm, data: some DataProtocol) -> AnyDigest {
         if let digest = data.withContiguousStorageIfAvailable({
             hash(algorithm, bufferPointer: UnsafeRawBufferPointer($0))

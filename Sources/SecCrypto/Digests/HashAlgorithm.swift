@@ -54,6 +54,11 @@ public enum HashAlgorithm: String, CaseIterable, Sendable, Codable, CustomString
     public var description: String { rawValue }
 
     /// Parses a name the way users write it: `sha256`, `SHA-256`, `sha_256`, `SHA-512/256`.
+    ///
+    /// Returns `nil` for a name that is none of the algorithms, case and the separators `-`, `_`
+    /// and `/` aside.
+    ///
+    /// - Parameter name: The algorithm's name as a user typed it.
     public init?(name: String) {
         let folded = Self.folded(name)
         guard let algorithm = Self.allCases.first(where: { Self.folded($0.rawValue) == folded }) else { return nil }

@@ -19,6 +19,9 @@ public protocol HashFunction: IncrementalHashing, HashOutputKind where Output ==
     /// Starts a new computation.
     init()
     /// One-shot digest of raw bytes.
+    ///
+    /// - Parameter bufferPointer: The bytes to hash.
+    /// - Returns: The digest of the bytes, ``HashFunction/byteCount`` long.
     static func hash(bufferPointer: UnsafeRawBufferPointer) -> Digest
 }
 
@@ -33,6 +36,10 @@ extension HashFunction {
 // would look up the metadata of `HashOutput<Self>` on every call (callgrind: +7 % for SHA-256 of 64
 // bytes). See docs/performance-journal.md.
 extension HashFunction where Digest == HashOutput<Self> {
+    /// One-shot digest of raw bytes, computed by OpenSSL in one call.
+    ///
+    /// - Parameter bufferPointer: The bytes to hash.
+    /// - Returns: The digest of the bytes, ``HashFunction/byteCount`` long.
     @inlinable
     public static func hash(bufferPointer: UnsafeRawBufferPointer) -> Digest {
         Digest(algorithm: algorithm, bytes: DigestContext.digest(algorithm, of: bufferPointer))
@@ -41,6 +48,9 @@ extension HashFunction where Digest == HashOutput<Self> {
 
 extension HashFunction {
     /// One-shot digest of any bytes; contiguous input is hashed without copying.
+    ///
+    /// - Parameter data: The bytes to hash, contiguous or in several regions (`DispatchData`).
+    /// - Returns: The digest of the bytes, ``HashFunction/byteCount`` long.
     @inlinable
     public static func hash(data: some DataProtocol) -> Digest {
         if let digest = data.withContiguousStorageIfAvailable({ hash(bufferPointer: UnsafeRawBufferPointer($0)) }) {
@@ -52,6 +62,9 @@ extension HashFunction {
     }
 
     /// One-shot digest of the UTF-8 bytes of `string`.
+    ///
+    /// - Parameter string: The text whose UTF-8 encoding is hashed (no terminating zero).
+    /// - Returns: The digest of the bytes, ``HashFunction/byteCount`` long.
     @inlinable
     public static func hash(string: String) -> Digest {
         var string = string

@@ -18,11 +18,18 @@ public struct HashOutput<Kind: HashOutputKind>: ContiguousBytes, Sequence, Hasha
         self.bytes = bytes
     }
 
+    /// Calls `body` with the raw bytes, without copying them.
+    ///
+    /// - Parameter body: A closure that reads the bytes; the pointer is valid only during the call.
+    /// - Returns: What `body` returns.
+    /// - Throws: Whatever `body` throws; this method throws nothing of its own.
     public func withUnsafeBytes<R>(_ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R {
         try bytes.withUnsafeBytes(body)
     }
 
     /// The bytes, in order.
+    ///
+    /// - Returns: An iterator over a copy of the bytes, first to last.
     public func makeIterator() -> IndexingIterator<[UInt8]> { bytes.makeIterator() }
 
     /// Number of bytes.
@@ -35,8 +42,16 @@ public struct HashOutput<Kind: HashOutputKind>: ContiguousBytes, Sequence, Hasha
     public var base64String: String { Base64.encode(bytes) }
 
     /// Compares in time independent of where the bytes differ (`CRYPTO_memcmp`).
+    ///
+    /// - Parameters:
+    ///   - lhs: An output.
+    ///   - rhs: Another output of the same kind.
+    /// - Returns: `true` when both have the same bytes; outputs of different lengths are unequal.
     public static func == (lhs: Self, rhs: Self) -> Bool { constantTimeEquals(lhs.bytes, rhs.bytes) }
 
+    /// Feeds the bytes to `hasher`, so that equal outputs hash alike in a `Set` or `Dictionary`.
+    ///
+    /// - Parameter hasher: The hasher to feed.
     public func hash(into hasher: inout Hasher) { hasher.combine(bytes) }
 
     public var description: String { hexString }
@@ -82,9 +97,19 @@ where Element == UInt8 {
 extension Digest {
     /// Compares with bytes from anywhere (`Data`, `[UInt8]`, `DispatchData`), in time independent of
     /// where they differ. Bytes of another length are unequal.
+    ///
+    /// - Parameters:
+    ///   - lhs: The digest.
+    ///   - rhs: The bytes to compare it with.
+    /// - Returns: `true` when `rhs` holds exactly the digest's bytes.
     public static func == (lhs: Self, rhs: some DataProtocol) -> Bool { constantTimeEquals(lhs, data: rhs) }
 
     /// `!(lhs == rhs)`, in constant time.
+    ///
+    /// - Parameters:
+    ///   - lhs: The digest.
+    ///   - rhs: The bytes to compare it with.
+    /// - Returns: `true` when `rhs` differs from the digest's bytes in length or content.
     public static func != (lhs: Self, rhs: some DataProtocol) -> Bool { !constantTimeEquals(lhs, data: rhs) }
 
     /// Lower-case hex, as `sha256sum` and `openssl dgst` print it.
@@ -97,9 +122,19 @@ extension Digest {
 extension MessageAuthenticationCode {
     /// Compares with bytes from anywhere (`Data`, `[UInt8]`, `DispatchData`), in time independent of
     /// where they differ. Bytes of another length are unequal.
+    ///
+    /// - Parameters:
+    ///   - lhs: The code.
+    ///   - rhs: The bytes to compare it with.
+    /// - Returns: `true` when `rhs` holds exactly the code's bytes.
     public static func == (lhs: Self, rhs: some DataProtocol) -> Bool { constantTimeEquals(lhs, data: rhs) }
 
     /// `!(lhs == rhs)`, in constant time.
+    ///
+    /// - Parameters:
+    ///   - lhs: The code.
+    ///   - rhs: The bytes to compare it with.
+    /// - Returns: `true` when `rhs` differs from the code's bytes in length or content.
     public static func != (lhs: Self, rhs: some DataProtocol) -> Bool { !constantTimeEquals(lhs, data: rhs) }
 }
 

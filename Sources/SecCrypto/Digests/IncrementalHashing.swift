@@ -3,13 +3,19 @@ public protocol IncrementalHashing: Sendable {
     /// What `finalize()` returns: a `Digest` or an `AuthenticationCode`.
     associatedtype Output
     /// Adds raw bytes.
+    ///
+    /// - Parameter bufferPointer: The next bytes of the input; they are read before the call returns.
     mutating func update(bufferPointer: UnsafeRawBufferPointer)
     /// The output for everything added so far; the value can still be updated afterwards.
+    ///
+    /// - Returns: The digest or code of all the bytes added since the value was created.
     func finalize() -> Output
 }
 
 extension IncrementalHashing {
     /// Adds bytes from `Data`, `[UInt8]`, slices or any other `DataProtocol`.
+    ///
+    /// - Parameter data: The next bytes of the input, contiguous or in several regions.
     public mutating func update(data: some DataProtocol) {
         if data.withContiguousStorageIfAvailable({ update(bufferPointer: UnsafeRawBufferPointer($0)) }) != nil {
             return
@@ -20,6 +26,8 @@ extension IncrementalHashing {
     }
 
     /// Adds the UTF-8 bytes of `string`.
+    ///
+    /// - Parameter string: The text whose UTF-8 encoding is the next input (no terminating zero).
     public mutating func update(string: String) {
         var string = string
         string.withUTF8 { update(bufferPointer: UnsafeRawBufferPointer($0)) }

@@ -15,6 +15,8 @@ public struct HMAC<H: HashFunction>: IncrementalHashing, MessageAuthenticationCo
     private var context: CopyOnWrite<MACContext>
 
     /// Starts an incremental computation with `key`.
+    ///
+    /// - Parameter key: The key, of any length (an empty one included, as RFC 2104 allows).
     public init(key: SymmetricKey) {
         context = CopyOnWrite(key.withUnsafeBytes { MACContext(algorithm: H.algorithm, key: $0) })
     }
@@ -58,6 +60,11 @@ public struct HMAC<H: HashFunction>: IncrementalHashing, MessageAuthenticationCo
     }
 
     /// One-shot HMAC of the UTF-8 bytes of `string`.
+    ///
+    /// - Parameters:
+    ///   - string: The message, as text; its UTF-8 encoding is authenticated (no terminating zero).
+    ///   - key: The key, of any length.
+    /// - Returns: The code, `H.byteCount` bytes.
     @inlinable
     public static func authenticationCode(for string: String, using key: SymmetricKey) -> MAC {
         var string = string
@@ -67,6 +74,10 @@ public struct HMAC<H: HashFunction>: IncrementalHashing, MessageAuthenticationCo
     /// Checks `code` against the HMAC of `data` in constant time. `H` is inferred from the code:
     /// `HMAC.isValidAuthenticationCode(mac, authenticating: data, using: key)`.
     ///
+    /// - Parameters:
+    ///   - code: The code to check, as computed by `HMAC<H>`.
+    ///   - data: The message the code claims to authenticate.
+    ///   - key: The key the code should have been computed with.
     /// - Returns: Whether the code is `data`'s under `key`.
     @inlinable
     public static func isValidAuthenticationCode(
@@ -80,6 +91,10 @@ public struct HMAC<H: HashFunction>: IncrementalHashing, MessageAuthenticationCo
     /// Checks received bytes against the HMAC of `data` in constant time. Bytes of the wrong length
     /// are invalid.
     ///
+    /// - Parameters:
+    ///   - code: The received code (`Data`, `[UInt8]`...).
+    ///   - data: The message the code claims to authenticate.
+    ///   - key: The key the code should have been computed with.
     /// - Returns: Whether `code` is `data`'s code under `key`.
     @inlinable
     public static func isValidAuthenticationCode(

@@ -43,12 +43,21 @@ public struct CryptoKitError: Error, Hashable, Sendable, CustomStringConvertible
 
     /// A failure of the library underneath, by its code. SecCrypto's are `CryptoError.backendFailure`,
     /// with OpenSSL's text: they map onto none of these.
+    ///
+    /// - Parameter error: The library's error code.
+    /// - Returns: The error carrying `error`; it equals another only when their codes are equal.
     public static func underlyingCoreCryptoError(error: Int32) -> CryptoKitError {
         CryptoKitError(code: .underlyingCoreCryptoError(error))
     }
 
     /// The CryptoKit name of `error`; nil for the errors CryptoKit has no name for (`decryptionFailed`,
     /// encodings, formats, files, OpenSSL failures).
+    ///
+    /// A size error becomes ``incorrectKeySize`` when what it names is a key and
+    /// ``incorrectParameterSize`` otherwise; ``CryptoError/authenticationFailure`` becomes
+    /// ``authenticationFailure`` and ``CryptoError/invalidParameter(_:)`` ``invalidParameter``.
+    ///
+    /// - Parameter error: An error SecCrypto threw.
     public init?(_ error: CryptoError) {
         switch error {
         case .incorrectSize(let what, _, _):
@@ -64,6 +73,13 @@ public struct CryptoKitError: Error, Hashable, Sendable, CustomStringConvertible
 
     /// Matches `error` when it is this error, or a `CryptoError` that maps onto it: what makes
     /// `catch CryptoKitError.authenticationFailure` catch SecCrypto's errors.
+    ///
+    /// - Parameters:
+    ///   - pattern: The CryptoKit error to match, as written in the `catch` or `case`.
+    ///   - error: The error thrown.
+    /// - Returns: `true` when `error` is a `CryptoKitError` equal to `pattern`, or a ``CryptoError``
+    ///   that maps onto `pattern` (``CryptoError/authenticationFailure`` also matches
+    ///   ``unwrapFailure``); `false` for any other error.
     public static func ~= (pattern: CryptoKitError, error: any Error) -> Bool {
         if let error = error as? CryptoKitError { return error == pattern }
         guard let error = error as? CryptoError else { return false }

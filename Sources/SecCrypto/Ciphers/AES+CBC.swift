@@ -12,6 +12,17 @@ public enum AES {
         public static let ivByteCount = 16
 
         /// Encrypts `plaintext`. The key must be 16, 24 or 32 bytes; the IV 16 bytes.
+        ///
+        /// - Parameters:
+        ///   - plaintext: The bytes to encrypt.
+        ///   - key: The AES key, 16, 24 or 32 bytes (AES-128, -192 or -256).
+        ///   - iv: The 16-byte IV, fresh from `SecureRandom` for every message under the key.
+        ///   - padding: PKCS#7 (the default) or none, for a plaintext of whole 16-byte blocks.
+        /// - Returns: The ciphertext, without the IV: with PKCS#7 padding 1 to 16 bytes longer than
+        ///   the plaintext (a whole number of blocks), without padding as long as it.
+        /// - Throws: ``CryptoError/incorrectSize(what:expected:actual:)`` for a key or IV of another
+        ///   size; ``CryptoError/decryptionFailed`` without padding for a plaintext that is not a whole
+        ///   number of blocks (OpenSSL reports that last block as a bare failure).
         public static func encrypt(
             _ plaintext: some DataProtocol,
             using key: SymmetricKey,
@@ -29,6 +40,16 @@ public enum AES {
         }
 
         /// Decrypts `ciphertext`. A wrong key, bad padding or truncated input throws `decryptionFailed`.
+        ///
+        /// - Parameters:
+        ///   - ciphertext: The bytes to decrypt, without the IV.
+        ///   - key: The AES key, 16, 24 or 32 bytes.
+        ///   - iv: The 16-byte IV the ciphertext was made with.
+        ///   - padding: PKCS#7 (the default), checked and removed; or none, which returns every block.
+        /// - Returns: The plaintext. It is not authenticated: check a MAC over the ciphertext first.
+        /// - Throws: ``CryptoError/incorrectSize(what:expected:actual:)`` for a key or IV of another
+        ///   size; ``CryptoError/decryptionFailed`` for bad padding (often a wrong key) or a
+        ///   ciphertext that is not a whole number of blocks. Nothing is returned on failure.
         public static func decrypt(
             _ ciphertext: some DataProtocol,
             using key: SymmetricKey,
@@ -48,6 +69,15 @@ public enum AES {
         /// Decrypts a secret (PKCS#7 padding) into memory that is wiped on release, never into
         /// `Data`: for secrets a peer sends encrypted, such as the Secret Service's. Failures are
         /// `decryptionFailed`, and leave nothing behind.
+        ///
+        /// - Parameters:
+        ///   - ciphertext: The padded ciphertext, without the IV.
+        ///   - key: The AES key, 16, 24 or 32 bytes.
+        ///   - iv: The 16-byte IV the ciphertext was made with.
+        /// - Returns: The plaintext with its PKCS#7 padding removed, in memory wiped when released.
+        /// - Throws: ``CryptoError/incorrectSize(what:expected:actual:)`` for a key or IV of another
+        ///   size; ``CryptoError/decryptionFailed`` for bad padding (often a wrong key) or a
+        ///   ciphertext that is not a whole number of blocks, after wiping what was decrypted.
         public static func decryptSecret(
             _ ciphertext: some ContiguousBytes,
             using key: SymmetricKey,

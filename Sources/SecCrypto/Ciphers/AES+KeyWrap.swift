@@ -9,6 +9,13 @@ extension AES {
     /// ```
     public enum KeyWrap {
         /// Wraps `keyToWrap`; the result is 8 bytes longer.
+        ///
+        /// - Parameters:
+        ///   - keyToWrap: The key to protect, a multiple of 8 bytes and at least 16.
+        ///   - kek: The key-encryption key, 16, 24 or 32 bytes (`A128KW`, `A192KW`, `A256KW`).
+        /// - Returns: The wrapped key, 8 bytes longer than `keyToWrap`.
+        /// - Throws: ``CryptoError/incorrectSize(what:expected:actual:)`` for a key to wrap or a
+        ///   key-encryption key of a size the algorithm does not take.
         public static func wrap(_ keyToWrap: SymmetricKey, using kek: SymmetricKey) throws(CryptoError) -> Data {
             let count = keyToWrap.bitCount / 8
             guard count >= 16, count % 8 == 0 else {
@@ -26,6 +33,15 @@ extension AES {
 
         /// Unwraps a key wrapped by `wrap`. A wrong key-encryption key or any altered byte throws
         /// `authenticationFailure`.
+        ///
+        /// - Parameters:
+        ///   - wrappedKey: The wrapped key, a multiple of 8 bytes and at least 24.
+        ///   - kek: The key-encryption key it was wrapped with, 16, 24 or 32 bytes.
+        /// - Returns: The key, 8 bytes shorter than `wrappedKey`.
+        /// - Throws: ``CryptoError/incorrectSize(what:expected:actual:)`` for a wrapped key or a
+        ///   key-encryption key of a size the algorithm does not take;
+        ///   ``CryptoError/authenticationFailure`` when the integrity check fails (a wrong
+        ///   key-encryption key, or any altered byte), after wiping what was unwrapped.
         public static func unwrap(
             _ wrappedKey: some DataProtocol,
             using kek: SymmetricKey

@@ -17,6 +17,18 @@ extension Insecure {
             public static let ivByteCount = 8
 
             /// Encrypts `plaintext` (PKCS#7 padding by default).
+            ///
+            /// - Parameters:
+            ///   - plaintext: The bytes to encrypt.
+            ///   - key: The key bytes: 24 for `threeKey`, 16 for `twoKey`.
+            ///   - iv: The 8-byte IV, fresh from `SecureRandom` for every message under the key.
+            ///   - keying: How many independent keys `key` holds.
+            ///   - padding: PKCS#7 (the default) or none, for a plaintext of whole 8-byte blocks.
+            /// - Returns: The ciphertext, without the IV: with PKCS#7 padding 1 to 8 bytes longer than
+            ///   the plaintext, without padding as long as it.
+            /// - Throws: ``CryptoError/incorrectSize(what:expected:actual:)`` for a key that does not
+            ///   match `keying` or an IV that is not 8 bytes; ``CryptoError/decryptionFailed`` without
+            ///   padding for a plaintext that is not a whole number of blocks.
             public static func encrypt(
                 _ plaintext: some DataProtocol,
                 using key: SymmetricKey,
@@ -35,6 +47,17 @@ extension Insecure {
             }
 
             /// Decrypts `ciphertext`. A wrong key, bad padding or truncated input throws `decryptionFailed`.
+            ///
+            /// - Parameters:
+            ///   - ciphertext: The bytes to decrypt, without the IV.
+            ///   - key: The key bytes: 24 for `threeKey`, 16 for `twoKey`.
+            ///   - iv: The 8-byte IV the ciphertext was made with.
+            ///   - keying: How many independent keys `key` holds.
+            ///   - padding: PKCS#7 (the default), checked and removed; or none, which returns every block.
+            /// - Returns: The plaintext, unauthenticated: check a MAC over the ciphertext first.
+            /// - Throws: ``CryptoError/incorrectSize(what:expected:actual:)`` for a key that does not
+            ///   match `keying` or an IV that is not 8 bytes; ``CryptoError/decryptionFailed`` for bad
+            ///   padding (often a wrong key) or a ciphertext that is not a whole number of blocks.
             public static func decrypt(
                 _ ciphertext: some DataProtocol,
                 using key: SymmetricKey,

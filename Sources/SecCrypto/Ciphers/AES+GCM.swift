@@ -34,6 +34,7 @@ extension AES {
 
             /// A nonce from existing bytes: 1 to 128 bytes (OpenSSL's limit; 12 recommended).
             ///
+            /// - Parameter data: The nonce's bytes, copied.
             /// - Throws: `CryptoError.incorrectSize` for any other length.
             public init(data: some ContiguousBytes) throws(CryptoError) {
                 try self.init(bytes: data.withUnsafeBytes { [UInt8]($0) })
@@ -41,6 +42,7 @@ extension AES {
 
             /// A nonce from any bytes, contiguous or not (`DispatchData`): 1 to 128 bytes.
             ///
+            /// - Parameter data: The nonce's bytes, copied.
             /// - Throws: `CryptoError.incorrectSize` for any other length.
             public init(data: some DataProtocol) throws(CryptoError) {
                 try self.init(bytes: [UInt8](data))
@@ -48,6 +50,7 @@ extension AES {
 
             /// A nonce from bytes that are both (`Data`, `[UInt8]`): 1 to 128 bytes.
             ///
+            /// - Parameter data: The nonce's bytes, copied.
             /// - Throws: `CryptoError.incorrectSize` for any other length.
             public init(data: some DataProtocol & ContiguousBytes) throws(CryptoError) {
                 try self.init(bytes: data.withUnsafeBytes { [UInt8]($0) })
@@ -66,13 +69,25 @@ extension AES {
             }
 
             /// Nonces are equal when their bytes are.
+            ///
+            /// - Parameters:
+            ///   - lhs: A nonce.
+            ///   - rhs: Another nonce.
+            /// - Returns: `true` when both have the same length and bytes.
             public static func == (lhs: Nonce, rhs: Nonce) -> Bool { lhs.bytes == rhs.bytes }
 
+            /// Calls `body` with the nonce's bytes, without copying them.
+            ///
+            /// - Parameter body: A closure that reads the bytes; the pointer is valid only during the call.
+            /// - Returns: What `body` returns.
+            /// - Throws: Whatever `body` throws; this method throws nothing of its own.
             public func withUnsafeBytes<R>(_ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R {
                 try bytes.withUnsafeBytes(body)
             }
 
             /// The nonce's bytes, in order.
+            ///
+            /// - Returns: An iterator over the nonce's bytes, first to last.
             public func makeIterator() -> Array<UInt8>.Iterator { bytes.makeIterator() }
         }
 
@@ -92,6 +107,10 @@ extension AES {
 
             /// Assembles a box from its parts.
             ///
+            /// - Parameters:
+            ///   - nonce: The nonce the message was sealed with.
+            ///   - ciphertext: The encrypted message.
+            ///   - tag: The authentication tag, 16 bytes.
             /// - Throws: `CryptoError.incorrectSize` unless the tag is 16 bytes.
             public init(nonce: Nonce, ciphertext: some DataProtocol, tag: some DataProtocol) throws(CryptoError) {
                 self.nonce = nonce
@@ -105,6 +124,8 @@ extension AES {
 
             /// Parses the combined form nonce(12) ‖ ciphertext ‖ tag(16).
             ///
+            /// - Parameter combined: The box as `combined` gives it: a 12-byte nonce, the ciphertext
+            ///   and the 16-byte tag, in that order. The bytes are copied.
             /// - Throws: `CryptoError.incorrectSize` when `combined` is shorter than 28 bytes.
             public init(combined: some DataProtocol) throws(CryptoError) {
                 storage = try AEADBoxStorage(name: "GCM", combined: combined, nonceByteCount: Nonce.defaultByteCount)
@@ -181,6 +202,18 @@ extension AES {
 
         /// Seals into buffers the caller owns, for messages framed by the caller: `ciphertext` must be
         /// exactly `message.count` bytes and `tag` `tagByteCount` bytes. Nothing is allocated.
+        ///
+        /// - Parameters:
+        ///   - message: The plaintext.
+        ///   - key: A 128-, 192- or 256-bit key.
+        ///   - nonce: Never reused with the same key: `Nonce()` draws a random one, which counts
+        ///     against the key's limit of 2^32 random-nonce seals.
+        ///   - associatedData: Bytes authenticated but not encrypted (may be empty).
+        ///   - ciphertext: Receives the ciphertext; exactly `message.count` bytes.
+        ///   - tag: Receives the authentication tag; exactly ``tagByteCount`` bytes.
+        /// - Throws: ``CryptoError/incorrectSize(what:expected:actual:)`` for a `ciphertext` or `tag`
+        ///   buffer or a key of another size; ``CryptoError/keyUsageLimitReached(_:)`` when the key has
+        ///   already sealed 2^32 messages with random nonces. Nothing is written then.
         public static func seal(
             _ message: UnsafeRawBufferPointer,
             using key: SymmetricKey,
@@ -206,6 +239,15 @@ extension AES {
 
         /// Verifies and decrypts. Any alteration, or the wrong key or associated data, throws
         /// `authenticationFailure`; no plaintext is returned unless the tag verifies.
+        ///
+        /// - Parameters:
+        ///   - box: The sealed box.
+        ///   - key: The key it was sealed with.
+        ///   - associatedData: The associated data it was sealed with.
+        /// - Returns: The plaintext, as long as the box's ciphertext.
+        /// - Throws: ``CryptoError/authenticationFailure`` for a wrong key or associated data or any
+        ///   altered byte of the box; ``CryptoError/incorrectSize(what:expected:actual:)`` for a key
+        ///   that is not 16, 24 or 32 bytes.
         @inlinable
         public static func open(
             _ box: SealedBox,
@@ -235,6 +277,14 @@ extension AES {
         }
 
         /// Verifies and decrypts a box sealed without associated data.
+        ///
+        /// - Parameters:
+        ///   - box: The sealed box.
+        ///   - key: The key it was sealed with.
+        /// - Returns: The plaintext, as long as the box's ciphertext.
+        /// - Throws: ``CryptoError/authenticationFailure`` for a wrong key, a box sealed with
+        ///   associated data, or any altered byte; ``CryptoError/incorrectSize(what:expected:actual:)``
+        ///   for a key that is not 16, 24 or 32 bytes.
         public static func open(_ box: SealedBox, using key: SymmetricKey) throws(CryptoError) -> Data {
             try open(box, using: key, authenticating: Data())
         }
@@ -242,6 +292,17 @@ extension AES {
         /// Verifies and decrypts into a buffer the caller owns, exactly `ciphertext.count` bytes. If the
         /// tag does not verify, `plaintext` is wiped and `authenticationFailure` thrown: use its bytes
         /// only after this returns.
+        ///
+        /// - Parameters:
+        ///   - ciphertext: The encrypted message.
+        ///   - key: The key it was sealed with.
+        ///   - nonce: The nonce it was sealed with.
+        ///   - tag: The authentication tag, 16 bytes.
+        ///   - associatedData: The associated data it was sealed with (may be empty).
+        ///   - plaintext: Receives the plaintext; exactly `ciphertext.count` bytes.
+        /// - Throws: ``CryptoError/authenticationFailure`` for a wrong key, nonce or associated data or
+        ///   any altered byte, after wiping `plaintext`; ``CryptoError/incorrectSize(what:expected:actual:)``
+        ///   for a `plaintext` buffer, a tag or a key of another size.
         public static func open(
             _ ciphertext: UnsafeRawBufferPointer,
             using key: SymmetricKey,

@@ -30,6 +30,7 @@ public enum ChaChaPoly {
 
         /// A nonce from existing bytes, contiguous or not.
         ///
+        /// - Parameter data: The nonce's bytes, copied.
         /// - Throws: `CryptoError.incorrectSize` unless `data` is 12 bytes.
         public init(data: some DataProtocol) throws(CryptoError) {
             guard data.count == Self.byteCount else {
@@ -38,11 +39,18 @@ public enum ChaChaPoly {
             bytes = [UInt8](data)
         }
 
+        /// Calls `body` with the nonce's bytes, without copying them.
+        ///
+        /// - Parameter body: A closure that reads the bytes; the pointer is valid only during the call.
+        /// - Returns: What `body` returns.
+        /// - Throws: Whatever `body` throws; this method throws nothing of its own.
         public func withUnsafeBytes<R>(_ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R {
             try bytes.withUnsafeBytes(body)
         }
 
         /// The nonce's bytes, in order.
+        ///
+        /// - Returns: An iterator over the 12 bytes, first to last.
         public func makeIterator() -> Array<UInt8>.Iterator { bytes.makeIterator() }
     }
 
@@ -69,6 +77,8 @@ public enum ChaChaPoly {
 
         /// Parses the combined form nonce(12) ‖ ciphertext ‖ tag(16).
         ///
+        /// - Parameter combined: The box as `combined` gives it: the 12-byte nonce, the ciphertext and
+        ///   the 16-byte tag, in that order. The bytes are copied.
         /// - Throws: `CryptoError.incorrectSize` when `combined` is shorter than 28 bytes.
         public init(combined: some DataProtocol) throws(CryptoError) {
             storage = try AEADBoxStorage(name: "ChaChaPoly", combined: combined, nonceByteCount: Nonce.byteCount)
@@ -76,6 +86,10 @@ public enum ChaChaPoly {
 
         /// Assembles a box from its parts.
         ///
+        /// - Parameters:
+        ///   - nonce: The nonce the message was sealed with.
+        ///   - ciphertext: The encrypted message.
+        ///   - tag: The authentication tag, 16 bytes.
         /// - Throws: `CryptoError.incorrectSize` unless the tag is 16 bytes.
         public init(nonce: Nonce, ciphertext: some DataProtocol, tag: some DataProtocol) throws(CryptoError) {
             storage = try AEADBoxStorage(name: "ChaChaPoly", nonce: nonce.bytes, ciphertext: ciphertext, tag: tag)
@@ -150,7 +164,15 @@ public enum ChaChaPoly {
     /// Seals into buffers the caller owns, for messages framed by the caller: `ciphertext` must be
     /// exactly `message.count` bytes and `tag` `tagByteCount` bytes. Nothing is allocated.
     ///
-    /// - Throws: `CryptoError.incorrectSize` for buffers or a key of the wrong size.
+    /// - Parameters:
+    ///   - message: The plaintext.
+    ///   - key: A 256-bit key.
+    ///   - nonce: Never reused with the same key; `Nonce()` draws a random one.
+    ///   - associatedData: Bytes authenticated but not encrypted (may be empty).
+    ///   - ciphertext: Receives the ciphertext; exactly `message.count` bytes.
+    ///   - tag: Receives the authentication tag; exactly ``tagByteCount`` bytes.
+    /// - Throws: `CryptoError.incorrectSize` for a `ciphertext` or `tag` buffer or a key of the wrong
+    ///   size; nothing is written then.
     public static func seal(
         _ message: UnsafeRawBufferPointer,
         using key: SymmetricKey,
@@ -178,7 +200,16 @@ public enum ChaChaPoly {
     /// tag does not verify, `plaintext` is wiped and `authenticationFailure` thrown: use its bytes
     /// only after this returns.
     ///
-    /// - Throws: `CryptoError.authenticationFailure`, or `incorrectSize` for buffers or a key of the wrong size.
+    /// - Parameters:
+    ///   - ciphertext: The encrypted message.
+    ///   - key: The key it was sealed with.
+    ///   - nonce: The nonce it was sealed with.
+    ///   - tag: The authentication tag, 16 bytes.
+    ///   - associatedData: The associated data it was sealed with (may be empty).
+    ///   - plaintext: Receives the plaintext; exactly `ciphertext.count` bytes.
+    /// - Throws: `CryptoError.authenticationFailure` for a wrong key, nonce or associated data or any
+    ///   altered byte, after wiping `plaintext`; `incorrectSize` for a `plaintext` buffer, a tag or a
+    ///   key of the wrong size.
     public static func open(
         _ ciphertext: UnsafeRawBufferPointer,
         using key: SymmetricKey,
@@ -223,6 +254,9 @@ public enum ChaChaPoly {
 
     /// Verifies and decrypts a box sealed without associated data.
     ///
+    /// - Parameters:
+    ///   - box: The sealed box.
+    ///   - key: The key it was sealed with.
     /// - Returns: The plaintext.
     /// - Throws: `CryptoError.authenticationFailure`, or `incorrectSize` for a key that is not 32 bytes.
     public static func open(_ box: SealedBox, using key: SymmetricKey) throws(CryptoError) -> Data {

@@ -27,6 +27,15 @@ public final class CipherStream {
 
     /// Starts an encryption or decryption. The key and IV sizes must match `algorithm` exactly
     /// (GCM nonces may be 1 to 128 bytes; 12 is the default and recommended size).
+    ///
+    /// - Parameters:
+    ///   - algorithm: The cipher and mode, which fix the key size.
+    ///   - direction: Whether to encrypt or decrypt.
+    ///   - key: The key, exactly `algorithm`'s key size.
+    ///   - iv: The IV (CBC: one block) or nonce (GCM), never reused with the same key.
+    ///   - padding: CBC only: PKCS#7 (the default) or none; GCM ignores it.
+    /// - Throws: ``CryptoError/incorrectSize(what:expected:actual:)`` for a key or IV of a size
+    ///   `algorithm` does not take.
     public init(
         _ algorithm: CipherAlgorithm,
         _ direction: Direction,
@@ -52,11 +61,18 @@ public final class CipherStream {
     public var isEncrypting: Bool { context.encrypting }
 
     /// The output space `update` needs for `inputCount` bytes of input.
+    ///
+    /// - Parameter inputCount: The number of bytes the next `update` gets.
+    /// - Returns: `inputCount` plus one block, room for a block held back from an earlier update.
     public func outputCapacity(forInputCount inputCount: Int) -> Int {
         inputCount + algorithm.blockByteCount
     }
 
     /// GCM only: adds associated data, authenticated but not encrypted. Call before `update`.
+    ///
+    /// Calling it on a CBC stream is a programming error and stops the program.
+    ///
+    /// - Parameter associatedData: The bytes to authenticate; may be called several times in a row.
     public func authenticate(_ associatedData: UnsafeRawBufferPointer) {
         precondition(algorithm.isGCM, "associated data needs an AEAD mode (GCM)")
         context.authenticate(associatedData)
@@ -64,11 +80,21 @@ public final class CipherStream {
 
     /// Processes `input` into `output` (at least `outputCapacity(forInputCount:)` bytes) and
     /// returns the number of bytes written.
+    ///
+    /// - Parameters:
+    ///   - input: The next bytes of the input.
+    ///   - output: Where the output goes, at least `outputCapacity(forInputCount: input.count)` bytes.
+    /// - Returns: The number of bytes written at the start of `output`: with CBC, whole blocks only,
+    ///   so fewer or more than `input.count`; with GCM exactly `input.count`.
     public func update(_ input: UnsafeRawBufferPointer, into output: UnsafeMutableRawBufferPointer) -> Int {
         context.update(input, into: output)
     }
 
     /// Processes bytes and returns the output produced so far.
+    ///
+    /// - Parameter data: The next bytes of the input, contiguous or in several regions.
+    /// - Returns: The output these bytes complete: with CBC whole blocks only (a last block is held
+    ///   back until `finalize()`), with GCM as many bytes as `data`.
     public func update(data: some DataProtocol) -> Data {
         var output = Data(count: outputCapacity(forInputCount: data.count))
         let written = output.withUnsafeMutableBytes { output in
@@ -85,6 +111,12 @@ public final class CipherStream {
     }
 
     /// GCM decryption only: the 16-byte tag that `finalize()` must verify.
+    ///
+    /// Calling it on another stream is a programming error and stops the program.
+    ///
+    /// - Parameter tag: The tag received with the ciphertext.
+    /// - Throws: ``CryptoError/incorrectSize(what:expected:actual:)`` unless `tag` is 16 bytes
+    ///   (shorter tags are refused).
     public func setExpectedTag(_ tag: some ContiguousBytes) throws(CryptoError) {
         precondition(algorithm.isGCM && !context.encrypting, "an expected tag applies to GCM decryption")
         try tag.withBytes { (tag) throws(CryptoError) in try context.setExpectedTag(tag) }
@@ -92,6 +124,14 @@ public final class CipherStream {
 
     /// Finishes: returns the last block (CBC), checks padding (CBC decryption) or the tag (GCM
     /// decryption). Failures say only `decryptionFailed` / `authenticationFailure`.
+    ///
+    /// - Returns: The rest of the output: with CBC the last block (or, decrypting, what its padding
+    ///   leaves of it), with GCM nothing.
+    /// - Throws: ``CryptoError/decryptionFailed`` for CBC when the input was not a whole number of
+    ///   blocks (encrypting, only without padding) or, decrypting with padding, the padding is bad
+    ///   (often a wrong key);
+    ///   ``CryptoError/authenticationFailure`` for GCM decryption whose tag does not verify (or was
+    ///   never set). Discard everything `update` returned then.
     public func finalize() throws(CryptoError) -> Data {
         var output = Data(count: algorithm.blockByteCount)
         let written = try output.withMutableBytes { (buffer) throws(CryptoError) in try context.finish(into: buffer) }

@@ -35,6 +35,15 @@ public enum Base64 {
 
     /// Encodes `bytes`. `lineLength` wraps the output (64 is PEM and `openssl enc -a`, 76 is MIME);
     /// lines are joined with `lineSeparator` and no separator follows the last line.
+    ///
+    /// - Parameters:
+    ///   - bytes: The bytes to encode.
+    ///   - alphabet: `.standard` (the default) or `.url`.
+    ///   - padding: `true` (the default) to end with `=` up to a multiple of 4 characters.
+    ///   - lineLength: Characters per line, a positive multiple of 4; nil (the default) for one line.
+    ///     Any other value is a programming error and stops the program.
+    ///   - lineSeparator: What ends every line but the last, `"\n"` by default.
+    /// - Returns: The base64 text; empty for no bytes.
     public static func encode(
         _ bytes: some ContiguousBytes,
         alphabet: Alphabet = .standard,
@@ -71,6 +80,12 @@ public enum Base64 {
 
     /// The base64 of a secret (a key to print), unwrapped, in memory that is wiped on release, never
     /// in a `String`.
+    ///
+    /// - Parameters:
+    ///   - bytes: The secret bytes.
+    ///   - alphabet: `.standard` (the default) or `.url`.
+    ///   - padding: `true` (the default) to end with `=` up to a multiple of 4 characters.
+    /// - Returns: The ASCII characters of the base64 text, on one line.
     public static func encodeSecret(
         _ bytes: some ContiguousBytes,
         alphabet: Alphabet = .standard,
@@ -220,11 +235,25 @@ public enum Base64 {
 
     /// Decodes base64 in `alphabet`. Padding is optional, but where present it must be correct;
     /// white space and line breaks are ignored.
+    ///
+    /// - Parameters:
+    ///   - text: The base64 text.
+    ///   - alphabet: `.standard` (the default) or `.url`; characters of the other one are invalid.
+    /// - Returns: The decoded bytes; none for empty text.
+    /// - Throws: ``CryptoError/invalidEncoding(_:)`` for a character outside `alphabet`, misplaced or
+    ///   incomplete padding, characters after padding, or a length no base64 text can have.
     public static func decode(_ text: String, alphabet: Alphabet = .standard) throws(CryptoError) -> [UInt8] {
         try decode(utf8: text.utf8, alphabet: alphabet)
     }
 
     /// Decodes base64 given as UTF-8 bytes (for example a secret held in `SecureBytes`), with the same rules.
+    ///
+    /// - Parameters:
+    ///   - text: The base64 text's UTF-8 bytes.
+    ///   - alphabet: `.standard` (the default) or `.url`; characters of the other one are invalid.
+    /// - Returns: The decoded bytes; none for empty text.
+    /// - Throws: ``CryptoError/invalidEncoding(_:)`` for a character outside `alphabet`, misplaced or
+    ///   incomplete padding, characters after padding, or a length no base64 text can have.
     public static func decode(
         utf8 text: some Collection<UInt8>,
         alphabet: Alphabet = .standard

@@ -5,6 +5,12 @@ public enum Hex {
 
     /// Encodes `bytes` as hex: lower-case by default; `separator` goes between bytes
     /// (`":"` gives the `openssl x509 -fingerprint` form).
+    ///
+    /// - Parameters:
+    ///   - bytes: The bytes to encode.
+    ///   - uppercase: `true` for `A`–`F`, `false` (the default) for `a`–`f`.
+    ///   - separator: Text put between bytes, none by default.
+    /// - Returns: Two digits per byte, joined by `separator`; empty for no bytes.
     public static func encode(_ bytes: some ContiguousBytes, uppercase: Bool = false, separator: String = "") -> String
     {
         let digits = uppercase ? upper : lower
@@ -27,6 +33,11 @@ public enum Hex {
     }
 
     /// The hex of a secret (a key to print), in memory that is wiped on release, never in a `String`.
+    ///
+    /// - Parameters:
+    ///   - bytes: The secret bytes.
+    ///   - uppercase: `true` for `A`–`F`, `false` (the default) for `a`–`f`.
+    /// - Returns: The ASCII digits, two per byte, without separators.
     public static func encodeSecret(_ bytes: some ContiguousBytes, uppercase: Bool = false) -> SecureBytes {
         bytes.withUnsafeBytes { input in
             SecureBytes(count: input.count * 2) { (output: UnsafeMutableRawBufferPointer) in
@@ -51,11 +62,21 @@ public enum Hex {
 
     /// Decodes hex in either case. Accepted and ignored: a leading `0x`, white space, and `:`
     /// between bytes (`AB:CD:EF`). Errors name the position but never echo the text, which may be a key.
+    ///
+    /// - Parameter text: The hex text.
+    /// - Returns: The decoded bytes; none for empty text.
+    /// - Throws: ``CryptoError/invalidEncoding(_:)`` for a character that is not a hex digit or an
+    ///   accepted separator, a separator between the two digits of a byte, or an odd number of digits.
     public static func decode(_ text: String) throws(CryptoError) -> [UInt8] {
         try decode(utf8: text.utf8)
     }
 
     /// Decodes hex given as UTF-8 bytes (for example a secret held in `SecureBytes`), with the same rules.
+    ///
+    /// - Parameter text: The hex text's UTF-8 bytes.
+    /// - Returns: The decoded bytes; none for empty text.
+    /// - Throws: ``CryptoError/invalidEncoding(_:)`` for a character that is not a hex digit or an
+    ///   accepted separator, a separator between the two digits of a byte, or an odd number of digits.
     public static func decode(utf8 text: some Collection<UInt8>) throws(CryptoError) -> [UInt8] {
         let prefixed = text.starts(with: "0x".utf8) || text.starts(with: "0X".utf8)
         let skipped = prefixed ? 2 : 0

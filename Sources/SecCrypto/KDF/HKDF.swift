@@ -5,6 +5,17 @@ extension KDF {
     public enum HKDF {
         /// Derives `outputByteCount` bytes (at most 255 × the hash length). An empty salt is
         /// RFC 5869's default, a string of zeros as long as the hash.
+        ///
+        /// - Parameters:
+        ///   - inputKeyMaterial: Key material that is already random (not a password: use PBKDF2).
+        ///   - salt: Random bytes, not secret; empty means none.
+        ///   - info: What the key is for, so that one secret gives independent keys; may be empty.
+        ///   - hash: The hash HKDF's HMAC is built on, SHA-256 by default.
+        ///   - outputByteCount: The key length in bytes, 1 to 255 × `hash.byteCount`.
+        /// - Returns: The derived key, `outputByteCount` bytes.
+        /// - Throws: ``CryptoError/invalidParameter(_:)`` for an `outputByteCount` outside 1 to
+        ///   255 × `hash.byteCount`; ``CryptoError/backendFailure(_:)`` if OpenSSL's HKDF fails,
+        ///   which a working installation does not.
         public static func deriveKey(
             inputKeyMaterial: some ContiguousBytes,
             salt: some ContiguousBytes,
@@ -58,6 +69,12 @@ public struct HKDF<H: HashFunction>: Sendable {
     }
 
     /// Derives `outputByteCount` bytes without a salt.
+    ///
+    /// - Parameters:
+    ///   - inputKeyMaterial: Key material that is already random (not a password: use PBKDF2).
+    ///   - info: What the key is for.
+    ///   - outputByteCount: The key length in bytes, 1 to 255 × `H.byteCount`; more stops the process.
+    /// - Returns: The derived key, `outputByteCount` bytes.
     public static func deriveKey(
         inputKeyMaterial: SymmetricKey,
         info: some DataProtocol,
@@ -67,6 +84,12 @@ public struct HKDF<H: HashFunction>: Sendable {
     }
 
     /// Derives `outputByteCount` bytes without `info`.
+    ///
+    /// - Parameters:
+    ///   - inputKeyMaterial: Key material that is already random (not a password: use PBKDF2).
+    ///   - salt: Optional random bytes; empty means none.
+    ///   - outputByteCount: The key length in bytes, 1 to 255 × `H.byteCount`; more stops the process.
+    /// - Returns: The derived key, `outputByteCount` bytes.
     public static func deriveKey(
         inputKeyMaterial: SymmetricKey,
         salt: some DataProtocol,
@@ -76,6 +99,11 @@ public struct HKDF<H: HashFunction>: Sendable {
     }
 
     /// Derives `outputByteCount` bytes without a salt or `info`.
+    ///
+    /// - Parameters:
+    ///   - inputKeyMaterial: Key material that is already random (not a password: use PBKDF2).
+    ///   - outputByteCount: The key length in bytes, 1 to 255 × `H.byteCount`; more stops the process.
+    /// - Returns: The derived key, `outputByteCount` bytes.
     public static func deriveKey(inputKeyMaterial: SymmetricKey, outputByteCount: Int) -> SymmetricKey {
         deriveKey(
             inputKeyMaterial: inputKeyMaterial,

@@ -21,7 +21,15 @@ extension KDF {
             /// Derives `outputByteCount` bytes; refuses fewer rounds than `KDF.PBKDF2.minimumIterations(for:)`
             /// (OWASP 2023: 600,000 for SHA-256, 210,000 for SHA-512, 1,300,000 for SHA-1).
             ///
-            /// - Throws: `CryptoError.invalidParameter` for too few rounds or the MD5 hash.
+            /// - Parameters:
+            ///   - password: The password's bytes (UTF-8 for text).
+            ///   - salt: Random bytes, unique per password, not secret (16 or more).
+            ///   - hashFunction: The hash of PBKDF2's HMAC.
+            ///   - outputByteCount: The key length in bytes, 1 to `Int32.max`.
+            ///   - rounds: The iteration count, at least the minimum for `hashFunction`.
+            /// - Returns: The derived key, `outputByteCount` bytes.
+            /// - Throws: `CryptoError.invalidParameter` for too few rounds (or more than `Int32.max`),
+            ///   the MD5 hash, or an `outputByteCount` outside 1 to `Int32.max`.
             public static func deriveKey(
                 from password: some DataProtocol,
                 salt: some DataProtocol,
@@ -42,7 +50,15 @@ extension KDF {
             /// Derives `outputByteCount` bytes with any number of rounds ≥ 1: only for formats that
             /// dictate a low count.
             ///
-            /// - Throws: `CryptoError.invalidParameter` for rounds below 1 or the MD5 hash.
+            /// - Parameters:
+            ///   - password: The password's bytes (UTF-8 for text).
+            ///   - salt: The salt the format gives.
+            ///   - hashFunction: The hash of PBKDF2's HMAC.
+            ///   - outputByteCount: The key length in bytes, 1 to `Int32.max`.
+            ///   - rounds: The iteration count, 1 to `Int32.max`, unchecked against any minimum.
+            /// - Returns: The derived key, `outputByteCount` bytes.
+            /// - Throws: `CryptoError.invalidParameter` for rounds outside 1 to `Int32.max`, the MD5
+            ///   hash, or an `outputByteCount` outside 1 to `Int32.max`.
             public static func deriveKey(
                 from password: some DataProtocol,
                 salt: some DataProtocol,

@@ -11,6 +11,10 @@ public enum KDF {
 
         /// OWASP's 2023 recommendation for new secrets: 1,300,000 for SHA-1, 600,000 for SHA-256
         /// (and SHA-224), 210,000 for SHA-512 (and SHA-384 and SHA-512/256, which cost as much).
+        ///
+        /// - Parameter prf: The hash of PBKDF2's HMAC.
+        /// - Returns: The fewest iterations `deriveKey(from:salt:using:iterations:outputByteCount:)`
+        ///   accepts with `prf` (for MD5, which PBKDF2 refuses anyway, SHA-1's).
         public static func minimumIterations(for prf: HashAlgorithm) -> Int {
             switch prf {
             case .md5, .sha1: 1_300_000
@@ -20,6 +24,18 @@ public enum KDF {
         }
 
         /// Derives `outputByteCount` bytes; refuses iteration counts below `minimumIterations(for:)`.
+        ///
+        /// - Parameters:
+        ///   - password: The password's bytes (UTF-8 for text).
+        ///   - salt: Random bytes, unique per password, not secret (16 or more).
+        ///   - prf: The hash of PBKDF2's HMAC, one of ``supportedPRFs``; SHA-256 by default.
+        ///   - iterations: The iteration count, at least ``minimumIterations(for:)`` for `prf`.
+        ///   - outputByteCount: The key length in bytes, 1 to `Int32.max`.
+        /// - Returns: The derived key, `outputByteCount` bytes.
+        /// - Throws: ``CryptoError/invalidParameter(_:)`` for too few iterations, a `prf` not in
+        ///   ``supportedPRFs``, or an `outputByteCount` outside 1 to `Int32.max`;
+        ///   ``CryptoError/backendFailure(_:)`` if OpenSSL's PBKDF2 fails, which a working
+        ///   installation does not.
         public static func deriveKey(
             from password: some ContiguousBytes,
             salt: some ContiguousBytes,
@@ -49,6 +65,17 @@ public enum KDF {
 
         /// Derives `outputByteCount` bytes with any iteration count ≥ 1. Only for reading or writing
         /// formats that dictate a low count; new secrets use `deriveKey(…, iterations:…)`.
+        ///
+        /// - Parameters:
+        ///   - password: The password's bytes (UTF-8 for text).
+        ///   - salt: The salt the format gives.
+        ///   - prf: The hash of PBKDF2's HMAC, one of ``supportedPRFs``; SHA-256 by default.
+        ///   - iterations: The iteration count, 1 to `Int32.max`, unchecked against any minimum.
+        ///   - outputByteCount: The key length in bytes, 1 to `Int32.max`.
+        /// - Returns: The derived key, `outputByteCount` bytes.
+        /// - Throws: ``CryptoError/invalidParameter(_:)`` for a `prf` not in ``supportedPRFs``, or
+        ///   `iterations` or `outputByteCount` outside 1 to `Int32.max`;
+        ///   ``CryptoError/backendFailure(_:)`` if OpenSSL's PBKDF2 fails.
         public static func deriveKey(
             from password: some ContiguousBytes,
             salt: some ContiguousBytes,
@@ -77,6 +104,16 @@ public enum KDF {
 
         /// The iteration count that takes about `duration` on this machine for one derivation of
         /// `outputByteCount` bytes (CommonCrypto's `CCCalibratePBKDF`). Measures a probe run and scales.
+        ///
+        /// - Parameters:
+        ///   - prf: The hash of PBKDF2's HMAC, one of ``supportedPRFs``; SHA-256 by default.
+        ///   - duration: How long one derivation should take, more than zero.
+        ///   - outputByteCount: The key length the derivation will produce, 32 bytes by default.
+        /// - Returns: The iteration count, 1 to `Int32.max`. It may be below
+        ///   ``minimumIterations(for:)``: take the larger of the two for new secrets.
+        /// - Throws: ``CryptoError/invalidParameter(_:)`` for a `duration` that is not positive, a
+        ///   `prf` not in ``supportedPRFs`` or an `outputByteCount` outside 1 to `Int32.max`;
+        ///   ``CryptoError/backendFailure(_:)`` if OpenSSL's PBKDF2 fails.
         public static func calibrate(
             using prf: HashAlgorithm = .sha256,
             duration: Duration,

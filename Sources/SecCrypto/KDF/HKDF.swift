@@ -73,7 +73,8 @@ public struct HKDF<H: HashFunction>: Sendable {
     /// - Parameters:
     ///   - inputKeyMaterial: Key material that is already random (not a password: use PBKDF2).
     ///   - info: What the key is for.
-    ///   - outputByteCount: The key length in bytes, 1 to 255 × `H.byteCount`; more stops the process.
+    ///   - outputByteCount: The key length in bytes, 1 to 255 × `H.byteCount`; another count stops
+    ///     the process.
     /// - Returns: The derived key, `outputByteCount` bytes.
     public static func deriveKey(
         inputKeyMaterial: SymmetricKey,
@@ -88,7 +89,8 @@ public struct HKDF<H: HashFunction>: Sendable {
     /// - Parameters:
     ///   - inputKeyMaterial: Key material that is already random (not a password: use PBKDF2).
     ///   - salt: Optional random bytes; empty means none.
-    ///   - outputByteCount: The key length in bytes, 1 to 255 × `H.byteCount`; more stops the process.
+    ///   - outputByteCount: The key length in bytes, 1 to 255 × `H.byteCount`; another count stops
+    ///     the process.
     /// - Returns: The derived key, `outputByteCount` bytes.
     public static func deriveKey(
         inputKeyMaterial: SymmetricKey,
@@ -102,7 +104,8 @@ public struct HKDF<H: HashFunction>: Sendable {
     ///
     /// - Parameters:
     ///   - inputKeyMaterial: Key material that is already random (not a password: use PBKDF2).
-    ///   - outputByteCount: The key length in bytes, 1 to 255 × `H.byteCount`; more stops the process.
+    ///   - outputByteCount: The key length in bytes, 1 to 255 × `H.byteCount`; another count stops
+    ///     the process.
     /// - Returns: The derived key, `outputByteCount` bytes.
     public static func deriveKey(inputKeyMaterial: SymmetricKey, outputByteCount: Int) -> SymmetricKey {
         deriveKey(

@@ -5,11 +5,15 @@ public struct SymmetricKey: Sendable, ContiguousBytes, Equatable, CustomStringCo
     let aeadKeySchedule: AEADKeySchedule
 
     /// Creates a key from existing bytes (copied into wiped-on-release memory).
+    ///
+    /// - Parameter data: The key's bytes, of any length; the source itself is not wiped.
     public init(data: some ContiguousBytes) {
         self.init(SecureBytes(data))
     }
 
     /// Creates a key from bytes already held in secure memory (for example a secret read by `SecretSource`).
+    ///
+    /// - Parameter bytes: The key's bytes, shared, not copied.
     public init(_ bytes: SecureBytes) {
         material = bytes
         aeadKeySchedule = AEADKeySchedule()
@@ -25,6 +29,8 @@ public struct SymmetricKey: Sendable, ContiguousBytes, Equatable, CustomStringCo
     /// Generates a new random key of the given size from OpenSSL's CSPRNG.
     ///
     /// A failing system random generator stops the process: no key is better than a predictable one.
+    ///
+    /// - Parameter size: The key length, `.bits256` for AES-256 or ChaChaPoly.
     public init(size: SymmetricKeySize) {
         do {
             self.init(
@@ -40,11 +46,22 @@ public struct SymmetricKey: Sendable, ContiguousBytes, Equatable, CustomStringCo
     /// The key length in bits.
     public var bitCount: Int { material.count * 8 }
 
+    /// Calls `body` with the key's bytes, without copying them. Do not let the pointer escape, nor copy
+    /// the bytes into memory that is not wiped.
+    ///
+    /// - Parameter body: A closure that reads the bytes; the pointer is valid only during the call.
+    /// - Returns: What `body` returns.
+    /// - Throws: Whatever `body` throws; this method throws nothing of its own.
     public func withUnsafeBytes<R>(_ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R {
         try material.withUnsafeBytes(body)
     }
 
     /// Constant-time comparison.
+    ///
+    /// - Parameters:
+    ///   - lhs: A key.
+    ///   - rhs: Another key.
+    /// - Returns: `true` when both have the same bytes; keys of different lengths are unequal.
     public static func == (lhs: SymmetricKey, rhs: SymmetricKey) -> Bool { lhs.material == rhs.material }
 
     public var description: String { "SymmetricKey(\(bitCount) bits)" }
@@ -55,6 +72,8 @@ public struct SymmetricKeySize: Sendable, Equatable {
     public let bitCount: Int
 
     /// A size in bits; it must be a positive multiple of 8.
+    ///
+    /// - Parameter bitCount: The key length in bits; any other value stops the process.
     public init(bitCount: Int) {
         precondition(bitCount > 0 && bitCount % 8 == 0, "key sizes are positive multiples of 8 bits")
         self.bitCount = bitCount

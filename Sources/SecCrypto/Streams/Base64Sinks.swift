@@ -7,6 +7,12 @@ public final class Base64EncodingSink: ByteSink {
     /// Input bytes per encoded line (48 for 64 characters), or per batch when unwrapped.
     private let unit: Int
 
+    /// Creates a sink that encodes into `next`.
+    ///
+    /// - Parameters:
+    ///   - lineLength: Characters per line, a positive multiple of 4 (64 by default, as `openssl enc
+    ///     -a`); nil for one line without a line break. Any other value stops the process.
+    ///   - next: The sink that receives the base64 text.
     public init(lineLength: Int? = 64, next: ByteSink) {
         precondition(lineLength.map { $0 > 0 && $0 % 4 == 0 } ?? true, "line length must be a positive multiple of 4")
         self.next = next
@@ -43,6 +49,10 @@ public final class Base64DecodingSink: ByteSink {
     private let next: ByteSink
     private var pending: [UInt8] = []
 
+    /// Creates a sink that decodes into `next`. Its `write` and `finish` throw
+    /// ``CryptoError/malformedInput(_:)`` for text that is not standard base64.
+    ///
+    /// - Parameter next: The sink that receives the decoded bytes.
     public init(next: ByteSink) {
         self.next = next
     }

@@ -34,6 +34,7 @@ public final class DataSink: ByteSink {
     /// The bytes written so far.
     public private(set) var data = Data()
 
+    /// Creates an empty sink.
     public init() {}
 
     public func write(_ bytes: UnsafeRawBufferPointer) { data.append(contentsOf: bytes) }

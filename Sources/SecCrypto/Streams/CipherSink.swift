@@ -8,6 +8,12 @@ public final class CipherSink: ByteSink {
     /// The largest piece passed to the cipher at once, so the output buffer has a fixed size.
     private static let pieceSize = 256 * 1024
 
+    /// Creates a sink that runs what is written through `stream` into `next`. Its `finish` throws
+    /// what ``CipherStream/finalize()`` throws.
+    ///
+    /// - Parameters:
+    ///   - stream: A new stream, used by this sink alone from now on.
+    ///   - next: The sink that receives the output (and, encrypting with GCM, the tag).
     public init(_ stream: CipherStream, next: ByteSink) {
         self.stream = stream
         self.next = next
@@ -43,6 +49,13 @@ public final class TagSplittingSink: ByteSink {
     private let cipher: CipherSink
     private var held: [UInt8] = []
 
+    /// Creates a sink that decrypts ciphertext ‖ tag with `stream` into `next`. Its `finish` throws
+    /// ``CryptoError/authenticationFailure`` when the input was shorter than a tag or the tag does
+    /// not verify.
+    ///
+    /// - Parameters:
+    ///   - stream: A new GCM decryption stream, used by this sink alone from now on.
+    ///   - next: The sink that receives the plaintext, not authentic until `finish` returns.
     public init(_ stream: CipherStream, next: ByteSink) {
         self.stream = stream
         cipher = CipherSink(stream, next: next)

@@ -29,7 +29,7 @@ public struct HashOutput<Kind: HashOutputKind>: ContiguousBytes, Sequence, Hasha
 
     /// The bytes, in order.
     ///
-    /// - Returns: An iterator over a copy of the bytes, first to last.
+    /// - Returns: An iterator over the bytes, first to last.
     public func makeIterator() -> IndexingIterator<[UInt8]> { bytes.makeIterator() }
 
     /// Number of bytes.

@@ -29,13 +29,21 @@ public final class AsyncHTTPClientTransport: VaultTransport {
     private let isShutDown = Mutex(false)
 
     /// A transport with its own `HTTPClient` on the shared event-loop group.
-    /// - Throws: what `HTTPClient.Configuration(secKit:)` throws (an unreadable CA file, a
-    ///   `serverName`, which AsyncHTTPClient takes from the URL).
+    ///
+    /// - Parameter tls: the trust roots, versions, pins and client identity; its `serverName` must
+    ///   be nil (AsyncHTTPClient takes the name from the URL).
+    /// - Throws: what `HTTPClient.Configuration(secKit:)` throws, `TLSError.invalidConfiguration`:
+    ///   a `serverName`, a maximum version below the minimum, an unreadable CA file, a pin of a
+    ///   trusted CA's key, or pin-only trust without exactly one enforced pin set.
     public init(tls: TLSClientConfiguration) throws(TLSError) {
         client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: try .init(secKit: tls))
     }
 
     /// Closes the client's connections; call it once the store is no longer used.
+    ///
+    /// - Throws: what `HTTPClient.shutdown()` throws, which in practice is nothing: a second call
+    ///   returns at once (no `HTTPClientError.alreadyShutdown`), and connections still in use are
+    ///   closed without an error (no clean close is required).
     public func shutdown() async throws {
         guard
             isShutDown.withLock({ shutDown in
@@ -52,6 +60,21 @@ public final class AsyncHTTPClientTransport: VaultTransport {
         if !isShutDown.withLock({ $0 }) { try? client.syncShutdown() }
     }
 
+    /// Sends `request` on the client's event loop and waits for the answer on the calling thread.
+    ///
+    /// - Parameters:
+    ///   - request: the exchange to make: its method, URL, token and namespace headers, and body.
+    ///   - deadline: when the exchange must have ended, connecting and TLS included (the request's
+    ///     AsyncHTTPClient deadline).
+    /// - Returns: the server's answer, whatever its HTTP status, with its body (at most 4 MiB) in
+    ///   memory that is wiped on release.
+    /// - Throws: `VaultTransportError.timeout` when `deadline` has passed before the request or
+    ///   passes during it; `VaultTransportError.untrustedServer` when TLS refused the server's
+    ///   certificate or pins, or the server our certificate; `VaultTransportError.invalidResponse`
+    ///   for a body over 4 MiB or another `HTTPClientError` (an answer it cannot read);
+    ///   `VaultTransportError.connection` for a closed connection or another TLS or connection
+    ///   failure; `VaultTransportError.unusable` for a request AsyncHTTPClient cannot make (a bad
+    ///   URL).
     public func send(
         _ request: VaultRequest,
         deadline: ContinuousClock.Instant

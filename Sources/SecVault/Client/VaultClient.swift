@@ -23,6 +23,11 @@ public final class VaultClient: Sendable {
     private let loginLock = Mutex<Void>(())
 
     /// A client of `configuration`'s server over `transport`.
+    ///
+    /// - Parameters:
+    ///   - configuration: the server, its TLS settings, the login and the namespace (the mount and
+    ///     path prefix are the store's).
+    ///   - transport: what sends each request; the client makes no request until it is called.
     public init(configuration: VaultConfiguration, transport: any VaultTransport) {
         self.configuration = configuration
         self.transport = transport

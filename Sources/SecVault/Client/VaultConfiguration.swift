@@ -26,6 +26,17 @@ public struct VaultConfiguration: Sendable {
     /// The folder of SecKit's items inside the mount; `seckit` by default. Empty: the mount's top.
     public var pathPrefix: String
 
+    /// A configuration of these settings; nothing is read or checked until the first request.
+    ///
+    /// - Parameters:
+    ///   - address: the server's URL.
+    ///   - login: how the store gets its token.
+    ///   - tls: trust roots, pins, the client identity and the TLS server name; the system's trust
+    ///     roots and no client identity by default.
+    ///   - namespace: the namespace (`X-Vault-Namespace`); nil (the default) for the root namespace.
+    ///   - mount: the path of the KV version 2 secrets engine; ``defaultMount`` (`secret`) by default.
+    ///   - pathPrefix: the folder of SecKit's items inside the mount; ``defaultPathPrefix``
+    ///     (`seckit`) by default, empty for the mount's top.
     public init(
         address: VaultAddress,
         login: VaultLogin,
@@ -53,8 +64,13 @@ public struct VaultConfiguration: Sendable {
     /// token file `~/.vault-token` (which `bao login` writes).
     ///
     /// - Parameter environment: the variables; the process's by default.
-    /// - Throws: `invalidAttribute` for a missing or malformed address or an unreadable client
-    ///   identity; `permissionDenied` when no token is found.
+    /// - Returns: a token login to the `ADDR` server with these TLS settings and namespace, the
+    ///   default mount (``defaultMount``) and path prefix (``defaultPathPrefix``). The CA file is
+    ///   read by the store's transport, not here.
+    /// - Throws: `KeychainError.invalidAttribute` when `ADDR` is unset or not
+    ///   `https://HOST[:PORT]` (or `http://`), or when the client certificate or key cannot be read;
+    ///   `KeychainError.permissionDenied` when there is no token (`TOKEN` unset and no readable
+    ///   `~/.vault-token`).
     public static func fromEnvironment(
         _ environment: [String: String] = ProcessInfo.processInfo.environment
     ) throws(KeychainError) -> VaultConfiguration {
@@ -103,6 +119,12 @@ public struct VaultAddress: Hashable, Sendable, CustomStringConvertible {
     public var host: String
     public var port: Int
 
+    /// An address of these parts, taken as they are (``init(parsing:)`` checks a user's text).
+    ///
+    /// - Parameters:
+    ///   - scheme: `https` (the default), or `http` for a dev server on loopback.
+    ///   - host: a host name or an IP address, an IPv6 address without brackets.
+    ///   - port: the server's port; 8200 by default.
     public init(scheme: String = "https", host: String, port: Int = 8200) {
         self.scheme = scheme
         self.host = host
@@ -110,7 +132,12 @@ public struct VaultAddress: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// Reads `https://host[:port]` (an IPv6 host in brackets); a trailing `/` is allowed.
-    /// - Throws: `invalidAttribute` for another scheme, a path, or a bad port.
+    ///
+    /// - Parameter text: the address, as `BAO_ADDR` holds it; `http://` is read too, and a missing
+    ///   port is 8200.
+    /// - Throws: `KeychainError.invalidAttribute` for text that is not a URL, a scheme other than
+    ///   `https` or `http`, no host, a path other than `/`, a query or user information, or a port
+    ///   outside 1 to 65535.
     public init(parsing text: String) throws(KeychainError) {
         guard let parsed = URLComponents(string: text), let scheme = parsed.scheme?.lowercased(),
             scheme == "https" || scheme == "http", let host = parsed.host, !host.isEmpty,
@@ -148,7 +175,11 @@ public enum VaultLogin: Sendable {
 
     /// The token the `bao` CLI would use: `BAO_TOKEN`, then `VAULT_TOKEN`, then the token file
     /// `$HOME/.vault-token` (white space around it dropped).
-    /// - Throws: `permissionDenied` when there is none.
+    ///
+    /// - Parameter environment: the variables; the process's by default.
+    /// - Returns: the token, in memory that is wiped on release.
+    /// - Throws: `KeychainError.permissionDenied` when there is none: neither variable holds a
+    ///   value and the token file is missing or cannot be read.
     public static func environmentToken(
         _ environment: [String: String] = ProcessInfo.processInfo.environment
     ) throws(KeychainError) -> SecureBytes {

@@ -16,6 +16,14 @@ public struct VaultRequest: Sendable {
     /// A JSON body (sent with `Content-Type: application/json`); nil for none.
     public var body: SecureBytes?
 
+    /// A request of these parts, each sent as it is.
+    ///
+    /// - Parameters:
+    ///   - method: `GET`, `POST`, `DELETE` or `LIST`.
+    ///   - url: the whole URL, `https://host:port/v1/...`, its path already percent-encoded.
+    ///   - token: the `X-Vault-Token`; nil (the default) for a login.
+    ///   - namespace: the `X-Vault-Namespace`; nil (the default) for the root namespace.
+    ///   - body: a JSON body, sent with `Content-Type: application/json`; nil (the default) for none.
     public init(
         method: String,
         url: String,
@@ -41,6 +49,12 @@ public struct VaultResponse: Sendable {
     /// secret or a token.
     public var body: SecureBytes
 
+    /// An answer of these parts, as a transport read it.
+    ///
+    /// - Parameters:
+    ///   - status: the HTTP status.
+    ///   - location: the `Location` header of a redirect; nil (the default) for other answers.
+    ///   - body: the body as the server sent it (empty for none).
     public init(status: Int, location: String? = nil, body: SecureBytes) {
         self.status = status
         self.location = location
@@ -69,5 +83,19 @@ public enum VaultTransportError: Error, Sendable {
 /// threads at once.
 public protocol VaultTransport: Sendable {
     /// Sends `request` and returns the answer, or throws when there is none before `deadline`.
+    ///
+    /// - Parameters:
+    ///   - request: the exchange to make, sent once: no redirect followed, nothing retried.
+    ///   - deadline: when the exchange must have ended, connecting and TLS included.
+    /// - Returns: the server's answer, whatever its HTTP status (a redirect, a 4xx or 5xx included:
+    ///   the core reads them).
+    /// - Throws: ``VaultTransportError/timeout`` when `deadline` passes first;
+    ///   ``VaultTransportError/connection(_:)`` when there is no answer (refused, unreachable,
+    ///   unknown host, reset); ``VaultTransportError/untrustedServer(_:_:)`` when TLS refused the
+    ///   server's certificate or the server ours, before any request byte was sent;
+    ///   ``VaultTransportError/invalidResponse(_:)`` for an answer that is not the HTTP the protocol
+    ///   allows (oversized headers or body, a malformed status line);
+    ///   ``VaultTransportError/unusable(_:)`` when the transport cannot make the request (its
+    ///   library is missing, a URL it cannot send).
     func send(_ request: VaultRequest, deadline: ContinuousClock.Instant) throws(VaultTransportError) -> VaultResponse
 }

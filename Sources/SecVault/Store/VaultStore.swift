@@ -24,12 +24,22 @@ public struct VaultStore: CredentialStore {
     public let client: VaultClient
 
     /// A store over `transport`.
+    ///
+    /// - Parameters:
+    ///   - configuration: the server, how to reach it and log in, and the mount and path prefix of
+    ///     the items.
+    ///   - transport: what sends the requests (``CurlTransport``, or AsyncHTTPClient's in
+    ///     SecVaultHTTPClient); nothing is sent before the first call.
     public init(configuration: VaultConfiguration, transport: any VaultTransport) {
         client = VaultClient(configuration: configuration, transport: transport)
     }
 
     /// A store over libcurl (`CurlTransport`), which is loaded by the first request.
-    /// - Throws: `invalidAttribute` when the TLS configuration cannot be used (an unreadable CA file).
+    ///
+    /// - Parameter configuration: the server, how to reach it and log in, and the mount and path
+    ///   prefix of the items; its TLS settings are read here.
+    /// - Throws: `KeychainError.invalidAttribute` when the TLS configuration cannot be used (an
+    ///   unreadable CA file, pin-only trust without pins).
     public init(configuration: VaultConfiguration) throws(KeychainError) {
         let transport: CurlTransport
         do {
@@ -53,6 +63,37 @@ public struct VaultStore: CredentialStore {
 
     // MARK: - CredentialStore
 
+    /// Stores `secret` under `identity`: the path's custom metadata (identity, label, comment,
+    /// expiry, and the pairs other tools wrote, kept), then a new version of its data written with
+    /// check-and-set on the version the metadata showed. When another writer stored a version in
+    /// between, it starts again: the last writer wins, and no write is lost in a race.
+    ///
+    /// - Parameters:
+    ///   - identity: the item's identity, which names its KV path.
+    ///   - secret: the secret's bytes, any bytes (NUL included), up to
+    ///     `CredentialStore.maximumSecretByteCount`; UTF-8 text is stored as `secret`, other bytes as
+    ///     `secret_base64`.
+    ///   - attributes: the label, comment and expiry to store with it.
+    ///   - timeout: how long the call may take, login, retries and every round trip included.
+    /// - Throws: `KeychainError.secretTooLarge` for a secret over
+    ///   `CredentialStore.maximumSecretByteCount` bytes; `KeychainError.invalidAttribute` for an
+    ///   identity or attributes no store can keep (an empty or NUL-containing part, a port outside 1
+    ///   to 65535), or attributes that need more than the 64 custom metadata keys the server keeps;
+    ///   `KeychainError.serverSealed` or `KeychainError.serverUninitialized` when the server is
+    ///   sealed or not initialised; `KeychainError.permissionDenied` when the login is refused or the
+    ///   token's policy refuses the path (HTTP 403, after one new login when the store can make one);
+    ///   `KeychainError.missingMount` when the KV mount (or the login's auth mount) does not exist;
+    ///   `KeychainError.invalidAttribute` for certificate login without a client identity;
+    ///   `KeychainError.serverUnreachable` when no connection succeeded (retried with backoff until
+    ///   the deadline) or the transport cannot be used (libcurl missing);
+    ///   `KeychainError.untrustedServer` when TLS refused the server's certificate or pins (or the
+    ///   server our certificate); `KeychainError.invalidResponse` for an answer that is not the
+    ///   API's (an unexpected HTTP status, a 5xx that retries did not cure, a body that is not its
+    ///   JSON, a second redirect or one from `https` to `http`); `KeychainError.timeout` when the
+    ///   call does not finish within `timeout`, or `KeychainError.cancelled` when its task (the
+    ///   async API's) is cancelled.
+    ///   When the data write fails after the metadata write, the metadata already describe the new
+    ///   attributes and the previous secret stays.
     public func upsert(
         _ identity: CredentialIdentity,
         secret: some ContiguousBytes,
@@ -83,6 +124,34 @@ public struct VaultStore: CredentialStore {
         }
     }
 
+    /// The item with exactly this identity, from its path's metadata, with its secret when
+    /// `includeSecret` is true (one more request, for the current version's data).
+    ///
+    /// - Parameters:
+    ///   - identity: the item's identity.
+    ///   - includeSecret: whether to read the secret into the item.
+    ///   - timeout: how long the call may take, login, retries and every round trip included.
+    /// - Returns: the item: its label (the default label when it has none), comment and expiry; its
+    ///   creation time (the path's) and modification time (the current version's); and its secret
+    ///   when `includeSecret` is true.
+    /// - Throws: `KeychainError.notFound` when the path does not exist or its current version is
+    ///   deleted or destroyed; `KeychainError.invalidAttribute` for an identity no store can keep (an
+    ///   empty or NUL-containing part, a port outside 1 to 65535); with `includeSecret`,
+    ///   `KeychainError.invalidResponse` for data with no `secret` or `secret_base64` field (and not
+    ///   one single text field) or a `secret_base64` that is not base64;
+    ///   `KeychainError.serverSealed` or `KeychainError.serverUninitialized` when the server is
+    ///   sealed or not initialised; `KeychainError.permissionDenied` when the login is refused or the
+    ///   token's policy refuses the path (HTTP 403, after one new login when the store can make one);
+    ///   `KeychainError.missingMount` when the KV mount (or the login's auth mount) does not exist;
+    ///   `KeychainError.invalidAttribute` for certificate login without a client identity;
+    ///   `KeychainError.serverUnreachable` when no connection succeeded (retried with backoff until
+    ///   the deadline) or the transport cannot be used (libcurl missing);
+    ///   `KeychainError.untrustedServer` when TLS refused the server's certificate or pins (or the
+    ///   server our certificate); `KeychainError.invalidResponse` for an answer that is not the
+    ///   API's (an unexpected HTTP status, a 5xx that retries did not cure, a body that is not its
+    ///   JSON, a second redirect or one from `https` to `http`); `KeychainError.timeout` when the
+    ///   call does not finish within `timeout`, or `KeychainError.cancelled` when its task (the
+    ///   async API's) is cancelled.
     public func item(
         for identity: CredentialIdentity,
         includeSecret: Bool,
@@ -97,6 +166,33 @@ public struct VaultStore: CredentialStore {
         return item
     }
 
+    /// The secret stored under exactly this identity with its expiry, from one read of the current
+    /// version's data (which carries the path's custom metadata).
+    ///
+    /// - Parameters:
+    ///   - identity: the item's identity.
+    ///   - timeout: how long the call may take, login, retries and every round trip included.
+    /// - Returns: the current version's secret (`secret` as UTF-8, `secret_base64` decoded, or the one
+    ///   text field of data another tool wrote), in memory that is wiped on release, and the item's
+    ///   expiry (nil when it has none).
+    /// - Throws: `KeychainError.notFound` when the path has no current version that is neither
+    ///   deleted nor destroyed; `KeychainError.invalidAttribute` for an identity no store can keep (an
+    ///   empty or NUL-containing part, a port outside 1 to 65535); `KeychainError.invalidResponse` for
+    ///   data with no `secret` or `secret_base64` field (and not one single text field) or a
+    ///   `secret_base64` that is not base64;
+    ///   `KeychainError.serverSealed` or `KeychainError.serverUninitialized` when the server is
+    ///   sealed or not initialised; `KeychainError.permissionDenied` when the login is refused or the
+    ///   token's policy refuses the path (HTTP 403, after one new login when the store can make one);
+    ///   `KeychainError.missingMount` when the KV mount (or the login's auth mount) does not exist;
+    ///   `KeychainError.invalidAttribute` for certificate login without a client identity;
+    ///   `KeychainError.serverUnreachable` when no connection succeeded (retried with backoff until
+    ///   the deadline) or the transport cannot be used (libcurl missing);
+    ///   `KeychainError.untrustedServer` when TLS refused the server's certificate or pins (or the
+    ///   server our certificate); `KeychainError.invalidResponse` for an answer that is not the
+    ///   API's (an unexpected HTTP status, a 5xx that retries did not cure, a body that is not its
+    ///   JSON, a second redirect or one from `https` to `http`); `KeychainError.timeout` when the
+    ///   call does not finish within `timeout`, or `KeychainError.cancelled` when its task (the
+    ///   async API's) is cancelled.
     public func expiringSecret(
         for identity: CredentialIdentity,
         timeout: Duration
@@ -107,6 +203,29 @@ public struct VaultStore: CredentialStore {
         return try expiringSecret(at: VaultPath.of(identity, prefix: prefix), until: OperationDeadline(timeout))
     }
 
+    /// Deletes the item with exactly this identity: its path's metadata, and with them every
+    /// version (`bao kv metadata delete`), so no older version can be read back.
+    ///
+    /// - Parameters:
+    ///   - identity: the identity whose item to delete.
+    ///   - timeout: how long the call may take, login, retries and every round trip included.
+    /// - Throws: `KeychainError.notFound` when the path does not exist, or when its current version
+    ///   was already deleted or destroyed (the path's remaining versions are removed all the same);
+    ///   `KeychainError.invalidAttribute` for an identity no store can keep (an empty or
+    ///   NUL-containing part, a port outside 1 to 65535);
+    ///   `KeychainError.serverSealed` or `KeychainError.serverUninitialized` when the server is
+    ///   sealed or not initialised; `KeychainError.permissionDenied` when the login is refused or the
+    ///   token's policy refuses the path (HTTP 403, after one new login when the store can make one);
+    ///   `KeychainError.missingMount` when the KV mount (or the login's auth mount) does not exist;
+    ///   `KeychainError.invalidAttribute` for certificate login without a client identity;
+    ///   `KeychainError.serverUnreachable` when no connection succeeded (retried with backoff until
+    ///   the deadline) or the transport cannot be used (libcurl missing);
+    ///   `KeychainError.untrustedServer` when TLS refused the server's certificate or pins (or the
+    ///   server our certificate); `KeychainError.invalidResponse` for an answer that is not the
+    ///   API's (an unexpected HTTP status, a 5xx that retries did not cure, a body that is not its
+    ///   JSON, a second redirect or one from `https` to `http`); `KeychainError.timeout` when the
+    ///   call does not finish within `timeout`, or `KeychainError.cancelled` when its task (the
+    ///   async API's) is cancelled.
     public func delete(_ identity: CredentialIdentity, timeout: Duration) throws(KeychainError) {
         try ItemAttributes.validate(identity)
         let deadline = OperationDeadline(timeout)
@@ -116,6 +235,31 @@ public struct VaultStore: CredentialStore {
         guard stored.hasLiveVersion else { throw .notFound }
     }
 
+    /// Deletes every item matching `query` (as ``search(_:timeout:)`` finds them, from metadata
+    /// alone; `limit` and `includeSecrets` do not apply), one path's metadata and versions at a time:
+    /// an empty query deletes every item under the path prefix. Paths that are not of SecKit's
+    /// layout (`VaultPath`) are left alone.
+    ///
+    /// - Parameters:
+    ///   - query: the items to delete; an empty query matches every item.
+    ///   - timeout: how long the call may take, the listing, login, retries and every deletion
+    ///     included.
+    /// - Returns: how many items were deleted; at least one.
+    /// - Throws: `KeychainError.notFound` when no item matches; `KeychainError.serverSealed` or
+    ///   `KeychainError.serverUninitialized` when the server is sealed or not initialised;
+    ///   `KeychainError.permissionDenied` when the login is refused or the
+    ///   token's policy refuses the path (HTTP 403, after one new login when the store can make one);
+    ///   `KeychainError.missingMount` when the KV mount (or the login's auth mount) does not exist;
+    ///   `KeychainError.invalidAttribute` for certificate login without a client identity;
+    ///   `KeychainError.serverUnreachable` when no connection succeeded (retried with backoff until
+    ///   the deadline) or the transport cannot be used (libcurl missing);
+    ///   `KeychainError.untrustedServer` when TLS refused the server's certificate or pins (or the
+    ///   server our certificate); `KeychainError.invalidResponse` for an answer that is not the
+    ///   API's (an unexpected HTTP status, a 5xx that retries did not cure, a body that is not its
+    ///   JSON, a second redirect or one from `https` to `http`); `KeychainError.timeout` when the
+    ///   call does not finish within `timeout`, or `KeychainError.cancelled` when its task (the
+    ///   async API's) is cancelled.
+    ///   An error midway ends the call: the items deleted before it stay deleted.
     public func deleteAll(matching query: CredentialQuery, timeout: Duration) throws(KeychainError) -> Int {
         let deadline = OperationDeadline(timeout)
         var query = query
@@ -130,6 +274,34 @@ public struct VaultStore: CredentialStore {
         return found.count
     }
 
+    /// The items matching `query` (most recently modified first), found by listing the folder the
+    /// query narrows to (a group's, a service's) and reading each path's metadata, never a secret
+    /// unless `query.includeSecrets` is set (then one more request per item). Paths that are not of
+    /// SecKit's layout, and paths whose current version is deleted or destroyed, are skipped. An
+    /// empty result is not an error, except for `limit: .one`.
+    ///
+    /// - Parameters:
+    ///   - query: what the items must match, how many to return, and whether with their secrets.
+    ///   - timeout: how long the call may take, the listing, login, retries and every read included.
+    /// - Returns: the matching items, most recently modified first (one at most with `limit: .one`),
+    ///   with their secrets when `query.includeSecrets` is set.
+    /// - Throws: with `limit: .one`, `KeychainError.notFound` when no item matches and
+    ///   `KeychainError.ambiguous` when items of several identities do;
+    ///   with `includeSecrets`, `KeychainError.invalidResponse` for an item's data with no secret
+    ///   SecKit can read (no `secret`, `secret_base64` or one single text field);
+    ///   `KeychainError.serverSealed` or `KeychainError.serverUninitialized` when the server is
+    ///   sealed or not initialised; `KeychainError.permissionDenied` when the login is refused or the
+    ///   token's policy refuses the path (HTTP 403, after one new login when the store can make one);
+    ///   `KeychainError.missingMount` when the KV mount (or the login's auth mount) does not exist;
+    ///   `KeychainError.invalidAttribute` for certificate login without a client identity;
+    ///   `KeychainError.serverUnreachable` when no connection succeeded (retried with backoff until
+    ///   the deadline) or the transport cannot be used (libcurl missing);
+    ///   `KeychainError.untrustedServer` when TLS refused the server's certificate or pins (or the
+    ///   server our certificate); `KeychainError.invalidResponse` for an answer that is not the
+    ///   API's (an unexpected HTTP status, a 5xx that retries did not cure, a body that is not its
+    ///   JSON, a second redirect or one from `https` to `http`); `KeychainError.timeout` when the
+    ///   call does not finish within `timeout`, or `KeychainError.cancelled` when its task (the
+    ///   async API's) is cancelled.
     public func search(_ query: CredentialQuery, timeout: Duration) throws(KeychainError) -> [CredentialItem] {
         let deadline = OperationDeadline(timeout)
         var found = try items(matching: query, until: deadline)

@@ -32,7 +32,11 @@ public final class CurlTransport: VaultTransport {
 
     /// A transport with `tls`'s trust roots, pins and client identity. libcurl is loaded later, by
     /// the first request.
-    /// - Throws: `invalidConfiguration` for an unreadable CA file or pin-only trust without pins.
+    ///
+    /// - Parameter tls: the trust roots (read here), pins, client identity and TLS server name;
+    ///   curl's own verification is not used.
+    /// - Throws: `TLSError.invalidConfiguration` for an unreadable CA file or pin-only trust without
+    ///   pins.
     public init(tls: TLSClientConfiguration) throws(TLSError) {
         _ = try ForeignTLSContext(configuration: tls)
         self.tls = tls

@@ -36,7 +36,11 @@ public final class AsyncHTTPClientTransport: VaultTransport {
     ///   a `serverName`, a maximum version below the minimum, an unreadable CA file, a pin of a
     ///   trusted CA's key, or pin-only trust without exactly one enforced pin set.
     public init(tls: TLSClientConfiguration) throws(TLSError) {
-        client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: try .init(secKit: tls))
+        var configuration = try HTTPClient.Configuration(secKit: tls)
+        // VaultClient follows a redirect itself (one, same method and body, never to http), so the
+        // transport hands every 3xx back instead of following it with AsyncHTTPClient's defaults.
+        configuration.redirectConfiguration = .disallow
+        client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
     }
 
     /// Closes the client's connections; call it once the store is no longer used.

@@ -10,6 +10,44 @@ import Testing
 /// The same store over AsyncHTTPClient (SecKitHTTPClient's configuration) against the real server:
 /// the protocol core is the transport's, so what bao reads and the pin refusal are the same.
 @Suite struct AsyncHTTPClientTransportTests {
+    /// The core's redirect rules hold over AsyncHTTPClient too: the transport follows nothing
+    /// itself, so a second redirect and one to `http` are refused after the requests the core sent.
+    @Test(arguments: [FakeVaultServer.Form.redirectLoop, .redirectToHTTP])
+    func redirectsAreTheCoresToFollow(form: FakeVaultServer.Form) async throws {
+        let server = try FakeVaultServer.start(form)
+        defer { server.stop() }
+        let real = try VaultStoreTests.server.get()
+        var tls = TLSClientConfiguration()
+        tls.trustRoots = .certificates(
+            try X509Certificate.load(pem: String(contentsOfFile: TestPKI.shared.path("ca.pem"), encoding: .utf8))
+                + X509Certificate.load(pem: String(contentsOfFile: real.caFile, encoding: .utf8))
+        )
+        let transport = try AsyncHTTPClientTransport(tls: tls)
+        let store = VaultStore(
+            configuration: VaultConfiguration(
+                address: try VaultAddress(parsing: server.address),
+                login: .token(SecureBytes(Array(real.rootToken.utf8))),
+                tls: tls
+            ),
+            transport: transport
+        )
+        var failure: KeychainError?
+        do {
+            _ = try await store.secret(
+                for: .genericPassword(service: "svc", account: "acct"),
+                timeout: .seconds(10)
+            )
+        } catch {
+            failure = error
+        }
+        try await transport.shutdown()
+        guard case .invalidResponse? = failure else {
+            Issue.record("\(form): \(String(describing: failure))")
+            return
+        }
+        #expect(server.requests.count == (form == .redirectLoop ? 2 : 1))
+    }
+
     @Test func theStoreOverAsyncHTTPClient() async throws {
         let server = try VaultStoreTests.server.get()
         let prefix = "ahc-" + UUID().uuidString.prefix(8).lowercased()

@@ -136,4 +136,33 @@ struct IndCpaTestGroup: WycheproofTestGroup {
         }
         #expect(results == [.valid: 72, .invalid: 144])
     }
+
+    /// Without padding, a plaintext of a partial block is the caller's mistake, not a failed
+    /// decryption: it is refused as a parameter, while a ciphertext of a partial block still
+    /// decrypts to `decryptionFailed` alone.
+    @Test func partialBlocksWithoutPadding() throws {
+        let key = SymmetricKey(size: .bits256)
+        let iv = [UInt8](repeating: 7, count: 16)
+        let message = [UInt8](repeating: 1, count: 15)
+        #expect(
+            throws: CryptoError.invalidParameter("without padding, the input must be a whole number of 16-byte blocks")
+        ) {
+            try AES.CBC.encrypt(message, using: key, iv: iv, padding: .none)
+        }
+        #expect(throws: CryptoError.decryptionFailed) {
+            try AES.CBC.decrypt(message, using: key, iv: iv, padding: .none)
+        }
+        #expect(
+            throws: CryptoError.invalidParameter("without padding, the input must be a whole number of 8-byte blocks")
+        ) {
+            try Insecure.TripleDES.CBC.encrypt(
+                [UInt8](repeating: 1, count: 7),
+                using: SymmetricKey(size: .bits192),
+                iv: [UInt8](repeating: 7, count: 8),
+                keying: .threeKey,
+                padding: .none
+            )
+        }
+        #expect(try AES.CBC.encrypt(message + [2], using: key, iv: iv, padding: .none).count == 16)
+    }
 }

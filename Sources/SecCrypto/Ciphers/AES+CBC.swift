@@ -21,8 +21,8 @@ public enum AES {
         /// - Returns: The ciphertext, without the IV: with PKCS#7 padding 1 to 16 bytes longer than
         ///   the plaintext (a whole number of blocks), without padding as long as it.
         /// - Throws: ``CryptoError/incorrectSize(what:expected:actual:)`` for a key or IV of another
-        ///   size; ``CryptoError/decryptionFailed`` without padding for a plaintext that is not a whole
-        ///   number of blocks (OpenSSL reports that last block as a bare failure).
+        ///   size; ``CryptoError/invalidParameter(_:)`` without padding for a plaintext that is not a
+        ///   whole number of blocks.
         public static func encrypt(
             _ plaintext: some DataProtocol,
             using key: SymmetricKey,

@@ -155,7 +155,15 @@ package final class CipherContext {
         guard EVP_CipherFinal_ex(context, output.baseAddress!.assumingMemoryBound(to: UInt8.self), &outLength) == 1
         else {
             OpenSSLError.clearQueue()
-            throw cipher.isAEAD ? .authenticationFailure : .decryptionFailed
+            if cipher.isAEAD { throw .authenticationFailure }
+            // Encrypting, the one way the last block fails is a partial block with padding off:
+            // the caller's input, which says nothing about any key (no oracle to hide).
+            guard EVP_CIPHER_CTX_is_encrypting(context) == 0 else {
+                throw .invalidParameter(
+                    "without padding, the input must be a whole number of \(EVP_CIPHER_CTX_get_block_size(context))-byte blocks"
+                )
+            }
+            throw .decryptionFailed
         }
         return Int(outLength)
     }

@@ -127,9 +127,10 @@ public final class CipherStream {
     ///
     /// - Returns: The rest of the output: with CBC the last block (or, decrypting, what its padding
     ///   leaves of it), with GCM nothing.
-    /// - Throws: ``CryptoError/decryptionFailed`` for CBC when the input was not a whole number of
-    ///   blocks (encrypting, only without padding) or, decrypting with padding, the padding is bad
-    ///   (often a wrong key);
+    /// - Throws: ``CryptoError/invalidParameter(_:)`` for CBC encryption without padding of an input
+    ///   that is not a whole number of blocks; ``CryptoError/decryptionFailed`` for CBC decryption of
+    ///   an input that is not a whole number of blocks or, with padding, whose padding is bad (often
+    ///   a wrong key);
     ///   ``CryptoError/authenticationFailure`` for GCM decryption whose tag does not verify (or was
     ///   never set). Discard everything `update` returned then.
     public func finalize() throws(CryptoError) -> Data {

@@ -27,8 +27,8 @@ extension Insecure {
             /// - Returns: The ciphertext, without the IV: with PKCS#7 padding 1 to 8 bytes longer than
             ///   the plaintext, without padding as long as it.
             /// - Throws: ``CryptoError/incorrectSize(what:expected:actual:)`` for a key that does not
-            ///   match `keying` or an IV that is not 8 bytes; ``CryptoError/decryptionFailed`` without
-            ///   padding for a plaintext that is not a whole number of blocks.
+            ///   match `keying` or an IV that is not 8 bytes; ``CryptoError/invalidParameter(_:)``
+            ///   without padding for a plaintext that is not a whole number of blocks.
             public static func encrypt(
                 _ plaintext: some DataProtocol,
                 using key: SymmetricKey,

@@ -13,7 +13,7 @@ struct SecCLI: ParsableCommand {
 
             \(ExitStatus.help())
             """,
-        version: "0.1.0",
+        version: version,
         subcommands: [
             HashCommand.self, HMACCommand.self, EncryptCommand.self, DecryptCommand.self, KDFCommand.self,
             KeygenCommand.self,
@@ -22,13 +22,25 @@ struct SecCLI: ParsableCommand {
         ]
     )
 
+    /// What `--version` prints.
+    static let version = "0.1.0"
+
     static func main() {
         do {
+            // Scripts ask before each use: answered as ArgumentParser would, without its set-up.
+            if CommandLine.arguments.dropFirst().elementsEqual(["--version"]) {
+                print(version)
+                return try StandardOutput.finish()
+            }
             // Before anything is read: a crash must not write this process's secrets to disk.
             try CoreDumps.disable()
+            let hot = hotCommand()
             // seccli ends right after its command: OpenSSL's clean-up at exit would only free memory.
-            OpenSSLLibrary.skipCleanupAtExit()
-            var command = try hotCommand() ?? parseAsRoot()
+            // The hot commands read stored secrets with algorithms their formats fix (the Secret
+            // Service's session, the file backend's) and negotiate nothing, so OpenSSL starts
+            // without the configuration file and the legacy name tables there.
+            if hot == nil { OpenSSLLibrary.skipCleanupAtExit() } else { OpenSSLLibrary.startForFixedAlgorithms() }
+            var command = try hot ?? parseAsRoot()
             try command.run()
             try StandardOutput.finish()
         } catch {

@@ -1,5 +1,5 @@
 internal import COpenSSL
-import Glibc
+internal import Glibc
 
 /// Finite-field Diffie-Hellman with OpenSSL's big numbers: a key pair made here, and the secret it
 /// shares with a peer's public key. Only for the protocols that dictate it (the Secret Service's

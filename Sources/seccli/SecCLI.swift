@@ -36,11 +36,16 @@ struct SecCLI: ParsableCommand {
             try CoreDumps.disable()
             let hot = hotCommand()
             // seccli ends right after its command: OpenSSL's clean-up at exit would only free memory.
-            // The hot commands read stored secrets with algorithms their formats fix (the Secret
-            // Service's session, the file backend's) and negotiate nothing, so OpenSSL starts
-            // without the configuration file and the legacy name tables there.
-            if hot == nil { OpenSSLLibrary.skipCleanupAtExit() } else { OpenSSLLibrary.startForFixedAlgorithms() }
-            var command = try hot ?? parseAsRoot()
+            // A hot command on a backend whose algorithms its format fixes (the Secret Service's
+            // session, the encrypted file) negotiates nothing, so OpenSSL starts there without the
+            // configuration file, the legacy name tables and the error texts. OpenBao's is TLS: the
+            // system's policy applies.
+            if hot?.negotiatesNothing == true {
+                OpenSSLLibrary.startForFixedAlgorithms()
+            } else {
+                OpenSSLLibrary.skipCleanupAtExit()
+            }
+            var command = try hot?.command ?? parseAsRoot()
             try command.run()
             try StandardOutput.finish()
         } catch {
@@ -67,12 +72,19 @@ struct SecCLI: ParsableCommand {
 
     /// `cred get` and `sso token`, which tools run once per use, read by `HotCommandLine` without
     /// ArgumentParser's set-up (docs/performance-journal.md); nil leaves the line to `parseAsRoot`.
-    private static func hotCommand() -> (any ParsableCommand)? {
+    /// The command, and whether its store negotiates nothing (`StoreOptions.fixesItsAlgorithms`).
+    private static func hotCommand() -> (command: any ParsableCommand, negotiatesNothing: Bool)? {
         let arguments = CommandLine.arguments.dropFirst()
-        return switch Array(arguments.prefix(2)) {
-        case ["cred", "get"]: CredCommand.CredGet.read(hotArguments: arguments.dropFirst(2))
-        case ["sso", "token"]: SSOCommand.SSOToken.read(hotArguments: arguments.dropFirst(2))
-        default: nil
+        switch Array(arguments.prefix(2)) {
+        case ["cred", "get"]:
+            return CredCommand.CredGet.read(hotArguments: arguments.dropFirst(2)).map {
+                ($0, $0.store.fixesItsAlgorithms)
+            }
+        case ["sso", "token"]:
+            return SSOCommand.SSOToken.read(hotArguments: arguments.dropFirst(2)).map {
+                ($0, $0.sso.store.fixesItsAlgorithms)
+            }
+        default: return nil
         }
     }
 }

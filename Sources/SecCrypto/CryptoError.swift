@@ -24,7 +24,7 @@ public enum CryptoError: Error, Equatable, Sendable, CustomStringConvertible {
     /// A key has been used as often as is safe (AES-GCM: 2^32 seals with random nonces, NIST SP
     /// 800-38D §8.3); the string says so. Seal with a new key.
     case keyUsageLimitReached(String)
-    /// OpenSSL's CSPRNG could not produce bytes.
+    /// A CSPRNG (OpenSSL's, or the kernel's for a Diffie-Hellman exponent) could not produce bytes.
     case randomGenerationFailed
     /// OpenSSL reported an unexpected failure; the string is OpenSSL's own reason.
     case backendFailure(String)
@@ -42,7 +42,7 @@ public enum CryptoError: Error, Equatable, Sendable, CustomStringConvertible {
         case .expired(let reason): return reason
         case .keyNotFound(let reason): return reason
         case .keyUsageLimitReached(let reason): return reason
-        case .randomGenerationFailed: return "the OpenSSL random generator failed"
+        case .randomGenerationFailed: return "the random generator failed"
         case .backendFailure(let reason): return "OpenSSL: \(reason)"
         }
     }

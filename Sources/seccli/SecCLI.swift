@@ -13,7 +13,7 @@ struct SecCLI: ParsableCommand {
 
             \(ExitStatus.help())
             """,
-        version: "0.1.0",
+        version: version,
         subcommands: [
             HashCommand.self, HMACCommand.self, EncryptCommand.self, DecryptCommand.self, KDFCommand.self,
             KeygenCommand.self,
@@ -22,13 +22,30 @@ struct SecCLI: ParsableCommand {
         ]
     )
 
+    /// What `--version` prints.
+    static let version = "0.1.0"
+
     static func main() {
         do {
+            // Scripts ask before each use: answered as ArgumentParser would, without its set-up.
+            if CommandLine.arguments.dropFirst().elementsEqual(["--version"]) {
+                print(version)
+                return try StandardOutput.finish()
+            }
             // Before anything is read: a crash must not write this process's secrets to disk.
             try CoreDumps.disable()
+            let hot = hotCommand()
             // seccli ends right after its command: OpenSSL's clean-up at exit would only free memory.
-            OpenSSLLibrary.skipCleanupAtExit()
-            var command = try hotCommand() ?? parseAsRoot()
+            // A hot command on a backend whose algorithms its format fixes (the Secret Service's
+            // session, the encrypted file) negotiates nothing, so OpenSSL starts there without the
+            // configuration file, the legacy name tables and the error texts. OpenBao's is TLS: the
+            // system's policy applies.
+            if hot?.negotiatesNothing == true {
+                OpenSSLLibrary.startForFixedAlgorithms()
+            } else {
+                OpenSSLLibrary.skipCleanupAtExit()
+            }
+            var command = try hot?.command ?? parseAsRoot()
             try command.run()
             try StandardOutput.finish()
         } catch {
@@ -55,12 +72,19 @@ struct SecCLI: ParsableCommand {
 
     /// `cred get` and `sso token`, which tools run once per use, read by `HotCommandLine` without
     /// ArgumentParser's set-up (docs/performance-journal.md); nil leaves the line to `parseAsRoot`.
-    private static func hotCommand() -> (any ParsableCommand)? {
+    /// The command, and whether its store negotiates nothing (`StoreOptions.fixesItsAlgorithms`).
+    private static func hotCommand() -> (command: any ParsableCommand, negotiatesNothing: Bool)? {
         let arguments = CommandLine.arguments.dropFirst()
-        return switch Array(arguments.prefix(2)) {
-        case ["cred", "get"]: CredCommand.CredGet.read(hotArguments: arguments.dropFirst(2))
-        case ["sso", "token"]: SSOCommand.SSOToken.read(hotArguments: arguments.dropFirst(2))
-        default: nil
+        switch Array(arguments.prefix(2)) {
+        case ["cred", "get"]:
+            return CredCommand.CredGet.read(hotArguments: arguments.dropFirst(2)).map {
+                ($0, $0.store.fixesItsAlgorithms)
+            }
+        case ["sso", "token"]:
+            return SSOCommand.SSOToken.read(hotArguments: arguments.dropFirst(2)).map {
+                ($0, $0.sso.store.fixesItsAlgorithms)
+            }
+        default: return nil
         }
     }
 }

@@ -117,6 +117,13 @@ import Testing
         }
     }
 
+    /// Every key pair draws an exponent of its own from the kernel's generator: no two of 64 public
+    /// keys are equal, as they would be if the draw left the exponent unfilled (2^255 alone) or stuck.
+    @Test func keyPairsDrawTheirOwnExponents() throws {
+        let keys = try (0..<64).map { _ in Hex.encode(try FiniteFieldDH(group: .ietf1024).publicKey) }
+        #expect(Set(keys).count == keys.count)
+    }
+
     /// Public keys outside the group (0, 1, p - 1, p and beyond) are refused, never used.
     @Test func invalidPeerKeysAreRefused() throws {
         let swift = try FiniteFieldDH(group: .ietf1024)

@@ -30,6 +30,17 @@ struct HotCommandTests {
         #expect(result.stderr.contains("--no-such-option"), "stderr: \(result.stderr)")
     }
 
+    /// `seccli --version` alone is answered before ArgumentParser's set-up: the same line as
+    /// ArgumentParser prints when the option comes with anything else (`--version --version`).
+    @Test("seccli --version prints what ArgumentParser's --version prints")
+    func versionAlone() throws {
+        let hot = try Tools.seccli(["--version"])
+        let parsed = try Tools.seccli(["--version", "--version"])
+        #expect(hot.status == 0 && parsed.status == 0, "stderr: \(hot.stderr) \(parsed.stderr)")
+        #expect(hot.stdoutText == "0.1.0\n")
+        #expect(hot.stdoutText == parsed.stdoutText)
+    }
+
     @Test("seccli's --version is still answered after cred get")
     func versionAfterTheCommand() throws {
         let result = try Tools.seccli(["cred", "get", "--service", "s", "--account", "a", "--version"])

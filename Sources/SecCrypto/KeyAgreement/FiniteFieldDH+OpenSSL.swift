@@ -1,4 +1,5 @@
 internal import COpenSSL
+internal import Glibc
 
 /// Finite-field Diffie-Hellman with OpenSSL's big numbers: a key pair made here, and the secret it
 /// shares with a peer's public key. Only for the protocols that dictate it (the Secret Service's
@@ -41,21 +42,36 @@ package final class FiniteFieldDH {
     /// add no security.
     static let exponentBitCount: Int32 = 256
 
-    /// Makes a new key pair in `group`: a private exponent x of `exponentBitCount` bits from OpenSSL's
-    /// CSPRNG (2^255 ≤ x < 2^256, far below p − 1) and the public key g^x mod p.
+    /// Makes a new key pair in `group`: a private exponent x of `exponentBitCount` bits from the
+    /// kernel's CSPRNG (2^255 ≤ x < 2^256, far below p − 1) and the public key g^x mod p.
     package init(group: Group) throws(CryptoError) {
         self.group = group
         prime = group.prime.withUnsafeBufferPointer { BN_bin2bn($0.baseAddress, Int32($0.count), nil) }
         guard let exponent = BN_secure_new() else { fatalError("BN_secure_new: out of memory") }
         privateExponent = exponent
         BN_set_flags(exponent, BN_FLG_CONSTTIME)
-        guard BN_priv_rand(exponent, Self.exponentBitCount, BN_RAND_TOP_ONE, BN_RAND_BOTTOM_ANY) == 1 else {
-            throw .openSSL("DH private exponent")
-        }
+        try Self.drawExponent(into: exponent)
         let generator = BN_new()
         defer { BN_free(generator) }
         BN_set_word(generator, UInt(group.generator))
         publicKey = try Self.power(generator, exponent, modulo: prime, byteCount: group.byteCount)
+    }
+
+    /// Fills `exponent` with `exponentBitCount` random bits, the top one set, drawn by `getentropy`
+    /// (glibc's getrandom(2) without `GRND_NONBLOCK`: it blocks until the kernel's pool has been
+    /// seeded, then never does, the source OpenSSL's own generator seeds from). Not OpenSSL's
+    /// `BN_priv_rand`: its first use in a process instantiates the provider's CTR-DRBG, whose
+    /// AES-256-CTR fetch builds every cipher of the default provider, before the session can be
+    /// opened (docs/performance-journal.md). The bytes are wiped after use.
+    private static func drawExponent(into exponent: OpaquePointer) throws(CryptoError) {
+        let byteCount = Int(exponentBitCount) / 8
+        let drawn = withUnsafeTemporaryAllocation(of: UInt8.self, capacity: byteCount) { bytes in
+            defer { OPENSSL_cleanse(bytes.baseAddress, byteCount) }
+            guard getentropy(bytes.baseAddress, byteCount) == 0 else { return false }
+            bytes[0] |= 0x80
+            return BN_bin2bn(bytes.baseAddress, Int32(byteCount), exponent) != nil
+        }
+        guard drawn else { throw .randomGenerationFailed }
     }
 
     deinit {

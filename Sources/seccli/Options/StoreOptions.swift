@@ -123,6 +123,10 @@ struct StoreOptions: ParsableArguments {
     /// Whether the OpenBao backend is used.
     private var usesOpenBao: Bool { (try? resolvedBackend()) == .openbao }
 
+    /// Whether every algorithm the store uses is fixed by its format, so that a process using only
+    /// it negotiates nothing: the Secret Service's session and the encrypted file, not OpenBao's TLS.
+    var fixesItsAlgorithms: Bool { (try? resolvedBackend()).map { $0 != .openbao } ?? false }
+
     private func resolvedBackend() throws -> StoreBackend {
         if let backend { return backend }
         guard let text = environment(Self.backendVariable), !text.isEmpty else { return .secretService }

@@ -202,7 +202,9 @@ METHOD = Template(
   seckit-bench --account alice` and ${keychain_processes} of `secret-tool lookup service seckit-bench account alice` (the
   static release `seccli` above), back to back with output to a file, each batch timed as a whole by bash
   `EPOCHREALTIME` (which tool goes first alternates); every batch's last output is compared with the secret.
-  Reported figure: the median over the rounds of the time per process. In-process: `seckit-bench
+  Reported figure: the median over the rounds of the time per process. Start-up: the same rounds of
+  `seccli --version` and `secret-tool --version` (secret-tool has no such option: it prints its usage and exits 2,
+  its whole start-up), each exit status checked. In-process: `seckit-bench
   keychain-lookup-1000` stores 1,000 generic passwords in the access group `seckit-bench` through
   `SecretServiceStore.upsert`, then times 300 single lookups (`secret(for:)` of the next account, the
   secret checked; one `ContinuousClock` measurement each; the set-up search has already opened the session). Reported figure: the median.

@@ -13,11 +13,13 @@ import Testing
     /// `openssl verify`'s verdict: nil when the chain verified, else its `error N` code.
     func opensslVerdict(_ names: [String], purpose: String, host: String?, ca: String = "ca.pem") throws -> Int? {
         var arguments = ["verify", "-CAfile", ca, "-purpose", purpose]
+        // A file of its own per call: cases with the same leaf run side by side in one folder, and a
+        // shared name let one case's `>` empty the file while another's openssl read it.
+        let untrusted = "untrusted-\(UUID().uuidString).pem"
+        defer { try? FileManager.default.removeItem(atPath: fixture.path(untrusted)) }
         if names.count > 1 {
-            _ = try fixture.shell(
-                "cat \(names.dropFirst().map { "\($0).pem" }.joined(separator: " ")) > untrusted-\(names[0]).pem"
-            )
-            arguments += ["-untrusted", "untrusted-\(names[0]).pem"]
+            _ = try fixture.shell("cat \(names.dropFirst().map { "\($0).pem" }.joined(separator: " ")) > \(untrusted)")
+            arguments += ["-untrusted", untrusted]
         }
         if let host { arguments += host.first!.isNumber ? ["-verify_ip", host] : ["-verify_hostname", host] }
         let result = try ProcessRunner.run(

@@ -179,9 +179,11 @@ public struct AuditRecord: Codable, Hashable, Sendable {
         return json.bytes
     }
 
-    /// `2026-11-28T06:55:00.123Z`, what `timeStyle` writes, from `gmtime_r`.
+    /// `2026-11-28T06:55:00.123Z`, what `timeStyle` writes, from `gmtime_r`. To the nearest
+    /// millisecond: a time read back from a line is the double nearest its milliseconds, often just
+    /// below them, so rounding down wrote a record read from the log 1 ms earlier than its line.
     static func timeText(_ time: Date) -> String {
-        let milliseconds = Int64((time.timeIntervalSince1970 * 1000).rounded(.down))
+        let milliseconds = Int64((time.timeIntervalSince1970 * 1000).rounded())
         return ItemAttributes.utcDateTime(time_t(milliseconds / 1000)) + "."
             + ItemAttributes.digits(Int32(milliseconds % 1000), 3) + "Z"
     }

@@ -3,15 +3,23 @@ import TestSupport
 import Testing
 
 /// seccli stays lean: none of SecKit's SwiftNIO products (nor swift-nio-ssl's BoringSSL) is linked
-/// into it. Read from the binary's symbol table, where every Swift symbol names its module; the
-/// seckit-fetch example, which does link them, shows the check can see them.
+/// into it, nor swift-corelibs Foundation with ICU (FoundationEssentials is enough for SecKit's
+/// modules; one `import Foundation` in a module seccli uses links both, and every start pays
+/// their relocations). Read from the binary's symbol table, where every Swift symbol names its
+/// module; the seckit-fetch example, which does link NIO, and FoundationEssentials, which seccli
+/// does link, show the check can see them.
 @Suite struct LinkageTests {
     static let nioModules = ["7NIOCore", "6NIOSSL", "CNIOBoringSSL", "15AsyncHTTPClient", "11Hummingbird"]
 
-    func linkedNIOModules(_ path: String) throws -> [String] {
+    func definedSymbols(_ path: String) throws -> String {
         let symbols = try ProcessRunner.run("nm", ["--defined-only", path]).requiringSuccess(of: "nm").stdoutText
         // A stripped binary would pass for want of symbols.
         try #require(symbols.contains("ArgumentParser") || symbols.contains("7NIOCore"), "\(path) has no symbol table")
+        return symbols
+    }
+
+    func linkedNIOModules(_ path: String) throws -> [String] {
+        let symbols = try definedSymbols(path)
         return Self.nioModules.filter { symbols.contains($0) }
     }
 
@@ -20,5 +28,21 @@ import Testing
         #expect(try linkedNIOModules(seccli) == [])
         // The positive control: the check finds NIO where it is linked.
         #expect(try linkedNIOModules(try BuiltExecutable.require("seckit-fetch")).contains("7NIOCore"))
+    }
+
+    /// Which of swift-corelibs-foundation's modules `path` links: statically (a Swift symbol names
+    /// its module, length first) or as a shared library (the debug build).
+    func linkedFoundationModules(_ path: String) throws -> [String] {
+        let symbols = try definedSymbols(path)
+        let dynamic = try ProcessRunner.run("readelf", ["-d", path]).requiringSuccess(of: "readelf").stdoutText
+        return ["Foundation", "FoundationEssentials", "FoundationInternationalization"].filter {
+            symbols.contains("\($0.count)\($0)") || dynamic.contains("[lib\($0).so]")
+        }
+    }
+
+    @Test func seccliLinksFoundationEssentialsOnly() throws {
+        // FoundationEssentials, which SecKit's modules use, is also the check's positive control;
+        // Foundation proper would bring FoundationInternationalization and ICU with it.
+        #expect(try linkedFoundationModules(try Tools.seccliExecutable()) == ["FoundationEssentials"])
     }
 }

@@ -1,4 +1,10 @@
-import Foundation
+// Only the C library's address parsers. Foundation here would link swift-corelibs Foundation and ICU
+// into seccli, and its start-up (issue #32) would pay their relocations on every run.
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
 
 /// The one rule by which SecKit compares host names: pin sets, allow-lists and protection spaces
 /// all look a host up by `HostName.canonical(_:)`, so that one host written two ways can never

@@ -66,8 +66,12 @@ package final class CipherContext {
         )
         checkOpenSSL(keyed == 1, "EVP_CipherInit_ex2 (key)")
         // Padding is on by default; setting it goes through OpenSSL's parameter look-up, so only
-        // turning it off is worth a call.
-        if !padding { checkOpenSSL(EVP_CIPHER_CTX_set_padding(context, 0) == 1, "EVP_CIPHER_CTX_set_padding") }
+        // turning it off is worth a call. Never for an AEAD: it is a stream, which OpenSSL never pads,
+        // and a context with padding off has it turned off again, through that look-up, at every
+        // re-initialisation (`restart`, each message on a key's kept context).
+        if !padding && !cipher.isAEAD {
+            checkOpenSSL(EVP_CIPHER_CTX_set_padding(context, 0) == 1, "EVP_CIPHER_CTX_set_padding")
+        }
     }
 
     deinit { EVP_CIPHER_CTX_free(context) }

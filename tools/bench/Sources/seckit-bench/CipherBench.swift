@@ -163,14 +163,15 @@ func aesGCMSealInto(chunkBytes: Int) -> Benchmark {
     }
 }
 
-/// One `ChaChaPoly.seal` per chunk with a 13-byte AAD — what `openssl speed -aead -evp chacha20-poly1305`
-/// times. The nonce is fixed: a benchmark only. The result is the hex of the first seal's tag.
+/// One `ChaChaPoly.seal` per chunk with a 13-byte AAD — the per-message loop `openssl speed -aead` runs
+/// for GCM (for ChaCha20-Poly1305 OpenSSL 3.0's speed streams instead: tools/bench/parts/throughput.py).
+/// The nonce is fixed: a benchmark only. The result is the hex of the first seal's tag.
 func chaChaPolySeal(chunkBytes: Int) -> Benchmark {
     Benchmark(
         name: "chacha20-poly1305-seal-\(chunkBytes)",
         summary:
             "ChaChaPoly.seal(_:using:nonce:authenticating:) of one \(chunkBytes)-byte message with a 13-byte AAD per"
-            + " operation (as openssl speed -aead); result = the tag",
+            + " operation (as openssl speed -aead does for GCM); result = the tag",
         bytesPerOp: chunkBytes
     ) {
         let (key, gcmNonce, aad, message) = gcmSealInputs(chunkBytes: chunkBytes)

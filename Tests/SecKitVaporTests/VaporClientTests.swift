@@ -94,13 +94,7 @@ import Vapor
         app.logger.logLevel = .critical
         app.http.server.configuration.logger.logLevel = .critical
         app.http.server.configuration.useMutualTLS(
-            try ServerTLSContext(
-                identity: try ClientIdentity(
-                    certificateFile: fixture.path("chain.pem"),
-                    keyFile: fixture.path("leaf-rsa.key")
-                ),
-                clientVerifier: try ClientCertificateVerifier(clientCA: .caFile(fixture.path("ca.pem")))
-            )
+            try ServerTLSContext(identity: fixture.serverIdentity(), clientVerifier: fixture.clientVerifier())
         )
         try app.http.client.useSecKit(try fixture.clientConfiguration(pins: [try fixture.pin("leaf-rsa")]))
         let upstreamURL = "https://127.0.0.1:\(upstream.port)/"

@@ -17,14 +17,8 @@ import Vapor
     /// The server `leaf-rsa` (with its chain) requiring clients under `ca.pem`, with `allowedPins`.
     func serverContext(allowedPins: [Pin]? = nil) throws -> ServerTLSContext {
         try ServerTLSContext(
-            identity: try ClientIdentity(
-                certificateFile: fixture.path("chain.pem"),
-                keyFile: fixture.path("leaf-rsa.key")
-            ),
-            clientVerifier: try ClientCertificateVerifier(
-                clientCA: .caFile(fixture.path("ca.pem")),
-                allowedPins: allowedPins
-            )
+            identity: fixture.serverIdentity(),
+            clientVerifier: fixture.clientVerifier(allowedPins: allowedPins)
         )
     }
 
@@ -36,10 +30,6 @@ import Vapor
         let sans = extensionText.split(separator: "\n").last?.trimmingCharacters(in: .whitespaces) ?? ""
         return "\(try fixture.opensslName("subject", of: "\(name).pem"))\n"
             + "\(try fixture.opensslPublicKeyPin("\(name).pem"))\n\(sans)\n"
-    }
-
-    func pin(_ name: String) throws -> PublicKeyPin {
-        try PublicKeyPin(parsing: try fixture.opensslPublicKeyPin("\(name).pem"))
     }
 
     /// Runs a Vapor application with `useMutualTLS(context)` on a free port of 127.0.0.1 whose
@@ -131,7 +121,7 @@ import Vapor
     /// A client of the right CA whose key is not on the allow-list is refused; a listed one passes.
     @Test(arguments: [TLSVersion.tls12, .tls13])
     func theAllowListAdmitsOnlyItsKeys(version: TLSVersion) async throws {
-        let context = try serverContext(allowedPins: [.publicKey(try pin("client-ec"))])
+        let context = try serverContext(allowedPins: [.publicKey(try fixture.opensslKeyPin("client-ec"))])
         let expected = try expectedAnswer("client-ec")
         try await withVaporServer(context) { port, clients in
             let refused = try await MutualTLSClientTools.curl(port: port, identity: .client, version: version)
@@ -141,7 +131,7 @@ import Vapor
             let admitted = try await MutualTLSClientTools.curl(port: port, identity: .clientEC, version: version)
             #expect(admitted.status == 0, "\(admitted.stderr)")
             #expect(admitted.stdoutText == expected)
-            #expect(clients.all.map(\.publicKeyPin) == [try pin("client-ec")])
+            #expect(clients.all.map(\.publicKeyPin) == [try fixture.opensslKeyPin("client-ec")])
         }
     }
 

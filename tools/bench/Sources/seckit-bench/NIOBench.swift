@@ -255,30 +255,40 @@ func mutualTLSGet(secKit: Bool) -> Benchmark {
         summary: "AsyncHTTPClient GET with a client certificate, connection: close, to Hummingbird "
             + (secKit ? ".mutualTLS (SecKit's client verification)" : ".tls (swift-nio-ssl's client verification)")
     ) {
-        let ca = setting("SECKIT_BENCH_NIO_CA", for: name)
         let server: HTTPServerBuilder
         if secKit {
-            let context = attempt(name) {
-                try ServerTLSContext(
-                    identity: ClientIdentity(
-                        certificateFile: setting("SECKIT_BENCH_NIO_SERVER_CHAIN", for: name),
-                        keyFile: setting("SECKIT_BENCH_NIO_SERVER_KEY", for: name)
-                    ),
-                    clientVerifier: ClientCertificateVerifier(clientCA: .caFile(ca))
-                )
-            }
-            server = .mutualTLS(context: context)
+            server = .mutualTLS(context: mutualTLSServerContext(name))
         } else {
-            var tls = NIOSSL.TLSConfiguration.makeServerConfiguration(
-                certificateChain: serverChain(name),
-                privateKey: privateKey("SECKIT_BENCH_NIO_SERVER_KEY", name)
-            )
-            tls.certificateVerification = .noHostnameVerification
-            tls.trustRoots = .file(ca)
-            server = attempt(name) { try .tls(tlsConfiguration: tls) }
+            server = attempt(name) { try .tls(tlsConfiguration: plainMutualTLSServerConfiguration(name)) }
         }
         let port = startServer(server, name: name)
         let get = getter(plainClientConfiguration(identity: true, name: name), port: port, name: name)
         return Prepared(operation: { UInt8(truncatingIfNeeded: get().utf8.count) }, result: get())
     }
+}
+
+/// The server side of the mutual TLS pairs with SecKit: the server leaf and its key (held by
+/// OpenSSL), clients verified by a `ClientCertificateVerifier` that trusts the CA.
+func mutualTLSServerContext(_ name: String) -> ServerTLSContext {
+    attempt(name) {
+        try ServerTLSContext(
+            identity: ClientIdentity(
+                certificateFile: setting("SECKIT_BENCH_NIO_SERVER_CHAIN", for: name),
+                keyFile: setting("SECKIT_BENCH_NIO_SERVER_KEY", for: name)
+            ),
+            clientVerifier: ClientCertificateVerifier(clientCA: .caFile(setting("SECKIT_BENCH_NIO_CA", for: name)))
+        )
+    }
+}
+
+/// The server side of the plain mutual TLS pairs: the same leaf and key for swift-nio-ssl, which
+/// requires a client certificate and verifies it against the CA.
+func plainMutualTLSServerConfiguration(_ name: String) -> NIOSSL.TLSConfiguration {
+    var tls = NIOSSL.TLSConfiguration.makeServerConfiguration(
+        certificateChain: serverChain(name),
+        privateKey: privateKey("SECKIT_BENCH_NIO_SERVER_KEY", name)
+    )
+    tls.certificateVerification = .noHostnameVerification
+    tls.trustRoots = .file(setting("SECKIT_BENCH_NIO_CA", for: name))
+    return tls
 }

@@ -1,9 +1,6 @@
 import NIOConcurrencyHelpers
 import NIOCore
-import NIOSSL
-import SecKitNIO
 import SecKitVapor
-import SecTLS
 import Vapor
 
 // MARK: Vapor
@@ -24,28 +21,12 @@ func vaporMutualTLSGet(secKit: Bool) -> Benchmark {
                 ? "useMutualTLS (SecKit's client verification)"
                 : "tlsConfiguration (swift-nio-ssl's client verification)")
     ) {
-        let ca = setting("SECKIT_BENCH_NIO_CA", for: name)
         var configuration = HTTPServer.Configuration(hostname: "127.0.0.1", port: 0)
         configuration.logger.logLevel = .error
         if secKit {
-            let context = attempt(name) {
-                try ServerTLSContext(
-                    identity: ClientIdentity(
-                        certificateFile: setting("SECKIT_BENCH_NIO_SERVER_CHAIN", for: name),
-                        keyFile: setting("SECKIT_BENCH_NIO_SERVER_KEY", for: name)
-                    ),
-                    clientVerifier: ClientCertificateVerifier(clientCA: .caFile(ca))
-                )
-            }
-            configuration.useMutualTLS(context)
+            configuration.useMutualTLS(mutualTLSServerContext(name))
         } else {
-            var tls = NIOSSL.TLSConfiguration.makeServerConfiguration(
-                certificateChain: serverChain(name),
-                privateKey: privateKey("SECKIT_BENCH_NIO_SERVER_KEY", name)
-            )
-            tls.certificateVerification = .noHostnameVerification
-            tls.trustRoots = .file(ca)
-            configuration.tlsConfiguration = tls
+            configuration.tlsConfiguration = plainMutualTLSServerConfiguration(name)
             // As useMutualTLS: HTTP/1.1 (the client speaks nothing else) and the same idle timeout.
             configuration.supportVersions = [.one]
             configuration.idleTimeout = .seconds(60)

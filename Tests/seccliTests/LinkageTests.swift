@@ -2,11 +2,13 @@ import Foundation
 import TestSupport
 import Testing
 
-/// seccli stays lean: none of SecKit's SwiftNIO products (nor swift-nio-ssl's BoringSSL) is linked
+/// seccli stays lean: none of SecKit's SwiftNIO products (nor swift-nio-ssl's BoringSSL, nor Vapor) is linked
 /// into it. Read from the binary's symbol table, where every Swift symbol names its module; the
 /// seckit-fetch example, which does link them, shows the check can see them.
 @Suite struct LinkageTests {
-    static let nioModules = ["7NIOCore", "6NIOSSL", "CNIOBoringSSL", "15AsyncHTTPClient", "11Hummingbird"]
+    static let nioModules = [
+        "7NIOCore", "6NIOSSL", "CNIOBoringSSL", "15AsyncHTTPClient", "11Hummingbird", "5Vapor", "11SecKitVapor",
+    ]
 
     func linkedNIOModules(_ path: String) throws -> [String] {
         let symbols = try ProcessRunner.run("nm", ["--defined-only", path]).requiringSuccess(of: "nm").stdoutText

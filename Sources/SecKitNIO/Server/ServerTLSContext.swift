@@ -25,7 +25,7 @@ public final class ServerTLSContext: Sendable {
     /// their own contexts from a configuration (Vapor).
     package let nioSSLConfiguration: NIOSSL.TLSConfiguration
     let sslContext: NIOSSLContext
-    package let certificates = CertificateCache()
+    let certificates = CertificateCache()
     private let peers = PeerConnectionCounter()
 
     /// Makes the context.

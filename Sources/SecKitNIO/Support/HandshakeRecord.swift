@@ -18,7 +18,7 @@ package final class HandshakeRecord<Verified: Sendable>: Sendable {
     func failed(_ failure: TLSError) { state.withLockedValue { $0.failure = failure } }
     func sawCertificateRequest() { state.withLockedValue { $0.certificateRequested = true } }
 
-    package var verified: Verified? { state.withLockedValue { $0.verified } }
-    package var failure: TLSError? { state.withLockedValue { $0.failure } }
+    var verified: Verified? { state.withLockedValue { $0.verified } }
+    var failure: TLSError? { state.withLockedValue { $0.failure } }
     var certificateRequested: Bool { state.withLockedValue { $0.certificateRequested } }
 }

@@ -20,6 +20,7 @@ let package = Package(
         .library(name: "SecKitHTTPClient", targets: ["SecKitHTTPClient"]),
         .library(name: "SecKitHummingbird", targets: ["SecKitHummingbird"]),
         .library(name: "SecVaultHTTPClient", targets: ["SecVaultHTTPClient"]),
+        .library(name: "SecKitVapor", targets: ["SecKitVapor"]),
         .executable(name: "seckit-fetch", targets: ["seckit-fetch"]),
         .executable(name: "seckit-mtls-server", targets: ["seckit-mtls-server"]),
     ],
@@ -30,6 +31,10 @@ let package = Package(
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.0"),
         .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
+        .package(url: "https://github.com/vapor/vapor", from: "4.122.0"),
+        // Vapor's own dependencies, named for the peer chain it gives a request (X509's certificates).
+        .package(url: "https://github.com/apple/swift-certificates", from: "1.14.0"),
+        .package(url: "https://github.com/apple/swift-asn1", from: "1.0.0"),
         // `swift package generate-documentation`: a command plugin, linked into no product.
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
     ],
@@ -126,6 +131,19 @@ let package = Package(
                 .product(name: "NIOCore", package: "swift-nio"),
             ]
         ),
+        // Vapor applications behind mutual TLS verified by SecTLS, and Vapor's client with SecKit's pins.
+        .target(
+            name: "SecKitVapor",
+            dependencies: [
+                "SecKitNIO", "SecKitHTTPClient", "SecTLS",
+                .product(name: "Vapor", package: "vapor"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                .product(name: "X509", package: "swift-certificates"),
+                .product(name: "SwiftASN1", package: "swift-asn1"),
+            ]
+        ),
         .executableTarget(
             name: "seckit-fetch",
             dependencies: [
@@ -200,6 +218,14 @@ let package = Package(
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
                 .product(name: "Hummingbird", package: "hummingbird"),
+            ]
+        ),
+        .testTarget(
+            name: "SecKitVaporTests",
+            dependencies: [
+                "SecKitVapor", "SecKitNIO", "SecTLS", "TestSupport",
+                .product(name: "Vapor", package: "vapor"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
             ]
         ),
         .testTarget(

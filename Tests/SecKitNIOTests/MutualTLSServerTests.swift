@@ -17,14 +17,8 @@ import Testing
     /// The server `leaf-rsa` (with its chain) requiring clients under `ca.pem`, with `allowedPins`.
     func serverContext(allowedPins: [Pin]? = nil) throws -> ServerTLSContext {
         try ServerTLSContext(
-            identity: try ClientIdentity(
-                certificateFile: fixture.path("chain.pem"),
-                keyFile: fixture.path("leaf-rsa.key")
-            ),
-            clientVerifier: try ClientCertificateVerifier(
-                clientCA: .caFile(fixture.path("ca.pem")),
-                allowedPins: allowedPins
-            )
+            identity: fixture.serverIdentity(),
+            clientVerifier: fixture.clientVerifier(allowedPins: allowedPins)
         )
     }
 
@@ -32,10 +26,6 @@ import Testing
     /// what the servers under test answer for that client.
     func expectedAnswer(_ name: String) throws -> String {
         "\(try fixture.opensslName("subject", of: "\(name).pem"))\n\(try fixture.opensslPublicKeyPin("\(name).pem"))\n"
-    }
-
-    func pin(_ name: String) throws -> PublicKeyPin {
-        try PublicKeyPin(parsing: try fixture.opensslPublicKeyPin("\(name).pem"))
     }
 
     /// Runs a Hummingbird application with `.mutualTLS(context:)` on a free port of 127.0.0.1 whose
@@ -109,7 +99,7 @@ import Testing
         for peer in peers {
             #expect(peer.failure == nil)
             #expect(peer.client?.chain == (try ["client", "intermediate", "ca"].map(fixture.certificate)))
-            #expect(peer.client?.publicKeyPin == (try pin("client")))
+            #expect(peer.client?.publicKeyPin == (try fixture.opensslKeyPin("client")))
         }
     }
 
@@ -142,7 +132,7 @@ import Testing
     @Test(arguments: [TLSVersion.tls12, .tls13])
     func allowListAdmitsOnlyItsKeys(version: TLSVersion) async throws {
         let server = try await PlainNIOMutualTLSServer.start(
-            context: try serverContext(allowedPins: [.publicKey(try pin("client-ec"))])
+            context: try serverContext(allowedPins: [.publicKey(try fixture.opensslKeyPin("client-ec"))])
         )
         let refused = try await MutualTLSClientTools.curl(port: server.port, identity: .client, version: version)
         let admitted = try await MutualTLSClientTools.curl(port: server.port, identity: .clientEC, version: version)
@@ -154,8 +144,8 @@ import Testing
         #expect(admitted.stdoutText == (try expectedAnswer("client-ec")))
         let peers = server.connections
         try #require(peers.count == 2)
-        let refusedPin = try pin("client")
-        let admittedPin = try pin("client-ec")
+        let refusedPin = try fixture.opensslKeyPin("client")
+        let admittedPin = try fixture.opensslKeyPin("client-ec")
         #expect(peers[0].failure == .clientNotAllowed(refusedPin) && peers[0].client == nil)
         #expect(peers[1].failure == nil && peers[1].client?.publicKeyPin == admittedPin)
     }

@@ -68,6 +68,21 @@ extension TestPKI {
         ]
     }
 
+    /// The server identity of the mutual TLS tests: `leaf-rsa` with its chain (`chain.pem`).
+    public func serverIdentity() throws -> ClientIdentity {
+        try ClientIdentity(certificateFile: path("chain.pem"), keyFile: path("leaf-rsa.key"))
+    }
+
+    /// A verifier of clients under `ca.pem`, with `allowedPins` as its allow-list when given.
+    public func clientVerifier(allowedPins: [Pin]? = nil) throws -> ClientCertificateVerifier {
+        try ClientCertificateVerifier(clientCA: .caFile(path("ca.pem")), allowedPins: allowedPins)
+    }
+
+    /// The key pin of `<name>.pem` as the openssl CLI computes it (`opensslPublicKeyPin`).
+    public func opensslKeyPin(_ name: String) throws -> PublicKeyPin {
+        try PublicKeyPin(parsing: try opensslPublicKeyPin("\(name).pem"))
+    }
+
     /// A client configuration trusting the fixture's CA (or `trust`), with `pins` enforced for
     /// 127.0.0.1 when given, `identity` as client identity and 30-second timeouts, times
     /// `ProcessRunner.timeoutScale` (a loaded machine with tests in parallel can be slow; the tests of

@@ -2,14 +2,16 @@ import Foundation
 import TestSupport
 import Testing
 
-/// seccli stays lean: none of SecKit's SwiftNIO products (nor swift-nio-ssl's BoringSSL) is linked
+/// seccli stays lean: none of SecKit's SwiftNIO products (nor swift-nio-ssl's BoringSSL, nor Vapor) is linked
 /// into it, nor swift-corelibs Foundation with ICU (FoundationEssentials is enough for SecKit's
 /// modules; one `import Foundation` in a module seccli uses links both, and every start pays
 /// their relocations). Read from the binary's symbol table, where every Swift symbol names its
 /// module; the seckit-fetch example, which does link NIO, and FoundationEssentials, which seccli
 /// does link, show the check can see them.
 @Suite struct LinkageTests {
-    static let nioModules = ["7NIOCore", "6NIOSSL", "CNIOBoringSSL", "15AsyncHTTPClient", "11Hummingbird"]
+    static let nioModules = [
+        "7NIOCore", "6NIOSSL", "CNIOBoringSSL", "15AsyncHTTPClient", "11Hummingbird", "5Vapor", "11SecKitVapor",
+    ]
 
     func definedSymbols(_ path: String) throws -> String {
         let symbols = try ProcessRunner.run("nm", ["--defined-only", path]).requiringSuccess(of: "nm").stdoutText

@@ -21,6 +21,9 @@ import SecTLS
 public final class ServerTLSContext: Sendable {
     public let clientVerifier: ClientCertificateVerifier
     public let limits: ServerConnectionLimits
+    /// The swift-nio-ssl server configuration `sslContext` was made from, for servers that make
+    /// their own contexts from a configuration (Vapor).
+    package let nioSSLConfiguration: NIOSSL.TLSConfiguration
     let sslContext: NIOSSLContext
     let certificates = CertificateCache()
     private let peers = PeerConnectionCounter()
@@ -54,6 +57,7 @@ public final class ServerTLSContext: Sendable {
         tls.sendCANameList = true
         self.clientVerifier = clientVerifier
         self.limits = limits
+        self.nioSSLConfiguration = tls
         self.sslContext = try NIOSSLContext.make(tls)
     }
 
@@ -72,19 +76,33 @@ public final class ServerTLSContext: Sendable {
         }
         let pipeline = channel.pipeline.syncOperations
         let record = HandshakeRecord<VerifiedClient>()
-        let callback = VerificationCallback.make(record: record, cache: certificates) {
-            [clientVerifier] presented throws(TLSError) in
-            let client = try clientVerifier.verify(presented)
-            return (client, client.chain)
-        }
         try pipeline.addHandler(
-            NIOSSLServerHandler(context: sslContext, customVerificationCallbackWithMetadata: callback)
+            NIOSSLServerHandler(
+                context: sslContext,
+                customVerificationCallbackWithMetadata: verificationCallback(record: record)
+            )
         )
         try pipeline.addHandler(HandshakeTimeoutHandler(timeout: limits.handshakeTimeout))
         if let idle = limits.idleTimeout {
             try pipeline.addHandlers(IdleStateHandler(allTimeout: TimeAmount(idle)), IdleConnectionCloser())
         }
         return MutualTLSPeer(record: record)
+    }
+
+    /// swift-nio-ssl's verification callback for one handshake: the client's chain verified by
+    /// `clientVerifier`, the outcome to `record`, the verified chain (client certificate to client
+    /// CA) handed to swift-nio-ssl as the peer's validated chain. `addHandlers` and the servers
+    /// that add swift-nio-ssl's handler themselves (Vapor) verify clients through this one path.
+    ///
+    /// - Parameter record: where the verified client or the typed reason goes.
+    /// - Returns: the callback for `NIOSSLServerHandler(context:customVerificationCallbackWithMetadata:)`.
+    package func verificationCallback(
+        record: HandshakeRecord<VerifiedClient>
+    ) -> NIOSSLCustomVerificationCallbackWithMetadata {
+        VerificationCallback.make(record: record, cache: certificates) { [clientVerifier] presented throws(TLSError) in
+            let client = try clientVerifier.verify(presented)
+            return (client, client.chain)
+        }
     }
 }
 

@@ -23,6 +23,11 @@ package final class CertificateCache: Sendable {
     package func certificate(_ certificate: NIOSSLCertificate) throws(TLSError) -> X509Certificate {
         let der: [UInt8]
         do { der = try certificate.toDERBytes() } catch { throw .malformedCertificate("swift-nio-ssl gave no DER") }
+        return try self.certificate(der: der)
+    }
+
+    /// The certificate of `der` parsed by OpenSSL, from the cache when the same DER was seen before.
+    package func certificate(der: [UInt8]) throws(TLSError) -> X509Certificate {
         if let cached = entries.withLockedValue({ $0.parsed[der] }) { return cached }
         let parsed = try X509Certificate(der: der)
         entries.withLockedValue { entries in

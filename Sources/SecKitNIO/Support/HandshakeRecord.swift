@@ -4,13 +4,15 @@ import SecTLS
 /// What one connection's handshake learnt, for the handler that reports it: the verification
 /// callback writes it, the handlers read it. swift-nio-ssl calls the callback on the channel's
 /// event loop, but the callback is `@Sendable`, hence the lock (uncontended).
-final class HandshakeRecord<Verified: Sendable>: Sendable {
+package final class HandshakeRecord<Verified: Sendable>: Sendable {
     private struct State {
         var verified: Verified?
         var failure: TLSError?
         var certificateRequested = false
     }
     private let state = NIOLockedValueBox(State())
+
+    package init() {}
 
     func succeeded(_ verified: Verified) { state.withLockedValue { $0.verified = verified } }
     func failed(_ failure: TLSError) { state.withLockedValue { $0.failure = failure } }

@@ -1,12 +1,14 @@
 """Part nio: SecKit inside SwiftNIO stacks vs the same stacks verifying with swift-nio-ssl alone.
 
-Four pairs of seckit-bench cases, each pair the same work with and without SecKit:
+Five pairs of seckit-bench cases, each pair the same work with and without SecKit:
 nio-handshake(-seckit), full TLS 1.3 handshakes of a NIO client against one local `openssl
 s_server` (NIOSSLClientHandler with BoringSSL's verification vs SecKitNIO's ClientTLSContext with a
 pin policy); ahc-get(-seckit), AsyncHTTPClient GETs each on a new connection against an in-process
 Hummingbird TLS server (swift-nio-ssl TLS vs HTTPClient.Configuration(secKit:) with a leaf pin);
 mtls-get(-seckit), the same GETs with a client certificate against Hummingbird servers that require
-one (`.tls` with swift-nio-ssl's client verification vs `.mutualTLS` with SecKit's). A throwaway
+one (`.tls` with swift-nio-ssl's client verification vs `.mutualTLS` with SecKit's);
+vapor-mtls-get(-seckit), the same against Vapor applications (its own `tlsConfiguration` with
+swift-nio-ssl's client verification vs SecKitVapor's `useMutualTLS`). A throwaway
 PKI made here with the openssl CLI: root CA, intermediate CA, server and client leaves under the
 intermediate (EC P-256), every leaf sent with the intermediate. http-preset / http-digest, GETs on
 one kept-alive connection to a lighttpd Digest SHA-256 area started here: a preset Authorization
@@ -30,6 +32,7 @@ PAIRS = (  # (plain, SecKit, the result each must print)
     ("nio-handshake", "nio-handshake-seckit", ("handshake-no-pin", "handshake-leaf-pin-matched")),
     ("ahc-get", "ahc-get-seckit", ("ok", "ok-3-connections-pinned")),
     ("mtls-get", "mtls-get-seckit", ("ok", "client CN=seckit-bench client")),
+    ("vapor-mtls-get", "vapor-mtls-get-seckit", ("ok", "client CN=seckit-bench client")),
     ("http-preset", "http-digest", ("ok", "ok")),
 )
 # The SecKit side's rate must reach this share of the plain side's: 0.95 for TLS; for HTTP
@@ -157,6 +160,8 @@ LABELS = {
     " ≥ 0.95 × with swift-nio-ssl TLS alone (in-process Hummingbird TLS server)",
     "mtls-get-seckit": "Hummingbird mutual TLS with SecKit's client verification (`.mutualTLS`) ≥ 0.95 × with swift-nio-ssl's"
     " (`.tls`), AsyncHTTPClient GETs with a client certificate, each on a new connection",
+    "vapor-mtls-get-seckit": "Vapor mutual TLS with SecKit's client verification (`useMutualTLS`, `req.secKitClient`)"
+    " ≥ 0.95 × Vapor's own TLS with swift-nio-ssl's, AsyncHTTPClient GETs with a client certificate, each on a new connection",
     "http-digest": "A Digest-authenticated request (`HTTPAuthenticator`, kept nonce) on a kept-alive connection costs ≤ 1.1 ×"
     " the same request with a preset `Authorization` header (lighttpd, Digest SHA-256; rate ≥ 0.909 ×)",
 }
@@ -173,7 +178,7 @@ def report(ctx, m):
     ratios = "; ".join(
         f"`{secure}` / `{plain}`: **{m.ratio[secure]}** (by user CPU {m.cpu_ratio[secure]})" for plain, secure, _ in PAIRS
     )
-    results = f"""### SwiftNIO, AsyncHTTPClient and Hummingbird: new connections with and without SecKit's verification, and HTTP authentication
+    results = f"""### SwiftNIO, AsyncHTTPClient, Hummingbird and Vapor: new connections with and without SecKit's verification, and HTTP authentication
 
 | case | per second (median) | per second of user CPU (median) | all rounds (per second, in run order) |
 | --- | --- | --- | --- |
@@ -183,6 +188,8 @@ def report(ctx, m):
 {row("the same with `HTTPClient.Configuration(secKit:)`, leaf pin (`ahc-get-seckit`)", "ahc-get-seckit")}
 {row("GET with a client certificate to Hummingbird `.tls`, swift-nio-ssl verifies it (`mtls-get`)", "mtls-get")}
 {row("the same to Hummingbird `.mutualTLS`, SecKit verifies it (`mtls-get-seckit`)", "mtls-get-seckit")}
+{row("GET with a client certificate to Vapor `tlsConfiguration`, swift-nio-ssl verifies it (`vapor-mtls-get`)", "vapor-mtls-get")}
+{row("the same to Vapor `useMutualTLS`, SecKit verifies it (`vapor-mtls-get-seckit`)", "vapor-mtls-get-seckit")}
 {row("GET with a preset Digest `Authorization` header, kept-alive connection, lighttpd, 16 awaited in a row (`http-preset`)", "http-preset")}
 {row("the same through `HTTPAuthenticator`, a new Digest header each (`http-digest`)", "http-digest")}
 

@@ -175,7 +175,7 @@ METHOD = Template(
   three rotating between rounds. Reported figures: medians of the rounds, by the wall clock (the target) and per second
   of user CPU time (seckit-bench: `getrusage`; s_time: its own "connections/user sec"). The server is single-threaded
   and shares the ${nproc} cores with the client, so each rate includes the server's work.
-- **SwiftNIO, AsyncHTTPClient and Hummingbird** (part `nio`): a throwaway PKI made by the openssl CLI (root CA,
+- **SwiftNIO, AsyncHTTPClient, Hummingbird and Vapor** (part `nio`): a throwaway PKI made by the openssl CLI (root CA,
   intermediate CA, EC P-256 leaves for the server, SAN localhost and 127.0.0.1, and for a client, both issued by the
   intermediate and always sent with it); every client and server trusts the root only. Each case is a pair, the same
   connections verified by swift-nio-ssl (BoringSSL) alone and by SecKit, timed by `seckit-bench` (one operation = one
@@ -193,7 +193,12 @@ METHOD = Template(
   pin matches: one new connection each). `mtls-get` and `mtls-get-seckit`: the same GETs from a client presenting
   its certificate, to Hummingbird `.tls` requiring a client certificate (`certificateVerification
   .noHostnameVerification`, `trustRoots` the CA) vs `.mutualTLS(context:)` with a `ServerTLSContext` whose
-  `ClientCertificateVerifier` trusts the CA (the answer must name the client SecKit verified). `http-preset` and
+  `ClientCertificateVerifier` trusts the CA (the answer must name the client SecKit verified). `vapor-mtls-get` and
+  `vapor-mtls-get-seckit`: the same GETs to an in-process Vapor application on the servers' event loop: Vapor's own
+  TLS (`tlsConfiguration` with `certificateVerification .noHostnameVerification`, `trustRoots` the CA, HTTP/1.1, a
+  60 s idle timeout) vs SecKitVapor's `useMutualTLS` with the same kind of `ServerTLSContext` (which sets HTTP/1.1 and
+  the 60 s idle timeout too); the handler answers `req.secKitClient`'s subject, which must name the client SecKit
+  verified (Vapor makes a swift-nio-ssl context per connection in both). `http-preset` and
   `http-digest`: GETs of `/digest/index.txt` on one kept-alive HTTP/1.1 connection (plain TCP) to a lighttpd that the
   part starts (mod_auth, plain user file, Digest SHA-256); one operation = 16 GETs awaited in a row in one task,
   counted as 16 (a task and a semaphore per GET would add two thread wake-ups to each, and those decided the

@@ -46,7 +46,7 @@ func setting(_ variable: String, for name: String) -> String {
 /// The single client event loop every benchmark's connections run on.
 let clientGroup = MultiThreadedEventLoopGroup(numberOfThreads: 1)
 
-private func attempt<T>(_ name: String, _ body: () throws -> T) -> T {
+func attempt<T>(_ name: String, _ body: () throws -> T) -> T {
     do { return try body() } catch { fail("\(name): \(error)") }
 }
 
@@ -131,7 +131,7 @@ private final class HandshakeCompletion: ChannelInboundHandler {
 }
 
 /// The event loop of the in-process servers, apart from the clients'.
-private let serverGroup = MultiThreadedEventLoopGroup(numberOfThreads: 1)
+let serverGroup = MultiThreadedEventLoopGroup(numberOfThreads: 1)
 
 /// Starts a Hummingbird HTTP/1.1 server on 127.0.0.1 (a free port) that answers GET / with `ok`,
 /// or with the subject of the client SecKit verified; returns its port once it listens.
@@ -158,7 +158,7 @@ private func startServer(_ server: HTTPServerBuilder, name: String) -> Int {
 /// An AsyncHTTPClient on the client event loop whose every GET goes on a new connection: the
 /// request says `connection: close`, so the connection is closed after its response and never
 /// pooled. Returns the operation: one GET of `https://127.0.0.1:port/`, its body.
-private func getter(_ configuration: HTTPClient.Configuration, port: Int, name: String) -> () -> String {
+func getter(_ configuration: HTTPClient.Configuration, port: Int, name: String) -> () -> String {
     let client = HTTPClient(eventLoopGroup: clientGroup, configuration: configuration)
     let request = attempt(name) {
         try HTTPClient.Request(url: "https://127.0.0.1:\(port)/", method: .GET, headers: ["connection": "close"])
@@ -172,7 +172,7 @@ private func getter(_ configuration: HTTPClient.Configuration, port: Int, name: 
     }
 }
 
-private func plainClientConfiguration(identity: Bool, name: String) -> HTTPClient.Configuration {
+func plainClientConfiguration(identity: Bool, name: String) -> HTTPClient.Configuration {
     var tls = NIOSSL.TLSConfiguration.makeClientConfiguration()
     tls.trustRoots = .file(setting("SECKIT_BENCH_NIO_CA", for: name))
     if identity {
@@ -188,11 +188,11 @@ private func plainClientConfiguration(identity: Bool, name: String) -> HTTPClien
     return configuration
 }
 
-private func privateKey(_ variable: String, _ name: String) -> NIOSSLPrivateKeySource {
+func privateKey(_ variable: String, _ name: String) -> NIOSSLPrivateKeySource {
     attempt(name) { .privateKey(try NIOSSLPrivateKey(file: setting(variable, for: name), format: .pem)) }
 }
 
-private func serverChain(_ name: String) -> [NIOSSLCertificateSource] {
+func serverChain(_ name: String) -> [NIOSSLCertificateSource] {
     attempt(name) {
         try NIOSSLCertificate.fromPEMFile(setting("SECKIT_BENCH_NIO_SERVER_CHAIN", for: name)).map { .certificate($0) }
     }
@@ -255,30 +255,40 @@ func mutualTLSGet(secKit: Bool) -> Benchmark {
         summary: "AsyncHTTPClient GET with a client certificate, connection: close, to Hummingbird "
             + (secKit ? ".mutualTLS (SecKit's client verification)" : ".tls (swift-nio-ssl's client verification)")
     ) {
-        let ca = setting("SECKIT_BENCH_NIO_CA", for: name)
         let server: HTTPServerBuilder
         if secKit {
-            let context = attempt(name) {
-                try ServerTLSContext(
-                    identity: ClientIdentity(
-                        certificateFile: setting("SECKIT_BENCH_NIO_SERVER_CHAIN", for: name),
-                        keyFile: setting("SECKIT_BENCH_NIO_SERVER_KEY", for: name)
-                    ),
-                    clientVerifier: ClientCertificateVerifier(clientCA: .caFile(ca))
-                )
-            }
-            server = .mutualTLS(context: context)
+            server = .mutualTLS(context: mutualTLSServerContext(name))
         } else {
-            var tls = NIOSSL.TLSConfiguration.makeServerConfiguration(
-                certificateChain: serverChain(name),
-                privateKey: privateKey("SECKIT_BENCH_NIO_SERVER_KEY", name)
-            )
-            tls.certificateVerification = .noHostnameVerification
-            tls.trustRoots = .file(ca)
-            server = attempt(name) { try .tls(tlsConfiguration: tls) }
+            server = attempt(name) { try .tls(tlsConfiguration: plainMutualTLSServerConfiguration(name)) }
         }
         let port = startServer(server, name: name)
         let get = getter(plainClientConfiguration(identity: true, name: name), port: port, name: name)
         return Prepared(operation: { UInt8(truncatingIfNeeded: get().utf8.count) }, result: get())
     }
+}
+
+/// The server side of the mutual TLS pairs with SecKit: the server leaf and its key (held by
+/// OpenSSL), clients verified by a `ClientCertificateVerifier` that trusts the CA.
+func mutualTLSServerContext(_ name: String) -> ServerTLSContext {
+    attempt(name) {
+        try ServerTLSContext(
+            identity: ClientIdentity(
+                certificateFile: setting("SECKIT_BENCH_NIO_SERVER_CHAIN", for: name),
+                keyFile: setting("SECKIT_BENCH_NIO_SERVER_KEY", for: name)
+            ),
+            clientVerifier: ClientCertificateVerifier(clientCA: .caFile(setting("SECKIT_BENCH_NIO_CA", for: name)))
+        )
+    }
+}
+
+/// The server side of the plain mutual TLS pairs: the same leaf and key for swift-nio-ssl, which
+/// requires a client certificate and verifies it against the CA.
+func plainMutualTLSServerConfiguration(_ name: String) -> NIOSSL.TLSConfiguration {
+    var tls = NIOSSL.TLSConfiguration.makeServerConfiguration(
+        certificateChain: serverChain(name),
+        privateKey: privateKey("SECKIT_BENCH_NIO_SERVER_KEY", name)
+    )
+    tls.certificateVerification = .noHostnameVerification
+    tls.trustRoots = .file(setting("SECKIT_BENCH_NIO_CA", for: name))
+    return tls
 }

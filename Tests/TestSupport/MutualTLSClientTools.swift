@@ -1,23 +1,27 @@
 import Foundation
 import SecTLS
-import TestSupport
 
 /// `curl` and `openssl s_client` as the clients of the mutual TLS servers under test. They run on a
 /// thread of their own: `ProcessRunner.run` blocks until the process exits, and the server's
 /// request handlers need the cooperative pool (two threads on a two-core machine) meanwhile.
-enum MutualTLSClientTools {
+public enum MutualTLSClientTools {
     /// A client certificate of the `TestPKI` folder (`<name>.pem`, `<name>.key`), sent with or
     /// without its intermediate (curl takes `<name>-chain.pem`, s_client `-cert_chain intermediate.pem`).
-    struct Identity: Sendable {
-        var name: String
-        var sendsIntermediate: Bool
+    public struct Identity: Sendable {
+        public var name: String
+        public var sendsIntermediate: Bool
+
+        public init(name: String, sendsIntermediate: Bool) {
+            self.name = name
+            self.sendsIntermediate = sendsIntermediate
+        }
 
         /// `client` (RSA) with the intermediate: the identity the client CA vouches for.
-        static let client = Identity(name: "client", sendsIntermediate: true)
+        public static let client = Identity(name: "client", sendsIntermediate: true)
         /// `client-ec` (EC P-256) with the same intermediate.
-        static let clientEC = Identity(name: "client-ec", sendsIntermediate: true)
+        public static let clientEC = Identity(name: "client-ec", sendsIntermediate: true)
         /// `rogue-client`, issued by a CA the servers do not trust.
-        static let rogue = Identity(name: "rogue-client", sendsIntermediate: false)
+        public static let rogue = Identity(name: "rogue-client", sendsIntermediate: false)
 
         var curlOptions: [String] {
             ["--cert", sendsIntermediate ? "\(name)-chain.pem" : "\(name).pem", "--key", "\(name).key"]
@@ -30,13 +34,18 @@ enum MutualTLSClientTools {
 
     /// `curl https://127.0.0.1:PORT/` trusting the fixture's CA, with `identity` (none: no client
     /// certificate), restricted to TLS `version`.
-    static func curl(port: Int, identity: Identity?, version: TLSVersion) async throws -> ProcessResult {
+    public static func curl(
+        port: Int,
+        identity: Identity?,
+        version: TLSVersion,
+        extraOptions: [String] = []
+    ) async throws -> ProcessResult {
         let fixture = TestPKI.shared
         let versionOptions = version == .tls13 ? ["--tlsv1.3", "--tls-max", "1.3"] : ["--tlsv1.2", "--tls-max", "1.2"]
         let identityOptions = identity?.curlOptions ?? []
         let arguments =
             ["--silent", "--show-error", "--fail", "--max-time", "20", "--cacert", "ca.pem"] + versionOptions
-            + identityOptions + ["https://127.0.0.1:\(port)/"]
+            + identityOptions + extraOptions + ["https://127.0.0.1:\(port)/"]
         return try await offThePool {
             try ProcessRunner.run("curl", arguments, currentDirectory: fixture.directory)
         }
@@ -44,7 +53,7 @@ enum MutualTLSClientTools {
 
     /// `openssl s_client` to 127.0.0.1:PORT with `identity`, restricted to TLS `version`, sending
     /// `GET /` with `Connection: close` and reading until the server closes (`-ign_eof`).
-    static func sClient(port: Int, identity: Identity?, version: TLSVersion) async throws -> ProcessResult {
+    public static func sClient(port: Int, identity: Identity?, version: TLSVersion) async throws -> ProcessResult {
         let fixture = TestPKI.shared
         let identityOptions = identity?.sClientOptions ?? []
         let arguments =
@@ -63,7 +72,7 @@ enum MutualTLSClientTools {
     }
 
     /// Runs `body` on a new thread and waits for it without holding a cooperative thread.
-    static func offThePool<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
+    public static func offThePool<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
         try await withCheckedThrowingContinuation { continuation in
             Thread { continuation.resume(with: Result { try body() }) }.start()
         }

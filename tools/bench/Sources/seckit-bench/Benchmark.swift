@@ -62,4 +62,6 @@ let benchmarks: [Benchmark] = [
     mutualTLSGet(secKit: true),
     httpDigest(authenticated: false),
     httpDigest(authenticated: true),
+    vaultRead(store: false),
+    vaultRead(store: true),
 ]

@@ -46,7 +46,7 @@ func setting(_ variable: String, for name: String) -> String {
 /// The single client event loop every benchmark's connections run on.
 let clientGroup = MultiThreadedEventLoopGroup(numberOfThreads: 1)
 
-private func attempt<T>(_ name: String, _ body: () throws -> T) -> T {
+func attempt<T>(_ name: String, _ body: () throws -> T) -> T {
     do { return try body() } catch { fail("\(name): \(error)") }
 }
 

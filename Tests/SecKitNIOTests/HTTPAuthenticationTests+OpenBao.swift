@@ -64,7 +64,9 @@ extension HTTPAuthenticationTests {
             for: space(server, realm: "Realm B", .basic),
             persistence: .permanent
         )
-        let read = try seccli(["cred", "get"] + origin + ["--account", "bob", "--realm", "Realm B"])
+        let read = try seccli(
+            ["cred", "get"] + origin + ["--account", "bob", "--realm", "Realm B", "--auth-type", "basic"]
+        )
         #expect(read.stdoutText == Self.users["bob"]!)
         let another = KeychainCredentialProvider(store: store)
         try await withClient { (client: HTTPClient) async throws in

@@ -2,39 +2,35 @@ import ArgumentParser
 import SecKit
 import SecVault
 
-/// How a command spells the options of the OpenBao backend's certificate login. Most commands use
-/// the names of `seccli pin` (`--cert`, `--key`, `--p12`, `--identity`…); the `identity` commands,
-/// where `--cert` and its kin name the identity being imported, spell them all with `login-`
-/// (`--login-cert`…), in every subcommand alike (docs/seccli.md).
-protocol LoginIdentitySpelling {
-    /// What comes between `--` and the option's own name: "" or "login-".
-    static var prefix: String { get }
-}
-
-/// `--cert`, `--key`, `--key-password`, `--p12`, `--p12-password`, `--identity`.
-enum PlainLoginIdentitySpelling: LoginIdentitySpelling {
-    static var prefix: String { "" }
-}
+/// How a command spells the options of the OpenBao backend's certificate login: the names of
+/// `seccli pin` (`--cert`, `--key`, `--p12`, `--identity`…), or in the `identity` commands, where
+/// `--cert` and its kin name the identity being imported, all with `login-` (`--login-cert`…), in
+/// every subcommand alike (docs/seccli.md). A marker type, the generic argument of the options:
+/// no protocol constrains it, since checking a conformance at run time (the generic types are
+/// instantiated by name) scans every conformance of the binary, about 1 M instructions of each
+/// `cred get`'s start-up (docs/performance-journal.md).
+enum PlainLoginIdentitySpelling {}
 
 /// `--login-cert`, `--login-key`…, for the `identity` commands.
-enum PrefixedLoginIdentitySpelling: LoginIdentitySpelling {
-    static var prefix: String { "login-" }
-}
+enum PrefixedLoginIdentitySpelling {}
 
 /// The TLS client identity of `--login cert`: PEM files, PKCS#12 or an identity stored with
 /// `seccli identity import` in the Secret Service (never in the store it logs in to). Each option
 /// has a variable; passphrases come from secret sources only.
-struct OpenBaoLoginIdentityOptions<Spelling: LoginIdentitySpelling>: ParsableArguments {
+struct OpenBaoLoginIdentityOptions<Spelling>: ParsableArguments {
+    /// What comes between `--` and each option's own name.
+    static var prefix: String { Spelling.self == PrefixedLoginIdentitySpelling.self ? "login-" : "" }
+
     static var keyPasswordVariable: String { "SECCLI_OPENBAO_KEY_PASSWORD" }
     static var p12Variable: String { "SECCLI_OPENBAO_P12" }
     static var p12PasswordVariable: String { "SECCLI_OPENBAO_P12_PASSWORD" }
     static var identityVariable: String { "SECCLI_OPENBAO_IDENTITY" }
 
     /// `--cert` as this command spells it.
-    static func option(_ name: String) -> String { "--" + Spelling.prefix + name }
+    static func option(_ name: String) -> String { "--" + prefix + name }
 
     @Option(
-        name: .customLong(Spelling.prefix + "cert"),
+        name: .customLong(Self.prefix + "cert"),
         help: ArgumentHelp(
             "OpenBao cert login: the client certificate chain, PEM (may also hold the key). Default: $BAO_CLIENT_CERT, else $VAULT_CLIENT_CERT.",
             valueName: "file"
@@ -43,7 +39,7 @@ struct OpenBaoLoginIdentityOptions<Spelling: LoginIdentitySpelling>: ParsableArg
     var cert: String?
 
     @Option(
-        name: .customLong(Spelling.prefix + "key"),
+        name: .customLong(Self.prefix + "key"),
         help: ArgumentHelp(
             "OpenBao cert login: the key of the certificate, PEM. Default: $BAO_CLIENT_KEY with $BAO_CLIENT_CERT (VAULT_…), else the certificate's file.",
             valueName: "file"
@@ -52,7 +48,7 @@ struct OpenBaoLoginIdentityOptions<Spelling: LoginIdentitySpelling>: ParsableArg
     var key: String?
 
     @Option(
-        name: .customLong(Spelling.prefix + "key-password"),
+        name: .customLong(Self.prefix + "key-password"),
         help: ArgumentHelp(
             "OpenBao cert login: the passphrase source of an encrypted key (env:VAR, file:PATH, fd:N, stdin, keyring:SERVICE/ACCOUNT). Default: $SECCLI_OPENBAO_KEY_PASSWORD.",
             valueName: "source"
@@ -61,7 +57,7 @@ struct OpenBaoLoginIdentityOptions<Spelling: LoginIdentitySpelling>: ParsableArg
     var keyPassword: String?
 
     @Option(
-        name: .customLong(Spelling.prefix + "p12"),
+        name: .customLong(Self.prefix + "p12"),
         help: ArgumentHelp(
             "OpenBao cert login: certificate and key in a PKCS#12 file. Default: $SECCLI_OPENBAO_P12.",
             valueName: "file"
@@ -70,7 +66,7 @@ struct OpenBaoLoginIdentityOptions<Spelling: LoginIdentitySpelling>: ParsableArg
     var p12: String?
 
     @Option(
-        name: .customLong(Spelling.prefix + "p12-password"),
+        name: .customLong(Self.prefix + "p12-password"),
         help: ArgumentHelp(
             "OpenBao cert login: the PKCS#12 file's passphrase source. Default: $SECCLI_OPENBAO_P12_PASSWORD.",
             valueName: "source"
@@ -79,7 +75,7 @@ struct OpenBaoLoginIdentityOptions<Spelling: LoginIdentitySpelling>: ParsableArg
     var p12Password: String?
 
     @Option(
-        name: .customLong(Spelling.prefix + "identity"),
+        name: .customLong(Self.prefix + "identity"),
         help: ArgumentHelp(
             "OpenBao cert login: an identity stored with 'seccli identity import' in the Secret Service. Default: $SECCLI_OPENBAO_IDENTITY.",
             valueName: "name"

@@ -27,7 +27,7 @@ typealias IdentityStoreOptions = StoreOptionGroup<PrefixedLoginIdentitySpelling>
 /// `--backend`, `--store-file`, `--store-password`, the OpenBao backend's options and `--timeout`,
 /// shared by `cred`, `sso` and `identity`. The backend is never chosen silently: the Secret Service
 /// unless --backend or SECCLI_BACKEND says file or openbao.
-struct StoreOptionGroup<LoginSpelling: LoginIdentitySpelling>: ParsableArguments {
+struct StoreOptionGroup<LoginSpelling>: ParsableArguments {
     static var backendVariable: String { "SECCLI_BACKEND" }
     static var storeFileVariable: String { "SECCLI_STORE_FILE" }
     static var defaultPasswordSource: String { "env:SECCLI_STORE_PASSWORD" }

@@ -211,7 +211,7 @@ let package = Package(
             name: "SecKitNIOTests",
             dependencies: [
                 "SecKitNIO", "SecKitHTTPClient", "SecKitHummingbird", "SecTLS", "SecHTTPAuth", "SecHTTPAuthKeychain",
-                "SecKeychain",
+                "SecKeychain", "SecVault",
                 "TestSupport",
                 "seckit-fetch", "seckit-mtls-server",
                 .product(name: "NIOCore", package: "swift-nio"),

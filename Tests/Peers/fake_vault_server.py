@@ -13,6 +13,8 @@ FORM:
   redirect       307 to --target + the same path (a standby sending the client to the active node)
   redirect-loop  307 to itself
   redirect-http  307 to http://127.0.0.1:PORT + the same path (a downgrade)
+  failover       307 to --target + the same path on the first request (a standby naming the active node
+                 that has just died), then the KV answer (the standby has become the active node)
   flaky          503, 503, 412, then a KV version 2 answer with the secret "after retries"
   always-500     500 on every request
   sealed         503 {"errors": ["Vault is sealed"]}
@@ -31,7 +33,7 @@ import sys
 import threading
 import time
 
-FORMS = ["redirect", "redirect-loop", "redirect-http", "flaky", "always-500", "sealed", "uninitialized", "html",
+FORMS = ["redirect", "redirect-loop", "redirect-http", "failover", "flaky", "always-500", "sealed", "uninitialized", "html",
          "truncated", "huge-headers", "stall"]
 
 KV_ANSWER = json.dumps({"data": {"data": {"secret": "after retries"},
@@ -61,6 +63,10 @@ class Handler(http.server.BaseHTTPRequestHandler):
             return self.send(307, b"", [("Location", f"https://127.0.0.1:{server.server_port}{self.path}")])
         if form == "redirect-http":
             return self.send(307, b"", [("Location", f"http://127.0.0.1:{server.server_port}{self.path}")])
+        if form == "failover":
+            if number == 0:
+                return self.send(307, b"", [("Location", server.target + self.path)])
+            return self.send(200, KV_ANSWER)
         if form == "flaky":
             if number < 2:
                 return self.send(503, b'{"errors":["upstream connect error"]}')

@@ -74,6 +74,17 @@ import Testing
         #expect(server.requests.count == (form == .redirectLoop ? 2 : 1))
     }
 
+    /// A failover: the standby named an active node that then died (its port refuses), and the
+    /// standby became the active node. The retry goes back to the configured address, which answers;
+    /// retrying at the dead node would fail until the timeout (found by tools/bench/openbao-failover).
+    @Test func aRetryAfterARedirectStartsAgainAtTheConfiguredAddress() throws {
+        let dead = "https://127.0.0.1:\(try TLSTestServer.freePort())"
+        let server = try FakeVaultServer.start(.failover, target: dead)
+        defer { server.stop() }
+        #expect(try store(server).string(for: id, timeout: .seconds(10)) == "after retries")
+        #expect(server.requests.count == 2)
+    }
+
     @Test func serverErrorsAndPreconditionFailuresAreRetried() throws {
         let server = try FakeVaultServer.start(.flaky)
         defer { server.stop() }

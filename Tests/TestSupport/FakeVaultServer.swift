@@ -18,6 +18,9 @@ public final class FakeVaultServer: @unchecked Sendable {
         case redirectLoop = "redirect-loop"
         /// 307 to `http://` on the same port.
         case redirectToHTTP = "redirect-http"
+        /// 307 to the target URL on the first request, then a KV answer with the secret "after
+        /// retries": a standby that named an active node which then died, and became the active node.
+        case failover
         /// 503, 503, 412, then a KV answer with the secret "after retries".
         case flaky
         /// 500 on every request.

@@ -187,17 +187,9 @@ import Glibc
         )
     }
 
-    @Test func appRoleAndCertificateLoginFromSourcesAndVariables() throws {
-        try server.baoSucceeding(
-            ["policy", "write", prefix, "-"],
-            stdin: Array(
-                """
-                path "secret/data/\(prefix)/*" { capabilities = ["create", "read", "update", "delete", "list"] }
-                path "secret/metadata/\(prefix)/*" { capabilities = ["create", "read", "update", "delete", "list"] }
-                """.utf8
-            )
-        )
-        // The default mounts (approle/, cert/), as seccli's --login uses them: this is the one test that enables them.
+    @Test func appRoleLoginFromSourcesAndVariables() throws {
+        try writePolicy()
+        // The default mount (approle/), as seccli's --login uses it: this is the one test that enables it.
         try server.baoSucceeding(["auth", "enable", "approle"])
         try server.baoSucceeding(["write", "auth/approle/role/\(prefix)", "token_policies=\(prefix)"])
         let roleID = try server.baoSucceeding(["read", "-field=role_id", "auth/approle/role/\(prefix)/role-id"])
@@ -236,19 +228,175 @@ import Glibc
             )
             #expect(refused.status == 16 && !refused.stderr.contains("wrong-secret-id"), "\(refused.stderr)")
         }
+    }
 
+    /// `--login cert` with each kind of identity `seccli pin` takes: PEM (an encrypted key with its
+    /// passphrase from a source), PKCS#12, and an identity stored in the Secret Service; by options
+    /// and by variables; and in the `identity` commands, by the `--login-` spelling.
+    @Test func certificateLoginWithPEMPKCS12AndAStoredIdentity() throws {
         let pki = TestPKI.shared
+        try writePolicy()
+        // The default mount (cert/), as seccli's --login uses it: this is the one test that enables it.
         try server.baoSucceeding(["auth", "enable", "cert"])
         try server.baoSucceeding([
             "write", "auth/cert/certs/\(prefix)", "policies=\(prefix)", "certificate=@\(pki.path("ca-chain.pem"))",
         ])
-        let byCertificate = try seccli(
-            ["cred", "get", "--service", "ci", "--account", "deploy", "--login", "cert"],
-            environment: noToken.merging([
-                "BAO_CLIENT_CERT": pki.path("client-chain.pem"), "BAO_CLIENT_KEY": pki.path("client.key"),
-            ]) { $1 }
+        try seccli(
+            ["cred", "set", "--service", "ci", "--account", "cert"],
+            stdin: Array("by certificate".utf8),
+            expecting: .success
         )
-        #expect(byCertificate.status == 0 && byCertificate.stdoutText == "by approle", "\(byCertificate.stderr)")
+        let get = ["cred", "get", "--service", "ci", "--account", "cert", "--login", "cert"]
+        let noToken = [
+            "BAO_TOKEN": "", "HOME": "/nonexistent", "KEY_PASS": TestPKI.keyPassphrase,
+            "P12_PASS": TestPKI.p12Passphrase,
+        ]
+        func expectSecret(_ arguments: [String], _ environment: [String: String] = [:], _ line: Int = #line) throws {
+            let result = try seccli(arguments, environment: noToken.merging(environment) { $1 })
+            #expect(result.status == 0 && result.stdoutText == "by certificate", "line \(line): \(result.stderr)")
+        }
+        // PEM by options: the chain, and the encrypted key with its passphrase from a source.
+        try expectSecret(
+            get + [
+                "--cert", pki.path("client-chain.pem"), "--key", pki.path("client-encrypted.key"), "--key-password",
+                "env:KEY_PASS",
+            ]
+        )
+        // PEM by the bao CLI's variables, the passphrase by seccli's.
+        try expectSecret(
+            get,
+            [
+                "BAO_CLIENT_CERT": pki.path("client-chain.pem"), "BAO_CLIENT_KEY": pki.path("client-encrypted.key"),
+                "SECCLI_OPENBAO_KEY_PASSWORD": "env:KEY_PASS",
+            ]
+        )
+        // PKCS#12 by options and by variables (which win over the bao CLI's client certificate).
+        try expectSecret(get + ["--p12", pki.path("client.p12"), "--p12-password", "env:P12_PASS"])
+        try expectSecret(
+            ["cred", "get", "--service", "ci", "--account", "cert"],
+            [
+                "SECCLI_OPENBAO_LOGIN": "cert", "SECCLI_OPENBAO_P12": pki.path("client.p12"),
+                "SECCLI_OPENBAO_P12_PASSWORD": "env:P12_PASS", "BAO_CLIENT_CERT": pki.path("rogue-client.pem"),
+            ]
+        )
+
+        // A stored identity, kept in the Secret Service (not in the store it logs in to).
+        let stored = "login-\(prefix)"
+        try Tools.seccli(
+            [
+                "identity", "import", "--backend", "secret-service", "--name", stored, "--p12", pki.path("client.p12"),
+                "--p12-password", "env:P12_PASS",
+            ],
+            environment: ["P12_PASS": TestPKI.p12Passphrase],
+            expecting: .success
+        )
+        defer { _ = try? Tools.seccli(["identity", "delete", "--backend", "secret-service", "--name", stored]) }
+        try expectSecret(get + ["--identity", stored])
+        try expectSecret(get, ["SECCLI_OPENBAO_IDENTITY": stored])
+
+        // The identity commands spell the login's options with login-: --cert is the identity imported.
+        let fleet = "fleet-\(prefix)"
+        try seccli(
+            [
+                "identity", "import", "--name", fleet, "--cert", pki.path("client-ec-chain.pem"), "--key",
+                pki.path("client-ec.key"), "--login", "cert", "--login-identity", stored,
+            ],
+            environment: noToken,
+            expecting: .success
+        )
+        let listed = try seccli(
+            [
+                "identity", "list", "--login", "cert", "--login-p12", pki.path("client.p12"), "--login-p12-password",
+                "env:P12_PASS",
+            ],
+            environment: noToken,
+            expecting: .success
+        )
+        #expect(listed.stdoutText.contains(fleet) && listed.stdoutText.contains("SecKit Test EC Client"))
+        #expect(
+            try server.baoSucceeding(["kv", "list", "-mount=secret", "\(prefix)/generic/seckit-identity"]).contains(
+                fleet
+            )
+        )
+        try seccli(
+            ["identity", "delete", "--name", fleet, "--login", "cert"],
+            environment: noToken.merging(["SECCLI_OPENBAO_IDENTITY": stored]) { $1 },
+            expecting: .success
+        )
+
+        // Refusals: a client the cert auth does not trust (16), a wrong passphrase (2, not echoed),
+        // a login option without --login cert or with another backend (64), no identity at all (64).
+        let rogue = try seccli(
+            get + ["--cert", pki.path("rogue-client.pem"), "--key", pki.path("rogue-client.key")],
+            environment: noToken
+        )
+        #expect(rogue.status == 16, "\(rogue.stderr)")
+        let wrongPassphrase = try seccli(
+            get + ["--p12", pki.path("client.p12"), "--p12-password", "env:WRONG"],
+            environment: noToken.merging(["WRONG": "not-the-passphrase"]) { $1 }
+        )
+        #expect(
+            wrongPassphrase.status == 2 && !wrongPassphrase.stderr.contains("not-the-passphrase"),
+            "\(wrongPassphrase.stderr)"
+        )
+        let withoutCertLogin = try seccli(["cred", "get", "--service", "ci", "--account", "cert", "--p12", "x.p12"])
+        #expect(withoutCertLogin.status == 64 && withoutCertLogin.stderr.contains("--p12 goes with --login cert"))
+        let importSpelling = try seccli(["identity", "list", "--login", "token", "--login-identity", stored])
+        #expect(
+            importSpelling.status == 64 && importSpelling.stderr.contains("--login-identity goes with --login cert")
+        )
+        let otherBackend = try seccli(
+            ["cred", "get", "--service", "ci", "--account", "cert", "--backend", "file", "--identity", stored]
+        )
+        #expect(
+            otherBackend.status == 64 && otherBackend.stderr.contains("--identity does not apply to the file backend")
+        )
+        let noIdentity = try seccli(get, environment: noToken)
+        #expect(
+            noIdentity.status == 64 && noIdentity.stderr.contains("--login cert needs the client identity"),
+            "\(noIdentity.stderr)"
+        )
+    }
+
+    /// The policy named as the test's prefix: every right on the test's items.
+    func writePolicy() throws {
+        try server.baoSucceeding(
+            ["policy", "write", prefix, "-"],
+            stdin: Array(
+                """
+                path "secret/data/\(prefix)/*" { capabilities = ["create", "read", "update", "delete", "list"] }
+                path "secret/metadata/\(prefix)/*" { capabilities = ["create", "read", "update", "delete", "list"] }
+                """.utf8
+            )
+        )
+    }
+
+    /// `BAO_NAMESPACE`, as the bao CLI reads it: seccli and `bao kv` read each other's items in a
+    /// namespace (OpenBao 2.7 has them), and the root namespace holds none of them.
+    @Test func aNamespaceFromBaoNamespace() throws {
+        try server.baoSucceeding(["namespace", "create", prefix])
+        try server.baoSucceeding(["secrets", "enable", "-ns=\(prefix)", "-path=secret", "kv-v2"])
+        let inNamespace = ["BAO_NAMESPACE": prefix]
+        try seccli(
+            ["cred", "set", "--service", "ns", "--account", "seccli"],
+            stdin: Array("in a namespace".utf8),
+            environment: inNamespace,
+            expecting: .success
+        )
+        let path = "\(prefix)/generic/ns"
+        let read = try server.bao(
+            ["kv", "get", "-mount=secret", "-field=secret", "\(path)/seccli"],
+            environment: inNamespace
+        )
+        #expect(read.status == 0 && read.stdoutText == "in a namespace", "\(read.stderr)")
+        try server.bao(
+            ["kv", "put", "-mount=secret", "\(path)/bao", "secret=bao in a namespace"],
+            environment: inNamespace
+        )
+        let got = try seccli(["cred", "get", "--service", "ns", "--account", "bao"], environment: inNamespace)
+        #expect(got.status == 0 && got.stdoutText == "bao in a namespace", "\(got.stderr)")
+        // Outside the namespace there is no such item (10).
+        #expect(try seccli(["cred", "get", "--service", "ns", "--account", "seccli"]).status == 10)
     }
 
     @Test(.tags(.slow)) func gitsOwnHelperTestPassesOnTheBackend() throws {

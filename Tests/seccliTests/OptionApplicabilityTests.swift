@@ -168,6 +168,27 @@ struct OptionApplicabilityTests {
             option: "--pin",
             use: "secret-service"
         ),
+        // OpenBao's certificate login: the identity's options, and their login- spelling in `identity`
+        .init(
+            arguments: ["cred", "get", "--service", "s", "--account", "a", "--backend", "file", "--cert", "c.pem"],
+            option: "--cert",
+            use: "file"
+        ),
+        .init(
+            arguments: ["sso", "token", "--group", "g", "--backend", "secret-service", "--p12", "c.p12"],
+            option: "--p12",
+            use: "secret-service"
+        ),
+        .init(
+            arguments: ["cred", "list", "--backend", "file", "--identity", "host"],
+            option: "--identity",
+            use: "file"
+        ),
+        .init(
+            arguments: ["identity", "list", "--backend", "secret-service", "--login-identity", "host"],
+            option: "--login-identity",
+            use: "secret-service"
+        ),
     ]
 
     static let environment: [String: String] = [

@@ -32,6 +32,8 @@ let package = Package(
                 .product(name: "SecKitHummingbird", package: "SecKit"),
                 .product(name: "SecKitVapor", package: "SecKit"),
                 .product(name: "SecHTTPAuth", package: "SecKit"),
+                .product(name: "SecVault", package: "SecKit"),
+                .product(name: "SecVaultHTTPClient", package: "SecKit"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),

@@ -60,7 +60,10 @@ public final class VaultClient: Sendable {
         }
     }
 
-    /// One request with retries and one redirect, without login.
+    /// One request with retries and one redirect, without login. Each attempt starts at the
+    /// configured address and follows one redirect: after a failover the node a standby pointed to
+    /// is dead, and retrying there would fail until the deadline while the standby (or the new
+    /// active node it now names) answers.
     private func exchange(
         _ method: String,
         _ path: String,
@@ -68,7 +71,8 @@ public final class VaultClient: Sendable {
         body: SecureBytes?,
         until deadline: OperationDeadline
     ) throws(KeychainError) -> VaultResponse {
-        var url = configuration.address.description + "/v1/" + path
+        let origin = configuration.address.description + "/v1/" + path
+        var url = origin
         var redirected = false
         var attempt = 0
         while true {
@@ -87,6 +91,7 @@ public final class VaultClient: Sendable {
                 switch error {
                 case .connection(let reason):
                     try backOff(attempt: &attempt, until: deadline, else: .serverUnreachable(reason))
+                    (url, redirected) = (origin, false)
                     continue
                 case .timeout: throw deadline.error
                 case .untrustedServer(let failure, let reason): throw .untrustedServer(failure, reason)
@@ -107,6 +112,7 @@ public final class VaultClient: Sendable {
                 throw .serverUninitialized
             case 412, 500...599:
                 try backOff(attempt: &attempt, until: deadline, else: VaultServerError.keychainError(response))
+                (url, redirected) = (origin, false)
             default:
                 return response
             }

@@ -99,16 +99,34 @@ enum VaultJSON {
     static func decode<T: Decodable>(_ type: T.Type, from body: SecureBytes, _ what: String) throws(KeychainError) -> T
     {
         do {
-            return try body.withUnsafeBytes { try JSONDecoder().decode(T.self, from: Data($0)) }
+            return try decoded(T.self, body)
         } catch {
             throw .invalidResponse("\(what) is not the JSON the API returns (\(body.count) bytes)")
+        }
+    }
+
+    /// JSONDecoder reading the body where it is: a `Data` over the wiped memory, not a copy of it,
+    /// which would outlive the call unwiped with the secrets and tokens in it. The `String`s the
+    /// decoder makes of JSON strings are not wiped: Swift has no way to clear a string's storage
+    /// (docs/SecVault.md, "What is not wiped").
+    private static func decoded<T: Decodable>(_ type: T.Type, _ body: SecureBytes) throws -> T {
+        try body.withUnsafeBytes { bytes in
+            guard let base = bytes.baseAddress, !bytes.isEmpty else {
+                return try JSONDecoder().decode(T.self, from: Data())
+            }
+            let view = Data(
+                bytesNoCopy: UnsafeMutableRawPointer(mutating: base),
+                count: bytes.count,
+                deallocator: .none
+            )
+            return try JSONDecoder().decode(T.self, from: view)
         }
     }
 
     /// The `errors` of an error answer, joined; empty when there are none or the body is not JSON.
     static func errors(in body: SecureBytes) -> String {
         struct ErrorAnswer: Decodable { var errors: [String]? }
-        let answer = try? body.withUnsafeBytes { try JSONDecoder().decode(ErrorAnswer.self, from: Data($0)) }
+        let answer = try? decoded(ErrorAnswer.self, body)
         let text = (answer?.errors ?? []).joined(separator: "; ")
         return text.isEmpty ? "" : UntrustedText.quoted(text, maximumLength: 300)
     }

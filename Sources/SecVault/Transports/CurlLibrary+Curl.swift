@@ -27,7 +27,12 @@ final class CurlLibrary: @unchecked Sendable {
     }
 
     private init() throws(VaultTransportError) {
-        guard let library = dlopen("libcurl.so.4", RTLD_NOW | RTLD_LOCAL) else {
+        // RTLD_LAZY binds as `curl` itself is bound at start-up: libcurl (linked with BIND_NOW) and
+        // its dependencies that ask for it at once, the others' functions at their first call.
+        // RTLD_NOW would bind every function of LDAP, Kerberos, GnuTLS (librtmp's) and the rest
+        // that a KV read never calls: a quarter of the dlopen, 3.4 M instructions per process
+        // (docs/performance-journal.md). The functions SecKit calls are still checked here (dlsym).
+        guard let library = dlopen("libcurl.so.4", RTLD_LAZY | RTLD_LOCAL) else {
             throw .unusable(
                 "libcurl could not be loaded (\(Self.loaderMessage)): install it (Debian and Ubuntu: libcurl4)"
             )

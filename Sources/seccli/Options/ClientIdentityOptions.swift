@@ -1,7 +1,8 @@
 import ArgumentParser
 import SecKit
 
-/// The client certificate of `seccli pin` (mutual TLS): PEM certificate and key, or PKCS#12.
+/// The client certificate of `seccli pin` (mutual TLS) and the identity `identity import` stores:
+/// PEM certificate and key, or PKCS#12.
 struct ClientIdentityOptions: ParsableArguments {
     @Option(help: ArgumentHelp("Client certificate chain, PEM (may also hold the key).", valueName: "file"))
     var cert: String?
@@ -30,33 +31,59 @@ struct ClientIdentityOptions: ParsableArguments {
     )
     var p12Password: String?
 
-    func validate() throws {
-        if p12 != nil && (cert != nil || key != nil || keyPassword != nil) {
-            throw ValidationError("--p12 excludes --cert, --key and --key-password")
-        }
-        if cert == nil && (key != nil || keyPassword != nil) {
-            throw ValidationError("--key and --key-password need --cert")
-        }
-        if p12 == nil && p12Password != nil { throw ValidationError("--p12-password needs --p12") }
-        _ = try keyPassword.map { try secretSource($0, option: "--key-password") }
-        _ = try p12Password.map { try secretSource($0, option: "--p12-password") }
+    private var files: ClientIdentityFiles {
+        ClientIdentityFiles(cert: cert, key: key, keyPassword: keyPassword, p12: p12, p12Password: p12Password)
     }
 
+    func validate() throws { try files.validate(optionPrefix: "--") }
+
     /// The identity, loaded and checked (key matches certificate); nil when none was given.
-    func identity() throws -> ClientIdentity? {
+    func identity() throws -> ClientIdentity? { try files.load(optionPrefix: "--", keyring: secretKeyring) }
+}
+
+/// A client identity named by files: a PEM certificate chain with its key (which may be in the same
+/// file, encrypted or not), or a PKCS#12 file; the passphrases are secret sources. Shared by
+/// `ClientIdentityOptions` and the OpenBao backend's certificate login, which spell the options
+/// with their own prefix (`--cert`, `--login-cert`).
+struct ClientIdentityFiles {
+    var cert: String?
+    var key: String?
+    var keyPassword: String?
+    var p12: String?
+    var p12Password: String?
+
+    /// Whether any file or passphrase is named.
+    var isEmpty: Bool { [cert, key, keyPassword, p12, p12Password].allSatisfy { $0 == nil } }
+
+    /// Refuses combinations that name no single identity; `optionPrefix` spells the options in the message.
+    func validate(optionPrefix prefix: String) throws {
+        if p12 != nil && (cert != nil || key != nil || keyPassword != nil) {
+            throw ValidationError("\(prefix)p12 excludes \(prefix)cert, \(prefix)key and \(prefix)key-password")
+        }
+        if cert == nil && (key != nil || keyPassword != nil) {
+            throw ValidationError("\(prefix)key and \(prefix)key-password need \(prefix)cert")
+        }
+        if p12 == nil && p12Password != nil { throw ValidationError("\(prefix)p12-password needs \(prefix)p12") }
+        _ = try keyPassword.map { try secretSource($0, option: "\(prefix)key-password") }
+        _ = try p12Password.map { try secretSource($0, option: "\(prefix)p12-password") }
+    }
+
+    /// The identity, loaded and checked (key matches certificate); nil when no file is named.
+    /// `keyring` reads `keyring:` passphrase sources.
+    func load(optionPrefix prefix: String, keyring: some SecretKeyring) throws -> ClientIdentity? {
         if let p12 {
             let bytes = try SmallFile.read(p12)
             return try ClientIdentity(
                 pkcs12: bytes,
                 passphrase: try p12Password.map {
                     // Empty is a passphrase here (openssl pkcs12 -passout pass:), distinct from none.
-                    try secretSource($0, option: "--p12-password").read(allowingEmpty: true, keyring: secretKeyring)
+                    try secretSource($0, option: "\(prefix)p12-password").read(allowingEmpty: true, keyring: keyring)
                 }
             )
         }
         guard let cert else { return nil }
         let passphrase = try keyPassword.map {
-            try secretSource($0, option: "--key-password").read(keyring: secretKeyring)
+            try secretSource($0, option: "\(prefix)key-password").read(keyring: keyring)
         }
         return try ClientIdentity(certificateFile: cert, keyFile: key, passphrase: passphrase)
     }

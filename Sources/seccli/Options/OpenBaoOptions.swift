@@ -12,7 +12,7 @@ enum OpenBaoLoginMethod: String, CaseIterable, ExpressibleByArgument {
     case token
     /// AppRole, with `--role-id` and `--secret-id` from secret sources.
     case approle
-    /// TLS certificate login with `$BAO_CLIENT_CERT` and `$BAO_CLIENT_KEY` (`VAULT_…`).
+    /// TLS certificate login with a client identity (`OpenBaoLoginIdentityOptions`).
     case cert
 }
 
@@ -45,7 +45,7 @@ struct OpenBaoOptions: ParsableArguments {
 
     @Option(
         help: ArgumentHelp(
-            "OpenBao: token ($BAO_TOKEN, $VAULT_TOKEN, ~/.vault-token), approle or cert ($BAO_CLIENT_CERT and $BAO_CLIENT_KEY). Default: $SECCLI_OPENBAO_LOGIN, else token.",
+            "OpenBao: token ($BAO_TOKEN, $VAULT_TOKEN, ~/.vault-token), approle or cert. Default: $SECCLI_OPENBAO_LOGIN, else token.",
             valueName: "method"
         )
     )
@@ -99,16 +99,21 @@ struct OpenBaoOptions: ParsableArguments {
         }
     }
 
-    /// The checks that apply once the OpenBao backend is chosen (`StoreOptions.validate`).
-    func validateForOpenBao() throws {
-        if try resolvedLogin() != .approle, roleId != nil || secretId != nil {
+    /// The checks that apply once the OpenBao backend is chosen (`StoreOptions.validate`);
+    /// `loginIdentityOptions` are the certificate login's options given on the command line.
+    func validateForOpenBao(loginIdentityOptions: [String]) throws {
+        let login = try resolvedLogin()
+        if login != .approle, roleId != nil || secretId != nil {
             throw ValidationError("--role-id and --secret-id go with --login approle")
+        }
+        if login != .cert, let option = loginIdentityOptions.first {
+            throw ValidationError("\(option) goes with --login cert")
         }
     }
 
-    /// The store's configuration: the environment's (address, token, CA, namespace, server name,
-    /// client certificate), then these options.
-    func configuration() throws -> VaultConfiguration {
+    /// The store's configuration: the environment's (address, token, CA, namespace, server name),
+    /// then these options; `loginIdentity` gives the client identity of `--login cert`.
+    func configuration(loginIdentity: () throws -> ClientIdentity) throws -> VaultConfiguration {
         let environment = ProcessInfo.processInfo.environment
         let settings = VaultEnvironment(environment)
         guard let addressText = settings["ADDR"] else {
@@ -133,12 +138,7 @@ struct OpenBaoOptions: ParsableArguments {
                 )
             )
         case .cert:
-            guard let certificate = settings["CLIENT_CERT"] else {
-                throw ValidationError(
-                    "--login cert needs the client certificate: set BAO_CLIENT_CERT (and BAO_CLIENT_KEY)"
-                )
-            }
-            tls.clientIdentity = try ClientIdentity(certificateFile: certificate, keyFile: settings["CLIENT_KEY"])
+            tls.clientIdentity = try loginIdentity()
             login = .certificate()
         }
         return VaultConfiguration(
@@ -146,14 +146,16 @@ struct OpenBaoOptions: ParsableArguments {
             login: login,
             tls: tls,
             namespace: settings["NAMESPACE"],
-            mount: mount ?? variable(Self.mountVariable) ?? VaultConfiguration.defaultMount,
-            pathPrefix: pathPrefix ?? variable(Self.pathPrefixVariable) ?? VaultConfiguration.defaultPathPrefix
+            mount: mount ?? nonEmptyVariable(Self.mountVariable) ?? VaultConfiguration.defaultMount,
+            pathPrefix: pathPrefix ?? nonEmptyVariable(Self.pathPrefixVariable) ?? VaultConfiguration.defaultPathPrefix
         )
     }
 
     private var pins: [String] {
         if !pin.isEmpty { return pin }
-        return (variable(Self.pinVariable) ?? "").split(separator: ",").map { String($0) }.filter { !$0.isEmpty }
+        return (nonEmptyVariable(Self.pinVariable) ?? "").split(separator: ",").map { String($0) }.filter {
+            !$0.isEmpty
+        }
     }
 
     private func parsePin(_ text: String) throws -> Pin {
@@ -164,9 +166,9 @@ struct OpenBaoOptions: ParsableArguments {
         }
     }
 
-    private func resolvedLogin() throws -> OpenBaoLoginMethod {
+    func resolvedLogin() throws -> OpenBaoLoginMethod {
         if let login { return login }
-        guard let text = variable(Self.loginVariable) else { return .token }
+        guard let text = nonEmptyVariable(Self.loginVariable) else { return .token }
         guard let method = OpenBaoLoginMethod(rawValue: text) else {
             throw ValidationError("\(Self.loginVariable)=\(text): expected token, approle or cert")
         }
@@ -174,16 +176,18 @@ struct OpenBaoOptions: ParsableArguments {
     }
 
     private func source(_ option: String?, _ variable: String, option name: String) throws -> SecretSource {
-        guard let text = option ?? self.variable(variable) else {
+        guard let text = option ?? nonEmptyVariable(variable) else {
             throw ValidationError("--login approle needs \(name) SOURCE (or $\(variable))")
         }
         return try secretSource(text, option: name)
     }
 
-    private func variable(_ name: String) -> String? {
-        guard let value = getenv(name).map({ String(cString: $0) }), !value.isEmpty else { return nil }
-        return value
-    }
+}
+
+/// The value of the environment variable `name`; nil when it is unset or empty.
+func nonEmptyVariable(_ name: String) -> String? {
+    guard let value = getenv(name).map({ String(cString: $0) }), !value.isEmpty else { return nil }
+    return value
 }
 
 extension OpenBaoOptions: HotReadable {

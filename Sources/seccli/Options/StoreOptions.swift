@@ -16,14 +16,22 @@ enum StoreBackend: String, CaseIterable, ExpressibleByArgument {
     case openbao
 }
 
+/// The store options of `cred`, `sso`, `git-helper` and the `keyring:` sources (`--cert`… for the
+/// OpenBao backend's certificate login).
+typealias StoreOptions = StoreOptionGroup<PlainLoginIdentitySpelling>
+
+/// The store options of the `identity` commands, whose `--cert`… name the identity imported: the
+/// certificate login's options are `--login-cert`….
+typealias IdentityStoreOptions = StoreOptionGroup<PrefixedLoginIdentitySpelling>
+
 /// `--backend`, `--store-file`, `--store-password`, the OpenBao backend's options and `--timeout`,
 /// shared by `cred`, `sso` and `identity`. The backend is never chosen silently: the Secret Service
 /// unless --backend or SECCLI_BACKEND says file or openbao.
-struct StoreOptions: ParsableArguments {
-    static let backendVariable = "SECCLI_BACKEND"
-    static let storeFileVariable = "SECCLI_STORE_FILE"
-    static let defaultPasswordSource = "env:SECCLI_STORE_PASSWORD"
-    static let defaultTimeout: Double = 10
+struct StoreOptionGroup<LoginSpelling>: ParsableArguments {
+    static var backendVariable: String { "SECCLI_BACKEND" }
+    static var storeFileVariable: String { "SECCLI_STORE_FILE" }
+    static var defaultPasswordSource: String { "env:SECCLI_STORE_PASSWORD" }
+    static var defaultTimeout: Double { 10 }
 
     @Option(
         help: ArgumentHelp(
@@ -51,13 +59,17 @@ struct StoreOptions: ParsableArguments {
 
     @OptionGroup var openBao: OpenBaoOptions
 
+    @OptionGroup var loginIdentity: OpenBaoLoginIdentityOptions<LoginSpelling>
+
     @Option(help: ArgumentHelp("Give up after this many seconds (the store never hangs longer).", valueName: "seconds"))
-    var timeout: Double = StoreOptions.defaultTimeout
+    var timeout: Double = Self.defaultTimeout
 
     func validate() throws {
         _ = try resolvedBackend()
         try Self.applicability.validate(self)
-        if usesOpenBao { try openBao.validateForOpenBao() }
+        if usesOpenBao {
+            try openBao.validateForOpenBao(loginIdentityOptions: loginIdentity.given.filter(\.1).map(\.0))
+        }
         _ = try passwordSource()
         guard timeout > 0, timeout <= 3600 else {
             throw ValidationError("--timeout must be more than 0 and at most 3600 seconds")
@@ -86,7 +98,8 @@ struct StoreOptions: ParsableArguments {
                 password: try passwordSource().read(keyring: secretKeyring)
             ).auditedIfConfigured()
         case .openbao:
-            return try VaultStore(configuration: openBao.configuration()).auditedIfConfigured()
+            let configuration = try openBao.configuration { try loginIdentity.loginIdentity(timeout: timeLimit) }
+            return try VaultStore(configuration: configuration).auditedIfConfigured()
         }
     }
 
@@ -101,21 +114,31 @@ struct StoreOptions: ParsableArguments {
     }
 
     /// The file backend's options, refused with the Secret Service.
-    static let applicability = OptionApplicability<Self>(
-        rules: [
-            .init("--store-file", given: { $0.storeFile != nil }, appliesTo: \.usesFile, "--backend file"),
-            .init("--store-password", given: { $0.storePassword != nil }, appliesTo: \.usesFile, "--backend file"),
-        ]
-            + ["--mount", "--path-prefix", "--login", "--role-id", "--secret-id", "--ca", "--pin"].map { option in
-                .init(
-                    option,
-                    given: { $0.openBao.given.contains { $0 == (option, true) } },
-                    appliesTo: \.usesOpenBao,
-                    "--backend openbao"
-                )
-            },
-        describe: { "the \(((try? $0.resolvedBackend()) ?? .secretService).rawValue) backend" }
-    )
+    static var applicability: OptionApplicability<Self> {
+        OptionApplicability<Self>(
+            rules: [
+                .init("--store-file", given: { $0.storeFile != nil }, appliesTo: \.usesFile, "--backend file"),
+                .init("--store-password", given: { $0.storePassword != nil }, appliesTo: \.usesFile, "--backend file"),
+            ]
+                + ["--mount", "--path-prefix", "--login", "--role-id", "--secret-id", "--ca", "--pin"].map { option in
+                    .init(
+                        option,
+                        given: { $0.openBao.given.contains { $0 == (option, true) } },
+                        appliesTo: \.usesOpenBao,
+                        "--backend openbao"
+                    )
+                }
+                + OpenBaoLoginIdentityOptions<LoginSpelling>.optionNames.map { option in
+                    .init(
+                        option,
+                        given: { $0.loginIdentity.given.contains { $0 == (option, true) } },
+                        appliesTo: \.usesOpenBao,
+                        "--backend openbao"
+                    )
+                },
+            describe: { "the \(((try? $0.resolvedBackend()) ?? .secretService).rawValue) backend" }
+        )
+    }
 
     /// Whether the file backend is used (`validate` has checked the backend's name).
     private var usesFile: Bool { (try? resolvedBackend()) == .file }
@@ -155,13 +178,14 @@ struct StoreOptions: ParsableArguments {
     }
 }
 
-extension StoreOptions: HotReadable {
+extension StoreOptionGroup: HotReadable {
     static var hotOptions: [HotOption<Self>] {
         [
             .option("--backend") { $0.backend = $1 },
             .option("--store-file") { $0.storeFile = $1 },
             .option("--store-password") { $0.storePassword = $1 },
             .group { $0.openBao = $1 },
+            .group { $0.loginIdentity = $1 },
             .option("--timeout", default: defaultTimeout) { $0.timeout = $1 },
         ]
     }

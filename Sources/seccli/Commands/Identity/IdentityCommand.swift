@@ -29,7 +29,7 @@ struct IdentityNameOptions: ParsableArguments {
     }
 }
 
-extension StoreOptions {
+extension StoreOptionGroup {
     /// The identities kept in the store these options name.
     func identityStore() throws -> IdentityStore {
         IdentityStore(store: try open(), timeout: timeLimit)

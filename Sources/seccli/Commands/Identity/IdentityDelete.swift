@@ -9,7 +9,7 @@ extension SecCLI.IdentityCommand {
         )
 
         @OptionGroup var name: IdentityNameOptions
-        @OptionGroup var store: StoreOptions
+        @OptionGroup var store: IdentityStoreOptions
 
         func run() throws {
             try store.identityStore().delete(named: name.name)

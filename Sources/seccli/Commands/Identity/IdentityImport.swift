@@ -16,7 +16,7 @@ extension SecCLI.IdentityCommand {
 
         @OptionGroup var name: IdentityNameOptions
         @OptionGroup var files: ClientIdentityOptions
-        @OptionGroup var store: StoreOptions
+        @OptionGroup var store: IdentityStoreOptions
 
         func validate() throws {
             if files.p12 == nil && files.cert == nil {

@@ -18,7 +18,7 @@ extension SecCLI.IdentityCommand {
         @Flag(help: "Print a JSON array of {name, subject, issuer, notAfter, expired, expiresSoon, pin} objects.")
         var json = false
 
-        @OptionGroup var store: StoreOptions
+        @OptionGroup var store: IdentityStoreOptions
 
         func run() throws {
             let list = try store.identityStore().list()

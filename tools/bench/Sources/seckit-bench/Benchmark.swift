@@ -64,4 +64,6 @@ let benchmarks: [Benchmark] = [
     vaporMutualTLSGet(secKit: true),
     httpDigest(authenticated: false),
     httpDigest(authenticated: true),
+    vaultRead(store: false),
+    vaultRead(store: true),
 ]

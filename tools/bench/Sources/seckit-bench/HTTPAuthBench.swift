@@ -22,7 +22,7 @@ import SecKitHTTPClient
 private let requestsPerCall = 16
 
 /// Runs `body` to completion from the synchronous timing loop.
-private func blocking<T: Sendable>(_ name: String, _ body: @escaping @Sendable () async throws -> T) -> T {
+func blocking<T: Sendable>(_ name: String, _ body: @escaping @Sendable () async throws -> T) -> T {
     let done = DispatchSemaphore(value: 0)
     nonisolated(unsafe) var outcome: Result<T, any Error>?
     Task {

@@ -73,3 +73,60 @@ func tlsHandshake(pinned: Bool) -> Benchmark {
         )
     }
 }
+
+/// `tls-pin-failure` and `tls-pin-failure-report`: one operation is a full TLS handshake, as in
+/// `tls-handshake`, whose enforced pin fails (`TLSError.pinMismatch`, the connection refused). The
+/// report variant's policy has a `reportURI` pointing to a collector that accepts connections and
+/// never answers (tools/bench/run's listener, `SECKIT_BENCH_TLS_REPORT_URI`): the first failure
+/// starts a report in the background, every later one within 10 minutes is the same failure and is
+/// only counted by the rate limiter, which is what a client that keeps failing pays. `result=` is the
+/// mismatch's outcome.
+func tlsPinFailure(reporting: Bool) -> Benchmark {
+    let name = reporting ? "tls-pin-failure-report" : "tls-pin-failure"
+    return Benchmark(
+        name: name,
+        summary:
+            "TLSClient.connect to 127.0.0.1:$SECKIT_BENCH_TLS_PORT with a pin that fails"
+            + (reporting ? ", report URI $SECKIT_BENCH_TLS_REPORT_URI (never answers)" : ", no report URI")
+    ) {
+        func setting(_ variable: String) -> String {
+            guard let value = getenv(variable).map({ String(cString: $0) }), !value.isEmpty else {
+                fail("\(name): \(variable) is not set")
+            }
+            return value
+        }
+        guard let port = Int(setting("SECKIT_BENCH_TLS_PORT")) else {
+            fail("\(name): SECKIT_BENCH_TLS_PORT is not a number")
+        }
+        let client: TLSClient
+        do {
+            // The SHA-256 of nothing: no key has this pin.
+            let wrong = try Pin(parsing: "sha256/47DEQpj8HBSa+/TImW+5JCeuQeRkm5NMpJWZG3hSuFU=")
+            let report = reporting ? try PinReportURI(setting("SECKIT_BENCH_TLS_REPORT_URI")) : nil
+            var configuration = TLSClientConfiguration(
+                trustRoots: .caFile(setting("SECKIT_BENCH_TLS_CA")),
+                serverName: "localhost"
+            )
+            configuration.pinPolicy = try PinPolicy(host: "localhost", pins: [wrong], reportURI: report)
+            client = try TLSClient(configuration: configuration)
+        } catch {
+            fail("\(name): \(error)")
+        }
+        func handshake() -> PinEvaluation {
+            do {
+                let connection = try client.connect(host: "127.0.0.1", port: port)
+                connection.close()
+                fail("\(name): the pin did not fail")
+            } catch .pinMismatch(let evaluation) {
+                return evaluation
+            } catch {
+                fail("\(name): \(error)")
+            }
+        }
+        let first = handshake()
+        return Prepared(
+            operation: { UInt8(truncatingIfNeeded: handshake().chain.count) },
+            result: first.outcome == .mismatched ? "mismatched" : "\(first.outcome)"
+        )
+    }
+}

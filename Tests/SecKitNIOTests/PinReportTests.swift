@@ -1,4 +1,3 @@
-import AsyncHTTPClient
 import Foundation
 import NIOCore
 import SecKitHTTPClient
@@ -45,24 +44,9 @@ import Testing
         )
     }
 
-    /// `GET /` through AsyncHTTPClient configured with `configuration`; the body.
-    func get(_ port: Int, _ configuration: TLSClientConfiguration) async throws -> String {
-        let client = HTTPClient(
-            eventLoopGroup: HTTPClient.defaultEventLoopGroup,
-            configuration: try HTTPClient.Configuration(secKit: configuration)
-        )
-        do {
-            let response = try await client.execute(
-                HTTPClientRequest(url: "https://127.0.0.1:\(port)/"),
-                timeout: .seconds(20)
-            )
-            let body = try await response.body.collect(upTo: 1 << 20)
-            try await client.shutdown()
-            return String(buffer: body)
-        } catch {
-            try await client.shutdown()
-            throw error
-        }
+    /// `GET /` through AsyncHTTPClient configured with `configuration` (HTTPClientTests' request).
+    func get(_ server: TLSTestServer, _ configuration: TLSClientConfiguration) async throws -> String {
+        try await HTTPClientTests().get(server, configuration)
     }
 
     @Test(arguments: [PinSet.Mode.enforce, .reportOnly])
@@ -115,9 +99,9 @@ import Testing
             report: try PinReportURI(collector.url("/r"))
         )
         if mode == .enforce {
-            await #expect { try await get(server.port, configuration) } throws: { isPinMismatch($0) }
+            await #expect { try await get(server, configuration) } throws: { isPinMismatch($0) }
         } else {
-            #expect(try await get(server.port, configuration).contains("s_server"))
+            #expect(try await get(server, configuration).contains("s_server"))
         }
         let requests = collector.waitForRequests(1)
         try #require(requests.count == 1)
@@ -136,12 +120,12 @@ import Testing
         let listener = try SilentListener()
         let uri = try PinReportURI("http://127.0.0.1:\(listener.port)/r", timeout: .seconds(2))
         let enforced = try configuration(pins: [try fixture.pin("other")], report: uri)
-        await #expect { try await get(server.port, enforced) } throws: { isPinMismatch($0) }
+        await #expect { try await get(server, enforced) } throws: { isPinMismatch($0) }
         await #expect {
             try await ClientTLSContext(configuration: enforced).connect(host: "127.0.0.1", port: server.port)
         } throws: { isPinMismatch($0) }
         let reportOnly = try configuration(pins: [try fixture.pin("other")], mode: .reportOnly, report: uri)
-        #expect(try await get(server.port, reportOnly).contains("s_server"))
+        #expect(try await get(server, reportOnly).contains("s_server"))
         #expect(PinFailureReport.waitForPendingReports(timeout: .seconds(30 * ProcessRunner.timeoutScale)))
         #expect(listener.hasPendingConnection())
     }

@@ -6,6 +6,22 @@ import Glibc
 
 // MARK: TLS
 
+/// The environment variable `variable`, which tools/bench/run sets for `benchmark`; fails when unset.
+func benchSetting(_ variable: String, for benchmark: String) -> String {
+    guard let value = getenv(variable).map({ String(cString: $0) }), !value.isEmpty else {
+        fail("\(benchmark): \(variable) is not set")
+    }
+    return value
+}
+
+/// The port of tools/bench/run's `openssl s_server` (`SECKIT_BENCH_TLS_PORT`).
+func benchPort(for benchmark: String) -> Int {
+    guard let port = Int(benchSetting("SECKIT_BENCH_TLS_PORT", for: benchmark)) else {
+        fail("\(benchmark): SECKIT_BENCH_TLS_PORT is not a number")
+    }
+    return port
+}
+
 /// `tls-handshake` and `tls-handshake-pinned`: one operation is a full TLS handshake with a local
 /// server (TCP connect to 127.0.0.1, handshake with SNI `localhost`, chain verification against a CA
 /// file and host name check, then close), through one `TLSClient` whose OpenSSL context is made once.
@@ -27,15 +43,8 @@ func tlsHandshake(pinned: Bool) -> Benchmark {
             "TLSClient.connect + close to 127.0.0.1:$SECKIT_BENCH_TLS_PORT (CA $SECKIT_BENCH_TLS_CA, SNI localhost)"
             + (pinned ? ", pin $SECKIT_BENCH_TLS_PIN checked" : ", no pins")
     ) {
-        func setting(_ variable: String) -> String {
-            guard let value = getenv(variable).map({ String(cString: $0) }), !value.isEmpty else {
-                fail("\(name): \(variable) is not set")
-            }
-            return value
-        }
-        guard let port = Int(setting("SECKIT_BENCH_TLS_PORT")) else {
-            fail("\(name): SECKIT_BENCH_TLS_PORT is not a number")
-        }
+        func setting(_ variable: String) -> String { benchSetting(variable, for: name) }
+        let port = benchPort(for: name)
         let client: TLSClient
         do {
             var configuration = TLSClientConfiguration(
@@ -89,15 +98,8 @@ func tlsPinFailure(reporting: Bool) -> Benchmark {
             "TLSClient.connect to 127.0.0.1:$SECKIT_BENCH_TLS_PORT with a pin that fails"
             + (reporting ? ", report URI $SECKIT_BENCH_TLS_REPORT_URI (never answers)" : ", no report URI")
     ) {
-        func setting(_ variable: String) -> String {
-            guard let value = getenv(variable).map({ String(cString: $0) }), !value.isEmpty else {
-                fail("\(name): \(variable) is not set")
-            }
-            return value
-        }
-        guard let port = Int(setting("SECKIT_BENCH_TLS_PORT")) else {
-            fail("\(name): SECKIT_BENCH_TLS_PORT is not a number")
-        }
+        func setting(_ variable: String) -> String { benchSetting(variable, for: name) }
+        let port = benchPort(for: name)
         let client: TLSClient
         do {
             // The SHA-256 of nothing: no key has this pin.

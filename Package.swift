@@ -8,6 +8,7 @@ let package = Package(
         .library(name: "SecCrypto", targets: ["SecCrypto"]),
         .library(name: "SecIO", targets: ["SecIO"]),
         .library(name: "SecEnvelope", targets: ["SecEnvelope"]),
+        .library(name: "SecCurl", targets: ["SecCurl"]),
         .library(name: "SecTLS", targets: ["SecTLS"]),
         .library(name: "SecKeychain", targets: ["SecKeychain"]),
         .library(name: "SecIdentities", targets: ["SecIdentities"]),
@@ -60,8 +61,10 @@ let package = Package(
         // Files read in chunks, atomic outputs and secret sources: the operating-system side of the modules.
         .target(name: "SecIO", dependencies: ["SecCrypto"]),
         .target(name: "SecEnvelope", dependencies: ["SecCrypto"]),
+        // Small HTTP requests over libcurl, loaded with dlopen on first use: below SecTLS and NIO.
+        .target(name: "SecCurl", dependencies: ["CCurl"]),
         // Certificates, pins and pin policies, client identities, and the TLS client that enforces them.
-        .target(name: "SecTLS", dependencies: ["SecCrypto", "SecIO", "COpenSSL"]),
+        .target(name: "SecTLS", dependencies: ["SecCrypto", "SecIO", "SecCurl", "COpenSSL"]),
         // Credentials on the Secret Service (GDBus reads, libsecret writes) or an encrypted file; SSO.
         .target(name: "SecKeychain", dependencies: ["SecCrypto", "SecIO", "CLibSecret"]),
         // Client identities kept in a keychain: the one module that needs both SecTLS and SecKeychain.
@@ -71,7 +74,7 @@ let package = Package(
         // HTTP credentials kept in a keychain: the one module that needs both SecHTTPAuth and SecKeychain.
         .target(name: "SecHTTPAuthKeychain", dependencies: ["SecCrypto", "SecIO", "SecHTTPAuth", "SecKeychain"]),
         // The keychain on OpenBao and Vault (KV version 2): the protocol core and its transports.
-        .target(name: "SecVault", dependencies: ["SecCrypto", "SecIO", "SecTLS", "SecKeychain", "CCurl"]),
+        .target(name: "SecVault", dependencies: ["SecCrypto", "SecIO", "SecTLS", "SecCurl", "SecKeychain", "CCurl"]),
         .target(
             name: "SecKit",
             dependencies: [
@@ -179,6 +182,10 @@ let package = Package(
         .testTarget(
             name: "SecEnvelopeTests",
             dependencies: ["SecEnvelope", "SecCrypto", "TestSupport"]
+        ),
+        .testTarget(
+            name: "SecCurlTests",
+            dependencies: ["SecCurl", "TestSupport"]
         ),
         .testTarget(
             name: "SecTLSTests",

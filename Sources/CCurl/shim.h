@@ -8,7 +8,7 @@
 #include <curl/curl.h>
 #include <dlfcn.h>
 
-// SecVault loads libcurl.so.4 on the first request of a curl transport (dlopen) and calls it through
+// SecCurl loads libcurl.so.4 on the first request that needs it (dlopen) and calls it through
 // this table, never by name, so seccli links no libcurl and a Secret Service `cred get` loads none.
 #define SECKIT_CURL_FUNCTIONS(X) \
     X(global_init) \

@@ -22,7 +22,8 @@ extension HTTPClient.Configuration {
     ///   (curl's `--pinnedpubkey`): the pin set of every host the certificate is valid for must
     ///   match (report-only sets report), and a certificate no pin set covers is refused unless
     ///   the policy allows unpinned hosts. The connected host is always among those names, the
-    ///   host name having been matched against them. Pins of a trusted CA's key are refused here
+    ///   host name having been matched against them. A pin policy's `reportURI` gets a report of
+    ///   each mismatch, for the pin set's host name, with the server's certificate as both chains. Pins of a trusted CA's key are refused here
     ///   with `invalidConfiguration` rather than never matching; pin-only trust needs exactly one
     ///   enforced pin set.
     ///
@@ -116,7 +117,10 @@ extension HTTPClient.Configuration {
             guard let leaf = tlsHandler.peerCertificate else {
                 throw TLSError.handshakeFailed("the server sent no certificate")
             }
-            for evaluation in try pinCheck.check(try certificates.certificate(leaf)) { onPinEvaluation?(evaluation) }
+            let leafCertificate = try certificates.certificate(leaf)
+            for evaluation in try pinCheck.check(leafCertificate, port: channel.remoteAddress?.port) {
+                onPinEvaluation?(evaluation)
+            }
         } catch {
             if case .pinMismatch(let evaluation) = error as? TLSError { onPinEvaluation?(evaluation) }
             channel.close(promise: nil)

@@ -120,7 +120,8 @@ enum ExitStatus: Int32, CaseIterable, Sendable {
                     + "does not apply to the format, direction or backend chosen (`--md` with `--format fernet`, `--iter` "
                     + "with `--key`, `--store-file` with the Secret Service); for `pin`: a "
                     + "malformed `HOST[:PORT]` or `--expect` pin, `--ca` with `--pin-only`, `--p12` with `--cert`, `--identity` with either, "
-                    + "connection options (`--timeout` included) with `--file`, `--pin-only` without `--expect` (`tls doctor`: without `--pin`)"
+                    + "connection options (`--timeout` included) with `--file`, `--pin-only` without `--expect` (`tls doctor`: without `--pin`), "
+                    + "`--report-uri` without `--expect` or not `http(s)://`, `--report-ca` without `--report-uri`"
             )
         }
     }

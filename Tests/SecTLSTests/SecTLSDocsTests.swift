@@ -46,9 +46,25 @@ struct SecTLSDocsTests {
     @Test("PinPolicy's defaults: the backup-pin rule and unpinned hosts")
     func pinPolicyDefaults() throws {
         let policy = PinPolicy([])
-        let row = try page.row("`PinPolicy(_:backupPinRule:unpinnedHosts:)`, `PinPolicy(host:pins:)`")[1]
+        let row = try page.row(
+            "`PinPolicy(_:backupPinRule:unpinnedHosts:reportURI:)`, `PinPolicy(host:pins:reportURI:)`"
+        )[1]
         #expect(row.contains("`backupPinRule` `.\(policy.backupPinRule.rawValue)` (default: "))
         #expect(row.contains("`unpinnedHosts` `.\(policy.unpinnedHosts.rawValue)` (default: "))
+    }
+
+    @Test("pin-failure reports: the default timeout and the rate limit's interval")
+    func pinReportDefaults() throws {
+        let uri = try PinReportURI("https://collector.example/r")
+        #expect(
+            try page.passage(containing: "**Short and verified.**")
+                .contains("a timeout for the whole POST (\(DocsPage.seconds(uri.timeout)) by default)")
+        )
+        #expect(PinFailureReporter.interval == .seconds(600))
+        #expect(
+            try page.passage(containing: "**Rate-limited, process-wide.**")
+                .contains("At most one report per host, port, pin set (and URI) and failure every 10 minutes")
+        )
     }
 
     @Test("the largest identity file ClientIdentity reads")

@@ -14,6 +14,7 @@ public enum InteropPeer: String, CaseIterable, Sendable {
     case digest = "digest_peer.py"
     case hostileAuthServer = "hostile_auth_server.py"
     case stallingServer = "stalling_server.py"
+    case pinReportCollector = "pin_report_collector.py"
     case hvac = "hvac_peer.py"
     case fakeVaultServer = "fake_vault_server.py"
 
@@ -85,6 +86,7 @@ public enum InteropPeer: String, CaseIterable, Sendable {
         case .digest: ["python3", "-c", "import requests.auth"]
         case .hostileAuthServer: ["python3", "-c", "import http.server, ssl"]
         case .stallingServer: ["python3", "-c", "import socket, ssl, threading"]
+        case .pinReportCollector: ["python3", "-c", "import http.server, ssl, threading"]
         case .hvac: ["python3", "-c", "import hvac"]
         case .fakeVaultServer: ["python3", "-c", "import http.server, ssl, threading"]
         case .legacy:

@@ -35,13 +35,16 @@ public final class TLSTestServer: @unchecked Sendable {
 
     /// Starts `openssl s_server` with `arguments` (without `-accept`) in `directory` on the loopback
     /// `address` (`127.0.0.1` or `::1`), and waits up to `timeout` until it listens. Throws with the
-    /// server's output when it exits or does not listen.
+    /// server's output when it exits or does not listen. `port` asks for that port (a server
+    /// replacing a stopped one); by default a free one is taken.
     public static func start(
         _ arguments: [String],
         in directory: URL,
         address: String = "127.0.0.1",
+        port: Int? = nil,
         timeout: Duration = .seconds(15)
     ) throws -> TLSTestServer {
+        if let port { return try startOnce(arguments, in: directory, address: address, port: port, timeout: timeout) }
         var lastError: Error = ProcessRunnerError(description: "s_server did not start")
         for _ in 0..<5 {
             do {

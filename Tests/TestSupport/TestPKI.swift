@@ -74,18 +74,20 @@ public final class TestPKI: Sendable {
     }
 
     /// An `openssl s_server -www` on `address` (127.0.0.1 or ::1) with `<cert>.pem`/`<cert>.key`,
-    /// sending `chain`, with `options` (`-tls1_3`, `-Verify 1`, …).
+    /// sending `chain`, with `options` (`-tls1_3`, `-Verify 1`, …), on `port` (a free one by default).
     public func server(
         cert: String = "leaf-rsa",
         chain: String? = "intermediate.pem",
         _ options: [String] = [],
-        address: String = "127.0.0.1"
+        address: String = "127.0.0.1",
+        port: Int? = nil
     ) throws -> TLSTestServer {
         try TLSTestServer.start(
             ["-cert", "\(cert).pem", "-key", "\(cert).key"] + (chain.map { ["-cert_chain", $0] } ?? []) + ["-www"]
                 + options,
             in: URL(fileURLWithPath: directory),
-            address: address
+            address: address,
+            port: port
         )
     }
 

@@ -96,6 +96,12 @@ struct OptionApplicabilityTests {
         .init(arguments: ["pin", "--file", "IN", "--cert", "IN"], option: "--cert", use: "--file"),
         .init(arguments: ["pin", "--file", "IN", "--p12", "IN"], option: "--p12", use: "--file"),
         .init(arguments: ["pin", "--file", "IN", "--identity", "work"], option: "--identity", use: "--file"),
+        .init(
+            arguments: ["pin", "--file", "IN", "--report-uri", "http://127.0.0.1:1/r"],
+            option: "--report-uri",
+            use: "--file"
+        ),
+        .init(arguments: ["pin", "--file", "IN", "--report-ca", "ca.pem"], option: "--report-ca", use: "--file"),
         // cred: an internet password's options without --server
         .init(arguments: ["cred", "list", "--protocol", "https"], option: "--protocol", use: "without --server"),
         .init(

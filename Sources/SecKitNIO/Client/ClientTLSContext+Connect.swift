@@ -51,7 +51,11 @@ extension ClientTLSContext {
                 .connectTimeout(TimeAmount(timeouts.connect))
                 .connect(host: host, port: port) { channel in
                     channel.eventLoop.makeCompletedFuture {
-                        let verification = try self.addHandlers(to: channel.pipeline.syncOperations, serverName: host)
+                        let verification = try self.addHandlers(
+                            to: channel.pipeline.syncOperations,
+                            serverName: host,
+                            port: port
+                        )
                         return (try NIOAsyncChannel(wrappingChannelSynchronously: channel), verification)
                     }
                 }

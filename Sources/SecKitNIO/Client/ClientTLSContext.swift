@@ -54,13 +54,16 @@ public final class ClientTLSContext: Sendable {
     ///   - pipeline: the new channel's pipeline, in its synchronous form.
     ///   - serverName: the host the channel connects to; the configuration's `serverName` wins when
     ///     it is set.
+    ///   - port: the port the channel connects to, for the pin policy's failure reports; nil (the
+    ///     default) sends none.
     /// - Returns: the future of the handshake's verification: the verified chain and its pin
     ///   evaluation, or the `TLSError` it failed with.
     /// - Throws: `TLSError` when pin-only trust has no enforced pin set for `serverName`, or the
     ///   pipeline's error when a handler cannot be added.
     public func addHandlers(
         to pipeline: ChannelPipeline.SynchronousOperations,
-        serverName: String
+        serverName: String,
+        port: Int? = nil
     ) throws -> EventLoopFuture<VerifiedServerChain> {
         let serverName = HostPattern.normalize(configuration.serverName ?? serverName)
         if configuration.trustRoots == .pinsOnly {
@@ -69,7 +72,7 @@ public final class ClientTLSContext: Sendable {
         let record = HandshakeRecord<VerifiedServerChain>()
         let callback = VerificationCallback.make(record: record, cache: certificates) {
             [verifier] presented throws(TLSError) in
-            let verified = try verifier.verify(presented, serverName: serverName)
+            let verified = try verifier.verify(presented, serverName: serverName, port: port)
             return (verified, verified.chain)
         }
         let tlsHandler = try NIOSSLClientHandler(

@@ -36,6 +36,7 @@ final class SSLSession {
 
     func handshake(
         serverName: String,
+        port: Int,
         configuration: TLSClientConfiguration,
         verifier: ServerCertificateVerifier,
         deadline: ContinuousClock.Instant
@@ -60,12 +61,18 @@ final class SSLSession {
         let verified: VerifiedServerChain
         if pinsOnly {
             // The handshake checked nothing: the verifier links the sent chain to a pinned certificate.
-            verified = try verifier.verify(peerChain(reusing: []), serverName: serverName)
+            verified = try verifier.verify(peerChain(reusing: []), serverName: serverName, port: port)
         } else {
             let chain = certificates(SSL_get0_verified_chain(ssl))
             verified = VerifiedServerChain(
                 chain: chain,
-                pinEvaluation: try verifier.checkPins(chain, serverName: serverName, at: Date())
+                pinEvaluation: try verifier.checkPins(
+                    chain,
+                    serverName: serverName,
+                    port: port,
+                    servedChain: { self.peerChain(reusing: chain) },
+                    at: Date()
+                )
             )
         }
 

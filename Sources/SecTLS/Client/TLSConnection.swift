@@ -47,6 +47,7 @@ public final class TLSConnection: Sendable {
         let session = try SSLSession(socket: socket, context: client.context)
         let established = try session.handshake(
             serverName: serverName,
+            port: port,
             configuration: configuration,
             verifier: client.verifier,
             deadline: ContinuousClock.now + configuration.timeouts.handshake

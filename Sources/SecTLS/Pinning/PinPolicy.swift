@@ -97,6 +97,10 @@ public struct PinPolicy: Hashable, Sendable {
     public let pinSets: [PinSet]
     public let backupPinRule: BackupPinRule
     public let unpinnedHosts: UnpinnedHostRule
+    /// Where RFC 7469 pin-failure reports go (`PinFailureReport`): a mismatch of an unexpired pin
+    /// set, enforced or report-only, is POSTed there in the background, once per host, port, pin
+    /// set and failure every 10 minutes. Nil: no reports.
+    public let reportURI: PinReportURI?
 
     /// A policy of `pinSets`.
     ///
@@ -104,10 +108,17 @@ public struct PinPolicy: Hashable, Sendable {
     ///   - pinSets: the pin sets; empty pins nothing.
     ///   - backupPinRule: what to do when no backup pin is outside the current chain.
     ///   - unpinnedHosts: what a host that no pin set covers gets; refused unless `.allow`.
-    public init(_ pinSets: [PinSet], backupPinRule: BackupPinRule = .warn, unpinnedHosts: UnpinnedHostRule = .refuse) {
+    ///   - reportURI: where pin-failure reports are sent; nil (the default) for none.
+    public init(
+        _ pinSets: [PinSet],
+        backupPinRule: BackupPinRule = .warn,
+        unpinnedHosts: UnpinnedHostRule = .refuse,
+        reportURI: PinReportURI? = nil
+    ) {
         self.pinSets = pinSets
         self.backupPinRule = backupPinRule
         self.unpinnedHosts = unpinnedHosts
+        self.reportURI = reportURI
     }
 
     /// One enforced pin set for exactly `host`: what `seccli pin --expect` and curl's `--pinnedpubkey` do.
@@ -116,9 +127,15 @@ public struct PinPolicy: Hashable, Sendable {
     ///   - host: the host pattern (`HostPattern`) the pins are for.
     ///   - pins: the acceptable pins; at least one.
     ///   - backupPinRule: what to do when no backup pin is outside the current chain.
+    ///   - reportURI: where pin-failure reports are sent; nil (the default) for none.
     /// - Throws: `TLSError.invalidHostPattern` or `invalidConfiguration` (no pins).
-    public init(host: String, pins: [Pin], backupPinRule: BackupPinRule = .warn) throws(TLSError) {
-        self.init([try PinSet(host: host, pins: pins)], backupPinRule: backupPinRule)
+    public init(
+        host: String,
+        pins: [Pin],
+        backupPinRule: BackupPinRule = .warn,
+        reportURI: PinReportURI? = nil
+    ) throws(TLSError) {
+        self.init([try PinSet(host: host, pins: pins)], backupPinRule: backupPinRule, reportURI: reportURI)
     }
 
     /// True when a connection to a host that no pin set covers must be refused.

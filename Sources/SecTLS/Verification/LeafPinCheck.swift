@@ -44,8 +44,10 @@ package struct LeafPinCheck: Sendable {
     /// The evaluation of each pin set that applies to `leaf`; throws `pinMismatch` (or `noBackupPin`
     /// under the strict rule) for the first that refuses it.
     /// Throws `certificateVerificationFailed` (host name mismatch) for a certificate without a DNS
-    /// or IP subjectAltName, unless the trust is pin-only (no host name is verified then).
-    package func check(_ leaf: X509Certificate, at now: Date = Date()) throws(TLSError) -> [PinEvaluation] {
+    /// or IP subjectAltName, unless the trust is pin-only (no host name is verified then). A mismatch
+    /// is reported (`PinPolicy.judge`) for the pin set's host name, with `leaf` as the chain served
+    /// and validated: the stack shows nothing else.
+    package func check(_ leaf: X509Certificate, port: Int?, at now: Date = Date()) throws(TLSError) -> [PinEvaluation] {
         let names = leaf.subjectAlternativeNames.compactMap { name -> String? in
             switch name {
             case .dns(let host), .ipAddress(let host): host
@@ -64,14 +66,7 @@ package struct LeafPinCheck: Sendable {
         for pinSet in pinSets {
             let host = pinSet.host.base
             let evaluation = PinEvaluation.evaluate([leaf], host: host, policy: PinPolicy([pinSet]), now: now)
-            if evaluation.refusesConnection || (pinsOnly && evaluation.outcome == .mismatched) {
-                throw .pinMismatch(evaluation)
-            }
-            if pinPolicy.backupPinRule == .strict, evaluation.warnings.contains(.noBackupPin),
-                pinSet.mode == .enforce, !pinSet.isExpired(at: now)
-            {
-                throw .noBackupPin(host: host)
-            }
+            try pinPolicy.judge(evaluation, port: port, servedChain: { [leaf] }, refuseMismatch: pinsOnly, at: now)
             evaluations.append(evaluation)
         }
         return evaluations

@@ -59,6 +59,8 @@ public final class ServerCertificateVerifier: Sendable {
     ///   - presented: the chain the server sent, depth 0 first.
     ///   - serverName: the name the certificate must be for (an IP address is checked against IP SANs),
     ///     and pins are looked up by.
+    ///   - port: the TCP port connected to, for the pin policy's failure reports (`reportURI`); nil
+    ///     (the default) sends none.
     ///   - now: the time validity and pin set expiry are judged at (now by default).
     /// - Returns: the verified chain and its pin evaluation.
     /// - Throws: ``TLSError/certificateVerificationFailed(_:)`` when the chain does not verify;
@@ -71,6 +73,7 @@ public final class ServerCertificateVerifier: Sendable {
     public func verify(
         _ presented: [X509Certificate],
         serverName: String,
+        port: Int? = nil,
         at now: Date = Date()
     ) throws(TLSError) -> VerifiedServerChain {
         let host = HostPattern.normalize(serverName)
@@ -79,7 +82,14 @@ public final class ServerCertificateVerifier: Sendable {
             let linked = try ChainVerification.pinAnchoredChain(presented, pinSet: pinSet)
             return VerifiedServerChain(
                 chain: linked.chain,
-                pinEvaluation: try checkPins(linked.chain, serverName: host, anchored: linked.anchored, at: now)
+                pinEvaluation: try checkPins(
+                    linked.chain,
+                    serverName: host,
+                    port: port,
+                    servedChain: { presented },
+                    anchored: linked.anchored,
+                    at: now
+                )
             )
         }
         let chain = try verified.chain(presented, host: host, at: now) { () throws(TLSError) in
@@ -91,7 +101,10 @@ public final class ServerCertificateVerifier: Sendable {
                 at: now
             )
         }
-        return VerifiedServerChain(chain: chain, pinEvaluation: try checkPins(chain, serverName: host, at: now))
+        return VerifiedServerChain(
+            chain: chain,
+            pinEvaluation: try checkPins(chain, serverName: host, port: port, servedChain: { presented }, at: now)
+        )
     }
 
     /// Pin-only trust rests on an enforced, unexpired pin set for the host: checked before connecting.
@@ -105,11 +118,14 @@ public final class ServerCertificateVerifier: Sendable {
         return pinSet
     }
 
-    /// The pin policy's verdict on a verified `chain`; `anchored` false (pin-only trust, no pinned
-    /// certificate reached by signatures) counts as a mismatch whatever the chain holds.
+    /// The pin policy's verdict on a verified `chain` (`PinPolicy.judge`, which reports a failure);
+    /// `anchored` false (pin-only trust, no pinned certificate reached by signatures) counts as a
+    /// mismatch whatever the chain holds.
     func checkPins(
         _ chain: [X509Certificate],
         serverName: String,
+        port: Int?,
+        servedChain: () -> [X509Certificate],
         anchored: Bool = true,
         at now: Date
     ) throws(TLSError) -> PinEvaluation {
@@ -123,12 +139,7 @@ public final class ServerCertificateVerifier: Sendable {
                 warnings: evaluation.warnings
             )
         }
-        if evaluation.refusesConnection { throw .pinMismatch(evaluation) }
-        if pinPolicy.backupPinRule == .strict, evaluation.warnings.contains(.noBackupPin),
-            let pinSet = evaluation.pinSet, pinSet.mode == .enforce, !pinSet.isExpired(at: now)
-        {
-            throw .noBackupPin(host: serverName)
-        }
+        try pinPolicy.judge(evaluation, port: port, servedChain: servedChain, at: now)
         return evaluation
     }
 }

@@ -1,5 +1,6 @@
 internal import CCurl
 import SecCrypto
+import SecCurl
 import SecIO
 import SecKeychain
 import SecTLS
@@ -48,12 +49,11 @@ public final class CurlTransport: VaultTransport {
     ) throws(VaultTransportError)
         -> VaultResponse
     {
-        let library = try CurlLibrary.load()
         let handle: CurlHandle
         if let reused = idle.withLock({ $0.popLast() }) {
             handle = reused
         } else {
-            handle = try CurlHandle(library: library, tls: tls)
+            handle = try CurlHandle(tls: tls)
         }
         let response = try handle.perform(request, deadline: deadline, serverName: tls.serverName)
         idle.withLock { $0.append(handle) }
@@ -64,24 +64,26 @@ public final class CurlTransport: VaultTransport {
 /// One libcurl easy handle with its kept-alive connection, its TLS policy and its buffers. Used by
 /// one request at a time.
 private final class CurlHandle: @unchecked Sendable {
-    private let library: CurlLibrary
-    private let easy: UnsafeMutableRawPointer
+    private let curl: CurlEasy
     private let verification: ForeignTLSContext
     private let sink = CurlResponseSink()
     private let errorBuffer = UnsafeMutablePointer<CChar>.allocate(capacity: Int(CURL_ERROR_SIZE) + 1)
 
-    init(library: CurlLibrary, tls: TLSClientConfiguration) throws(VaultTransportError) {
-        self.library = library
+    init(tls: TLSClientConfiguration) throws(VaultTransportError) {
         do {
             verification = try ForeignTLSContext(configuration: tls)
         } catch {
             throw .unusable("\(error)")
         }
-        guard let easy = library.functions.easy_init() else { throw .unusable("curl_easy_init failed") }
-        self.easy = easy
+        do {
+            curl = try CurlEasy()
+        } catch {
+            // CurlEasy throws only `unusable`: libcurl missing, without OpenSSL, or out of handles.
+            if case .unusable(let reason) = error { throw .unusable(reason) }
+            throw .unusable("\(error)")
+        }
         errorBuffer.initialize(repeating: 0, count: Int(CURL_ERROR_SIZE) + 1)
-        var table = library.functions
-        let ok = withUnsafePointer(to: &table) { functions in
+        let ok = curl.withFunctions { functions, easy in
             let settings: [CURLcode] = [
                 seckit_curl_setopt_long(functions, easy, CURLOPT_NOSIGNAL, 1),
                 seckit_curl_setopt_pointer(functions, easy, CURLOPT_ERRORBUFFER, errorBuffer),
@@ -116,13 +118,11 @@ private final class CurlHandle: @unchecked Sendable {
             return settings.allSatisfy { $0 == CURLE_OK }
         }
         guard ok else {
-            library.functions.easy_cleanup(easy)
             throw .unusable("this libcurl lacks an option SecKit needs (7.85 or newer is needed)")
         }
     }
 
     deinit {
-        library.functions.easy_cleanup(easy)
         errorBuffer.deallocate()
     }
 
@@ -162,9 +162,7 @@ private final class CurlHandle: @unchecked Sendable {
         defer { connectList.free() }
         if let connectTo { connectList.append(connectTo) }
 
-        var table = library.functions
-        let code: CURLcode = withUnsafePointer(to: &table) { functions in
-            let easy = self.easy
+        let code: CURLcode = curl.withFunctions { functions, easy in
             var settings: [CURLcode] = [
                 url.string.map { seckit_curl_setopt_pointer(functions, easy, CURLOPT_URL, $0) } ?? CURLE_URL_MALFORMAT,
                 seckit_curl_setopt_long(functions, easy, CURLOPT_TIMEOUT_MS, milliseconds),
@@ -206,7 +204,7 @@ private final class CurlHandle: @unchecked Sendable {
         }
         guard code == CURLE_OK else { throw failure(code) }
         var status = 0
-        _ = withUnsafePointer(to: &table) { seckit_curl_getinfo_long($0, easy, CURLINFO_RESPONSE_CODE, &status) }
+        _ = curl.withFunctions { seckit_curl_getinfo_long($0, $1, CURLINFO_RESPONSE_CODE, &status) }
         guard (100...599).contains(status) else { throw .invalidResponse("no HTTP status") }
         return VaultResponse(status: status, location: sink.location, body: sink.takeBody())
     }
@@ -225,7 +223,7 @@ private final class CurlHandle: @unchecked Sendable {
         let message =
             errorBuffer[0] != 0
             ? String(cString: errorBuffer)
-            : library.functions.easy_strerror(code).map { String(cString: $0) } ?? "curl error \(code.rawValue)"
+            : curl.message(code)
         let text = UntrustedText.escaped(message)
         switch code {
         case CURLE_OPERATION_TIMEDOUT: return .timeout

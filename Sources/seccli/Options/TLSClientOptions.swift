@@ -40,12 +40,16 @@ struct TLSClientOptions: ParsableArguments {
     }
 
     /// The configuration for these options, pinning `pins` (if any) for the server name.
-    func configuration(host: String, pins: [Pin], identity: ClientIdentity?) throws(TLSError) -> TLSClientConfiguration
-    {
+    func configuration(
+        host: String,
+        pins: [Pin],
+        identity: ClientIdentity?,
+        reportURI: PinReportURI? = nil
+    ) throws(TLSError) -> TLSClientConfiguration {
         let trust: TrustRoots = pinOnly ? .pinsOnly : caFile.map { .caFile($0) } ?? .system
         return TLSClientConfiguration(
             trustRoots: trust,
-            pinPolicy: pins.isEmpty ? nil : try PinPolicy(host: servername ?? host, pins: pins),
+            pinPolicy: pins.isEmpty ? nil : try PinPolicy(host: servername ?? host, pins: pins, reportURI: reportURI),
             clientIdentity: identity,
             serverName: servername,
             timeouts: .all(.milliseconds(Int64((timeout ?? 10) * 1000)))

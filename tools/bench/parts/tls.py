@@ -1,4 +1,5 @@
-"""Part tls: TLS 1.3 full handshakes, with and without a pin check, vs `openssl s_time -new`.
+"""Part tls: TLS 1.3 full handshakes, with and without a pin check, vs `openssl s_time -new`; and
+handshakes whose pin fails, with and without an RFC 7469 report URI.
 
 One local `openssl s_server` (TLS 1.3 only, one cipher suite, an EC P-256 certificate under a
 throwaway CA, made here with the openssl CLI) serves every measurement. seckit-bench tls-handshake
@@ -8,8 +9,11 @@ name checked; the pinned variant also checks a pin of the CA, the last certifica
 chain, so every certificate's SPKI pin is computed), and must report TLSv1.3 with the server's one
 cipher suite. `openssl s_time -new -time S` makes new connections with full handshakes against the
 same server and prints how many it made; its rate is that count over its wall time (a monotonic
-clock around the process, as s_time's own "real seconds" are whole seconds). In each round every
-case runs once for SECKIT_BENCH_TLS_SECONDS, the order rotating between rounds.
+clock around the process, as s_time's own "real seconds" are whole seconds). seckit-bench
+tls-pin-failure and tls-pin-failure-report make the same handshakes with an enforced pin that no
+certificate has (each refused with pinMismatch); the report variant's policy has a report URI whose
+collector, a socket here that listens and never accepts, never answers. In each round every case
+runs once for SECKIT_BENCH_TLS_SECONDS, the order rotating between rounds.
 """
 
 import base64
@@ -27,7 +31,7 @@ from runner.stats import bench_round, fixed, median, verdict
 NAME = "tls"
 VERSION_OPTION = "-tls1_3"
 CIPHER = "TLS_AES_128_GCM_SHA256"
-CASES = ("tls-handshake", "tls-handshake-pinned", "s_time")
+CASES = ("tls-handshake", "tls-handshake-pinned", "s_time", "tls-pin-failure", "tls-pin-failure-report")
 CERTIFICATES = [
     ["req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-nodes", "-keyout", "ca.key",
      "-out", "ca.pem", "-days", "2", "-subj", "/CN=seckit-bench TLS CA",
@@ -99,8 +103,14 @@ def measure(ctx):
     make_certificates(folder)
     port = free_port()
     server = start_server(ctx, folder, port)
+    # The report collector that never answers: connections complete in the kernel's backlog.
+    collector = socket.socket()
+    collector.bind(("127.0.0.1", 0))
+    collector.listen(1024)
+    ctx.on_exit(collector.close)
     os.environ.update(
-        SECKIT_BENCH_TLS_PORT=str(port), SECKIT_BENCH_TLS_CA=str(folder / "ca.pem"), SECKIT_BENCH_TLS_PIN=spki_pin(folder / "ca.pem")
+        SECKIT_BENCH_TLS_PORT=str(port), SECKIT_BENCH_TLS_CA=str(folder / "ca.pem"), SECKIT_BENCH_TLS_PIN=spki_pin(folder / "ca.pem"),
+        SECKIT_BENCH_TLS_REPORT_URI=f"http://127.0.0.1:{collector.getsockname()[1]}/hpkp",
     )
     rates = {name: [] for name in CASES}  # (handshakes per second of wall time, of user CPU time)
 
@@ -117,6 +127,8 @@ def measure(ctx):
             count = line.split(" connections in ")[0]
             cpu = re.search(r"s; ([0-9.]*) connections/user sec", line)
             rates[name].append((fixed(float(count) / (end - start), 1), cpu.group(1) if cpu else "0"))
+        elif name.startswith("tls-pin-failure"):
+            rates[name].append(bench_round(ctx, name, ctx.tls_seconds, " result=mismatched", "did not fail the pin"))
         else:
             expected = f" result=TLSv1.3/{CIPHER}"
             rates[name].append(bench_round(ctx, name, ctx.tls_seconds, expected, f"did not negotiate TLSv1.3 with {CIPHER}"))
@@ -126,7 +138,8 @@ def measure(ctx):
             one_round(CASES[(i + j) % len(CASES)])
         say(
             f"TLS handshakes, round {i}/{ctx.rounds}: unpinned {rates['tls-handshake'][-1][0]}/s,"
-            f" pinned {rates['tls-handshake-pinned'][-1][0]}/s, openssl s_time {rates['s_time'][-1][0]}/s"
+            f" pinned {rates['tls-handshake-pinned'][-1][0]}/s, openssl s_time {rates['s_time'][-1][0]}/s,"
+            f" pin failure {rates['tls-pin-failure'][-1][0]}/s, with a report URI {rates['tls-pin-failure-report'][-1][0]}/s"
         )
     stop_server(server)
 
@@ -143,9 +156,13 @@ def measure(ctx):
     m.stime_ratio = ratio(m.wall, "tls-handshake-pinned", "s_time")
     m.pin_cpu_ratio = ratio(m.cpu, "tls-handshake-pinned", "tls-handshake")
     m.stime_cpu_ratio = ratio(m.cpu, "tls-handshake-pinned", "s_time")
+    # Cost, not rate: time per failed handshake with a report URI over time without one.
+    m.report_cost = ratio(m.wall, "tls-pin-failure", "tls-pin-failure-report")
+    m.report_cpu_cost = ratio(m.cpu, "tls-pin-failure", "tls-pin-failure-report")
     say(
         f"TLS: pinned {m.wall['tls-handshake-pinned']}/s, unpinned {m.wall['tls-handshake']}/s ({m.pin_ratio} ×),"
-        f" openssl s_time -new {m.wall['s_time']}/s ({m.stime_ratio} ×)"
+        f" openssl s_time -new {m.wall['s_time']}/s ({m.stime_ratio} ×); a failed pin with a report URI costs"
+        f" {m.report_cost} × one without"
     )
     return m
 
@@ -153,13 +170,16 @@ def measure(ctx):
 def report(ctx, m):
     pin_ok = verdict(float(m.pin_ratio) >= 0.95)
     stime_ok = verdict(float(m.stime_ratio) >= 0.95)
+    report_ok = verdict(float(m.report_cost) <= 1.05)
     rows = (
         "| TLS 1.3 full handshakes with a pin check ≥ 0.95 × the same handshakes without pinning (local `openssl s_server`)"
         f" | {m.pin_ratio} × | {pin_ok} |\n"
         "| TLS 1.3 full handshakes with a pin check ≥ 0.95 × `openssl s_time -new` connections/s, same server, version and cipher"
-        f" | {m.stime_ratio} × | {stime_ok} |"
+        f" | {m.stime_ratio} × | {stime_ok} |\n"
+        "| A TLS 1.3 handshake whose pin fails, with a report URI to a collector that never answers, costs ≤ 1.05 × one without a report URI"
+        f" | {m.report_cost} × | {report_ok} |"
     )
-    text = f"TLS targets: pin check {pin_ok}, vs s_time {stime_ok}."
+    text = f"TLS targets: pin check {pin_ok}, vs s_time {stime_ok}, pin-failure report {report_ok}."
 
     def row(label, name):
         return f"| {label} | {m.wall[name]} | {m.cpu[name]} | {m.all[name]} |"
@@ -171,6 +191,9 @@ def report(ctx, m):
 {row("`TLSClient.connect` + `close`, CA file, host name checked, no pins (`seckit-bench tls-handshake`)", "tls-handshake")}
 {row("the same with a pin check (`seckit-bench tls-handshake-pinned`)", "tls-handshake-pinned")}
 {row(f"`openssl s_time -new -time {ctx.tls_seconds}`", "s_time")}
+{row("`TLSClient.connect` with an enforced pin that fails, no report URI (`seckit-bench tls-pin-failure`)", "tls-pin-failure")}
+{row("the same with a report URI to a collector that never answers (`seckit-bench tls-pin-failure-report`)", "tls-pin-failure-report")}
 
-Pinned / unpinned: **{m.pin_ratio}** (by user CPU {m.pin_cpu_ratio}); pinned / s_time: **{m.stime_ratio}** (by user CPU {m.stime_cpu_ratio}). Target ≥ 0.95 for both, judged by the wall clock."""
+Pinned / unpinned: **{m.pin_ratio}** (by user CPU {m.pin_cpu_ratio}); pinned / s_time: **{m.stime_ratio}** (by user CPU {m.stime_cpu_ratio}). Target ≥ 0.95 for both, judged by the wall clock.
+Cost of a failed pin with a report URI over one without: **{m.report_cost}** (by user CPU {m.report_cpu_cost}); target ≤ 1.05. The first failure of each seckit-bench process starts the report (before the timed handshakes); every later one is the same failure within 10 minutes, which the rate limiter counts and drops."""
     return rows, text, results

@@ -17,7 +17,9 @@ extension SecCLI {
                 certificates of a PEM or DER file. With --expect, at least one given pin must match a \
                 certificate of the chain. Passphrases come from a source (env:VAR, file:PATH, fd:N, stdin, keyring:SERVICE/ACCOUNT), \
                 never from the command line. --identity NAME logs in with a client identity stored with \
-                'seccli identity import'.
+                'seccli identity import'. --report-uri URL posts an RFC 7469 pin-failure report (JSON) \
+                to URL when no --expect pin matches (verified with the system's CAs, or --report-ca); the \
+                outcome and exit code are the same whether or not it arrives.
 
                 \(ExitStatus.help(for: "pin"))
                 """
@@ -36,6 +38,24 @@ extension SecCLI {
         var file: String?
 
         @OptionGroup var expected: ExpectedPinOptions
+
+        @Option(
+            name: .customLong("report-uri"),
+            help: ArgumentHelp(
+                "Post an RFC 7469 pin-failure report to this http(s) URL when no --expect pin matches.",
+                valueName: "url"
+            )
+        )
+        var reportURI: String?
+
+        @Option(
+            name: .customLong("report-ca"),
+            help: ArgumentHelp(
+                "The CA certificates (PEM) of an https --report-uri collector, instead of the system's.",
+                valueName: "file"
+            )
+        )
+        var reportCA: String?
         @OptionGroup var connection: TLSClientOptions
         @OptionGroup var identity: ClientIdentityOptions
         @OptionGroup var storedIdentity: StoredIdentityOptions
@@ -56,6 +76,19 @@ extension SecCLI {
             if connection.pinOnly && expected.texts.isEmpty {
                 throw ValidationError("--pin-only needs at least one --expect PIN")
             }
+            if reportURI != nil && expected.texts.isEmpty {
+                throw ValidationError("--report-uri needs at least one --expect PIN")
+            }
+            if reportCA != nil && reportURI == nil { throw ValidationError("--report-ca needs --report-uri") }
+            _ = try reportCollector()
+        }
+
+        /// The `--report-uri` collector, if any.
+        func reportCollector() throws -> PinReportURI? {
+            guard let reportURI else { return nil }
+            do { return try PinReportURI(reportURI, caFile: reportCA) } catch {
+                throw ValidationError("--report-uri: \(error)")
+            }
         }
 
         func run() throws {
@@ -74,6 +107,7 @@ extension SecCLI {
                 ("--key", { $0.identity.key != nil }), ("--key-password", { $0.identity.keyPassword != nil }),
                 ("--p12", { $0.identity.p12 != nil }), ("--p12-password", { $0.identity.p12Password != nil }),
                 ("--identity", { $0.storedIdentity.name != nil }),
+                ("--report-uri", { $0.reportURI != nil }), ("--report-ca", { $0.reportCA != nil }),
             ]
             return OptionApplicability(
                 rules: connectionOnly.map { .init($0, given: $1, appliesTo: { $0.file == nil }, "HOST[:PORT]") },
@@ -94,10 +128,12 @@ extension SecCLI {
 
         /// HOST: connect, verify, check the pins; the verified chain is printed.
         private func connect(to address: ServerAddress) throws {
+            let report = try reportCollector()
             let configuration = try connection.configuration(
                 host: address.host,
                 pins: try expected.pins(),
-                identity: try storedIdentity.identity() ?? identity.identity()
+                identity: try storedIdentity.identity() ?? identity.identity(),
+                reportURI: report
             )
             let established: TLSConnection
             do {
@@ -106,6 +142,8 @@ extension SecCLI {
                     port: address.port
                 )
             } catch .pinMismatch(let evaluation) {
+                // The report is posted on a thread of its own, which would end with the process.
+                if let report { _ = PinFailureReport.waitForPendingReports(timeout: report.timeout) }
                 // The chain verified but no pin matched: show it, so the right pins can be seen.
                 try emit(
                     PinReport(

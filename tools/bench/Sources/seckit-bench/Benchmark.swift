@@ -54,6 +54,8 @@ let benchmarks: [Benchmark] = [
     keychainLookup(itemCount: 1000),
     tlsHandshake(pinned: false),
     tlsHandshake(pinned: true),
+    tlsPinFailure(reporting: false),
+    tlsPinFailure(reporting: true),
     nioHandshake(secKit: false),
     nioHandshake(secKit: true),
     httpClientGet(secKit: false),

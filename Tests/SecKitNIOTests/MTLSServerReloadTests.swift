@@ -103,10 +103,11 @@ import Glibc
         let scratch = try Scratch.untilExit("mtls-drain")
         let server = try start(in: scratch)
         defer { server.stop() }
-        var configuration = try fixture.clientConfiguration()
-        configuration.clientIdentity = try ClientIdentity(
-            certificateFile: fixture.path("client-chain.pem"),
-            keyFile: fixture.path("client.key")
+        let configuration = try fixture.clientConfiguration(
+            identity: try ClientIdentity(
+                certificateFile: fixture.path("client-chain.pem"),
+                keyFile: fixture.path("client.key")
+            )
         )
         let connection = try await TLSClient(configuration: configuration).connect(host: "127.0.0.1", port: server.port)
         defer { connection.close() }

@@ -223,10 +223,11 @@ import Testing
         let context = try serverContext(logger: logger, metrics: TestMetrics())
         let server = try await PlainNIOMutualTLSServer.start(context: context)
         defer { Task { try? await server.stop() } }
-        var oldTrust = try fixture.clientConfiguration()
-        oldTrust.clientIdentity = try ClientIdentity(
-            certificateFile: fixture.path("client-chain.pem"),
-            keyFile: fixture.path("client.key")
+        let oldTrust = try fixture.clientConfiguration(
+            identity: try ClientIdentity(
+                certificateFile: fixture.path("client-chain.pem"),
+                keyFile: fixture.path("client.key")
+            )
         )
         var newTrust = oldTrust
         newTrust.trustRoots = .caFile(fixture.path("rogue-ca.pem"))

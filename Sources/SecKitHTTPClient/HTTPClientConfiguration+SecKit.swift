@@ -1,5 +1,7 @@
 import AsyncHTTPClient
 import Foundation
+import Logging
+import Metrics
 import NIOCore
 import NIOSSL
 import SecKitNIO
@@ -35,16 +37,27 @@ extension HTTPClient.Configuration {
     /// certificate that failed does not pass on a second try, and the request fails at once.
     /// `onPinEvaluation` sees every evaluation (for example to log report-only mismatches).
     ///
+    /// Every pin-checked connection is counted (`seckit_tls_handshakes_total`, `side=client`,
+    /// `outcome=verified` or `refused`), and a pin refusal is counted by reason and logged at
+    /// warning with the observed and expected pins, as `ClientTLSContext` does; BoringSSL's own
+    /// refusals (trust, host name) reach the request as its error.
+    ///
     /// - Parameters:
     ///   - configuration: SecTLS's configuration: trust roots, versions, pin policy and client
     ///     identity. Its `serverName` must be nil (AsyncHTTPClient takes the name from the URL).
     ///   - onPinEvaluation: called with every pin evaluation, on the connection's event loop.
+    ///   - logger: where pin refusals (warning) and pin-checked connections (debug) are logged; by
+    ///     default nowhere, as AsyncHTTPClient's default logger.
+    ///   - metricsFactory: where connections are counted: the factory the application bootstrapped
+    ///     unless another is given.
     /// - Throws: `TLSError.invalidConfiguration`: a `serverName`, a maximum version below the
     ///   minimum, an unreadable CA file, a pin of a trusted CA's key, or pin-only trust without
     ///   exactly one enforced pin set.
     public init(
         secKit configuration: TLSClientConfiguration,
-        onPinEvaluation: (@Sendable (PinEvaluation) -> Void)? = nil
+        onPinEvaluation: (@Sendable (PinEvaluation) -> Void)? = nil,
+        logger: Logger = .secKitDisabled,
+        metricsFactory: any MetricsFactory = MetricsSystem.factory
     ) throws(TLSError) {
         self.init()
         try configuration.checkVersionRange()
@@ -75,9 +88,10 @@ extension HTTPClient.Configuration {
         self.connectionPool.retryConnectionEstablishment = false
         let presentsIdentity = configuration.clientIdentity != nil
         let certificates = CertificateCache()
+        let observer = HandshakeObserver(side: .client, logger: logger, metricsFactory: metricsFactory)
         let initializer: @Sendable (Channel) -> EventLoopFuture<Void> = { channel in
             channel.eventLoop.makeCompletedFuture {
-                try Self.checkPins(on: channel, pinCheck, certificates, presentsIdentity, onPinEvaluation)
+                try Self.checkPins(on: channel, pinCheck, certificates, presentsIdentity, observer, onPinEvaluation)
             }
         }
         self.http1_1ConnectionDebugInitializer = initializer
@@ -97,6 +111,7 @@ extension HTTPClient.Configuration {
         _ pinCheck: LeafPinCheck,
         _ certificates: CertificateCache,
         _ presentsIdentity: Bool,
+        _ observer: HandshakeObserver,
         _ onPinEvaluation: (@Sendable (PinEvaluation) -> Void)?
     ) throws {
         let pipeline = channel.pipeline.syncOperations
@@ -117,12 +132,19 @@ extension HTTPClient.Configuration {
             guard let leaf = tlsHandler.peerCertificate else {
                 throw TLSError.handshakeFailed("the server sent no certificate")
             }
-            let leafCertificate = try certificates.certificate(leaf)
-            for evaluation in try pinCheck.check(leafCertificate, port: channel.remoteAddress?.port) {
-                onPinEvaluation?(evaluation)
-            }
+            let evaluations = try pinCheck.check(
+                try certificates.certificate(leaf),
+                port: channel.remoteAddress?.port
+            )
+            for evaluation in evaluations { onPinEvaluation?(evaluation) }
+            observer.succeeded(
+                since: nil,
+                peer: channel.remoteAddress,
+                metadata: ["tls.pin.outcome": .array(evaluations.map { "\($0.outcome)" })]
+            )
         } catch {
             if case .pinMismatch(let evaluation) = error as? TLSError { onPinEvaluation?(evaluation) }
+            observer.ended(since: nil, peer: channel.remoteAddress, error: error, refusal: error as? TLSError)
             channel.close(promise: nil)
             throw error
         }

@@ -1,5 +1,6 @@
 import AsyncHTTPClient
 import Foundation
+import MetricsTestKit
 import NIOCore
 import SecCrypto
 import SecHTTPAuth
@@ -158,6 +159,51 @@ import Testing
         let digest = server.accessLog.filter { $0.contains("/digest/") }
         #expect(digest.count == 2, "the challenge and the refused answer only: \(server.accessLog)")
         #expect(server.accessLog.filter { $0.contains("/md5/") }.count == 1, "\(server.accessLog)")
+    }
+
+    /// Each challenge is logged and counted, each provider call counted and timed, a failed
+    /// exchange logged at warning; no password, and no header value, appears in any of them.
+    @Test func challengesAreLoggedAndCountedWithoutSecrets() async throws {
+        let server = try start()
+        defer { server.stop() }
+        let (logger, logs) = ObservabilityTests.capturingLogger()
+        let metrics = TestMetrics()
+        let provider = await provider(server, [("Basic Realm", .basic), ("Digest Realm", .digest)])
+        let authenticator = HTTPAuthenticator(credentials: provider, logger: logger, metricsFactory: metrics)
+        try await withClient { (client: HTTPClient) async throws in
+            #expect(try await get(server.url("/basic/index.txt"), authenticator, client: client) == "area /basic/\n")
+            #expect(try await get(server.url("/digest/index.txt"), authenticator, client: client) == "area /digest/\n")
+            await #expect(throws: HTTPAuthError.self) {
+                try await get(server.url("/md5/index.txt"), authenticator, client: client)
+            }
+        }
+        let challenges = "seckit_http_auth_challenges_total"
+        for method in ["basic", "digest"] {
+            #expect(
+                metrics.counterTotal(label: challenges, dimensions: [("method", method), ("outcome", "answered")]) == 1
+            )
+            #expect(
+                metrics.counterTotal(label: challenges, dimensions: [("method", method), ("outcome", "accepted")]) == 1
+            )
+        }
+        #expect(metrics.counterTotal(label: challenges, dimensions: [("method", "none"), ("outcome", "failed")]) == 1)
+        let calls = "seckit_credential_calls_total"
+        #expect(metrics.counterTotal(label: calls, dimensions: [("operation", "lookup"), ("outcome", "found")]) == 2)
+        #expect(metrics.counterTotal(label: calls, dimensions: [("operation", "lookup"), ("outcome", "missing")]) == 1)
+        #expect(
+            try metrics.expectTimer("seckit_credential_call_duration_seconds", [("operation", "lookup")]).values.count
+                == 3
+        )
+        let entries = logs.entries
+        #expect(
+            entries.filter { $0.message == "HTTP authentication challenge answered" && $0.level == .debug }.count == 2
+        )
+        let failed = try #require(entries.first { $0.message == "HTTP authentication failed" })
+        #expect(failed.level == .warning)
+
+        let text = ObservabilityTests.everything(logs, metrics)
+        let basic = Data("alice:wonderland".utf8).base64EncodedString()
+        for secret in ["wonderland", basic, "response="] { #expect(!text.contains(secret)) }
     }
 
     @Test func aDigestNonceIsReusedOnTheNextRequest() async throws {

@@ -3,6 +3,7 @@ import SecCrypto
 import SecKeychain
 import SecTLS
 import SecVault
+import Synchronization
 import TestSupport
 import Testing
 
@@ -62,9 +63,10 @@ import Testing
 
     @Test(.tags(.slow)) func appRoleTokensAreRenewedAndReplacedWithNoFailedCall() throws {
         let (roleID, secretID) = try appRole(ttl: "3s", maxTTL: "7s")
-        let store = try VaultStore(
-            configuration: configuration(login: .appRole(roleID: roleID, secretID: secretID, mount: name))
-        )
+        var settings = try configuration(login: .appRole(roleID: roleID, secretID: secretID, mount: name))
+        let events = Mutex<[VaultTokenEvent]>([])
+        settings.tokenEvents = { event in events.withLock { $0.append(event) } }
+        let store = try VaultStore(configuration: settings)
         let id = CredentialIdentity.genericPassword(service: "app", account: "a")
         try store.upsert(id, string: "v0")
         // 16 s of calls, one every 250 ms: past the 3-second TTL many times and the 7-second maximum twice.
@@ -79,6 +81,13 @@ import Testing
         }
         #expect(requests(to: "auth/token/renew-self") >= 2, "renewed before the TTL ran out")
         #expect(requests(to: "auth/\(name)/login") >= 3, "logged in again at the maximum TTL")
+        // Each of them reported to tokenEvents, as the server's audit log counts them.
+        let reported = events.withLock { $0 }
+        #expect(reported.filter { if case .renewed = $0 { true } else { false } }.count >= 2)
+        #expect(
+            reported.filter { if case .loggedIn(method: "approle", _) = $0 { true } else { false } }.count
+                == requests(to: "auth/\(name)/login")
+        )
     }
 
     @Test func aRevokedTokenIsReplacedByANewLogin() throws {

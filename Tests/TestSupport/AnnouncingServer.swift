@@ -42,6 +42,9 @@ public final class AnnouncingServer: @unchecked Sendable {
         self.port = port
     }
 
+    /// The running process, for the signals a test sends it (SIGHUP, SIGTERM) and its exit status.
+    public var process: Process { server.process }
+
     /// Stops the server (`ServerProcess.stop()`) and waits for it. Idempotent.
     public func stop() { server.stop() }
 }

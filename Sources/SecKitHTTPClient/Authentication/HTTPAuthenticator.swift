@@ -1,8 +1,11 @@
 import AsyncHTTPClient
 import Foundation
+import Logging
+import Metrics
 import NIOCore
 import NIOHTTP1
 import SecHTTPAuth
+import SecKitNIO
 
 /// Answers HTTP authentication challenges (RFC 9110 §11: 401 with `WWW-Authenticate`) for requests
 /// made through an `HTTPClient`, with credentials found by protection space, as URLSession's
@@ -39,6 +42,12 @@ import SecHTTPAuth
 ///
 /// Passwords stay in `SecureBytes` until the header is made; the header value itself becomes a
 /// `String`, which is what AsyncHTTPClient sends. Errors and logs never contain them.
+///
+/// Each challenge answered is logged at debug and counted (`seckit_http_auth_challenges_total`,
+/// by `method` and `outcome`: answered, accepted, failed); an exchange that fails is logged at
+/// warning with its reason. Each call to `credentials` is counted and timed
+/// (`seckit_credential_calls_total` and `seckit_credential_call_duration_seconds`, by `operation`:
+/// lookup or save, and `outcome`). Neither a header value nor a credential is ever logged.
 public final class HTTPAuthenticator: Sendable {
     /// Where credentials come from, and where those that worked are kept.
     public let credentials: any HTTPCredentialProvider
@@ -53,6 +62,8 @@ public final class HTTPAuthenticator: Sendable {
     /// Basic goes out before a challenge to an origin that accepted it before.
     public let preemptiveBasic: Bool
 
+    private let logger: Logger
+    private let metrics: AuthenticationMetrics
     private let policy: AuthenticationExchange.Policy
     /// Per origin: the space last answered there, with what.
     private let cache = AuthenticationCache()
@@ -67,14 +78,22 @@ public final class HTTPAuthenticator: Sendable {
     ///   - allowsBasicOverCleartext: answer Basic over `http://` (the password crosses the network
     ///     readable).
     ///   - preemptiveBasic: send Basic before a challenge to an origin that accepted it before.
+    ///   - logger: where challenges (debug) and failed exchanges (warning) are logged; by default
+    ///     nowhere, as AsyncHTTPClient's default logger.
+    ///   - metricsFactory: where challenges and credential calls are counted and timed: the factory
+    ///     the application bootstrapped unless another is given.
     public init(
         credentials: any HTTPCredentialProvider,
         persistence: CredentialPersistence = .forSession,
         maximumFailures: Int = AuthenticationExchange.Policy.defaultMaximumFailures,
         maximumRoundTrips: Int = AuthenticationExchange.Policy.defaultMaximumRoundTrips,
         allowsBasicOverCleartext: Bool = false,
-        preemptiveBasic: Bool = false
+        preemptiveBasic: Bool = false,
+        logger: Logger = .secKitDisabled,
+        metricsFactory: any MetricsFactory = MetricsSystem.factory
     ) {
+        self.logger = logger
+        self.metrics = AuthenticationMetrics(factory: metricsFactory)
         policy = AuthenticationExchange.Policy(
             maximumFailures: maximumFailures,
             maximumRoundTrips: maximumRoundTrips,
@@ -147,32 +166,65 @@ public final class HTTPAuthenticator: Sendable {
         )
         var action = try exchange.start()
         var received: HTTPClientResponse?  // the last response
-        while true {
-            switch action {
-            case .send(let authorization):
-                if let challenge = received {
-                    try await Self.discardBody(of: challenge, before: deadline)  // the connection stays usable
-                    attempt.url = challenge.url?.absoluteString ?? attempt.url
+        var answered: AuthenticationMetrics.Method?  // the method of the challenge last answered
+        do {
+            while true {
+                switch action {
+                case .send(let authorization):
+                    if let challenge = received {
+                        try await Self.discardBody(of: challenge, before: deadline)  // the connection stays usable
+                        attempt.url = challenge.url?.absoluteString ?? attempt.url
+                    }
+                    if let authorization {
+                        attempt.headers.replaceOrAdd(name: "Authorization", value: authorization)
+                        if received != nil {
+                            answered = AuthenticationMetrics.Method(authorization: authorization)
+                            metrics.challenge(answered, outcome: "answered")
+                            logger.debug(
+                                "HTTP authentication challenge answered",
+                                metadata: [
+                                    "http.auth.method": "\(answered?.rawValue ?? "other")",
+                                    "http.origin": "\(location.origin)",
+                                ]
+                            )
+                        }
+                    }
+                    let response = try await client.execute(attempt, deadline: deadline)
+                    guard let from = Location(response.url?.absoluteString ?? attempt.url) else { return response }
+                    action = try exchange.receive(
+                        status: Int(response.status.code),
+                        challenges: response.headers["WWW-Authenticate"],
+                        from: from.origin,
+                        target: from.target
+                    )
+                    received = response
+                case .findCredential(let space):
+                    let credential = try await metrics.lookup {
+                        try await credentials.credential(for: space)
+                    }
+                    action = try exchange.provide(credential)
+                case .deliver(let accepted):
+                    if let accepted {
+                        metrics.challenge(answered, outcome: "accepted")
+                        try await metrics.save {
+                            try await credentials.save(
+                                accepted.credential,
+                                for: accepted.space,
+                                persistence: persistence
+                            )
+                        }
+                    }
+                    guard let received else { preconditionFailure("an exchange delivers only a response it received") }
+                    return received
                 }
-                if let authorization { attempt.headers.replaceOrAdd(name: "Authorization", value: authorization) }
-                let response = try await client.execute(attempt, deadline: deadline)
-                guard let from = Location(response.url?.absoluteString ?? attempt.url) else { return response }
-                action = try exchange.receive(
-                    status: Int(response.status.code),
-                    challenges: response.headers["WWW-Authenticate"],
-                    from: from.origin,
-                    target: from.target
-                )
-                received = response
-            case .findCredential(let space):
-                action = try exchange.provide(try await credentials.credential(for: space))
-            case .deliver(let accepted):
-                if let accepted {
-                    try await credentials.save(accepted.credential, for: accepted.space, persistence: persistence)
-                }
-                guard let received else { preconditionFailure("an exchange delivers only a response it received") }
-                return received
             }
+        } catch let error as HTTPAuthError {
+            metrics.challenge(answered, outcome: "failed")
+            logger.warning(
+                "HTTP authentication failed",
+                metadata: ["http.origin": "\(location.origin)", "http.auth.error": "\(error)"]
+            )
+            throw error
         }
     }
 

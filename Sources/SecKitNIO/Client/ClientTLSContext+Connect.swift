@@ -43,6 +43,7 @@ extension ClientTLSContext {
         scheme: String = "tls",
         on group: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton
     ) async throws -> ClientTLSConnection {
+        let configuration = self.configuration
         try TLSClient.checkEndpoint(host: host, port: port, scheme: scheme, configuration: configuration)
         let timeouts = configuration.timeouts
         let opened: (NIOAsyncChannel<ByteBuffer, ByteBuffer>, EventLoopFuture<VerifiedServerChain>)

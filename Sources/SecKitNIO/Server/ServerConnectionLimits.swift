@@ -1,7 +1,5 @@
 import NIOConcurrencyHelpers
 import NIOCore
-import NIOSSL
-import NIOTLS
 
 /// How long a server's TLS connection may take and sit, and how many one peer may hold: what keeps
 /// half-open handshakes, silent sockets and idle keep-alive connections from holding a server's
@@ -54,32 +52,6 @@ final class PeerConnectionCounter: Sendable {
             }
         }
         return admitted
-    }
-}
-
-/// Closes the connection when its TLS handshake has not completed within the timeout, counted
-/// from when the handler is added (the accepted connection).
-final class HandshakeTimeoutHandler: ChannelInboundHandler, RemovableChannelHandler {
-    typealias InboundIn = NIOAny
-
-    private let timeout: TimeAmount
-    private var deadline: Scheduled<Void>?
-
-    init(timeout: Duration) { self.timeout = TimeAmount(timeout) }
-
-    func handlerAdded(context: ChannelHandlerContext) {
-        let channel = context.channel
-        deadline = context.eventLoop.scheduleTask(in: timeout) { channel.close(promise: nil) }
-    }
-
-    func handlerRemoved(context: ChannelHandlerContext) { deadline?.cancel() }
-
-    func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
-        if case TLSUserEvent.handshakeCompleted = event {
-            deadline?.cancel()
-            context.pipeline.syncOperations.removeHandler(self, promise: nil)
-        }
-        context.fireUserInboundEventTriggered(event)
     }
 }
 

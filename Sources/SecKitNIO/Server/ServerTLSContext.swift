@@ -1,3 +1,6 @@
+import Logging
+import Metrics
+import NIOConcurrencyHelpers
 import NIOCore
 import NIOSSL
 import SecTLS
@@ -19,14 +22,31 @@ import SecTLS
 /// Every connection is bounded by `limits`: the handshake must end within its timeout, an idle
 /// connection is closed, and one peer address holds at most so many connections.
 public final class ServerTLSContext: Sendable {
-    public let clientVerifier: ClientCertificateVerifier
     public let limits: ServerConnectionLimits
-    /// The swift-nio-ssl server configuration `sslContext` was made from, for servers that make
-    /// their own contexts from a configuration (Vapor).
-    package let nioSSLConfiguration: NIOSSL.TLSConfiguration
-    let sslContext: NIOSSLContext
     let certificates = CertificateCache()
     private let peers = PeerConnectionCounter()
+    private let observer: HandshakeObserver
+    private let minimumVersion: SecTLS.TLSVersion
+    private let maximumVersion: SecTLS.TLSVersion?
+    /// What new connections use; `reload` replaces it whole.
+    private let current: NIOLockedValueBox<Settings>
+
+    /// The identity, client verifier and swift-nio-ssl context of one generation of settings.
+    struct Settings: Sendable {
+        let identity: ClientIdentity
+        let clientVerifier: ClientCertificateVerifier
+        /// The swift-nio-ssl configuration `sslContext` was made from, for servers that make their
+        /// own contexts from a configuration (Vapor).
+        let nioSSLConfiguration: NIOSSL.TLSConfiguration
+        let sslContext: NIOSSLContext
+    }
+
+    /// The client CAs and allow-list new connections are verified with.
+    public var clientVerifier: ClientCertificateVerifier { current.withLockedValue { $0.clientVerifier } }
+    /// The certificate and key new connections are served with.
+    public var identity: ClientIdentity { current.withLockedValue { $0.identity } }
+    /// The swift-nio-ssl server configuration of the current settings.
+    package var nioSSLConfiguration: NIOSSL.TLSConfiguration { current.withLockedValue { $0.nioSSLConfiguration } }
 
     /// Makes the context.
     ///
@@ -36,14 +56,70 @@ public final class ServerTLSContext: Sendable {
     ///   - minimumVersion: TLS 1.2 unless raised.
     ///   - maximumVersion: nil for the newest this build supports.
     ///   - limits: the handshake and idle timeouts and the per-peer connection cap.
+    ///   - logger: where refused clients (warning), other failed handshakes (notice), verified
+    ///     clients (debug) and reloads (notice) are logged; by default nowhere, as AsyncHTTPClient's
+    ///     default logger.
+    ///   - metricsFactory: where handshakes are counted and timed, and refusals counted by reason:
+    ///     the factory the application bootstrapped unless another is given.
     /// - Throws: `invalidConfiguration` when swift-nio-ssl refuses the result.
     public init(
         identity: ClientIdentity,
         clientVerifier: ClientCertificateVerifier,
         minimumVersion: SecTLS.TLSVersion = .tls12,
         maximumVersion: SecTLS.TLSVersion? = nil,
-        limits: ServerConnectionLimits = ServerConnectionLimits()
+        limits: ServerConnectionLimits = ServerConnectionLimits(),
+        logger: Logger = .secKitDisabled,
+        metricsFactory: any MetricsFactory = MetricsSystem.factory
     ) throws(TLSError) {
+        self.minimumVersion = minimumVersion
+        self.maximumVersion = maximumVersion
+        self.limits = limits
+        self.observer = HandshakeObserver(side: .server, logger: logger, metricsFactory: metricsFactory)
+        self.current = NIOLockedValueBox(
+            try Self.settings(identity, clientVerifier, minimumVersion: minimumVersion, maximumVersion: maximumVersion)
+        )
+    }
+
+    /// Replaces the identity, the client CAs and the allow-list at run time: connections accepted
+    /// from now on use the new ones, and established connections go on with those they started
+    /// with. Nothing changes when it throws.
+    ///
+    /// ```swift
+    /// try tls.reload(
+    ///     identity: try ClientIdentity(certificateFile: "server.pem", keyFile: "server.key"),
+    ///     clientVerifier: try ClientCertificateVerifier(clientCA: .caFile("clients-ca.pem"))
+    /// )
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - identity: the new certificate (with its chain) and key; pass `identity` to keep the current one.
+    ///   - clientVerifier: the new client CAs and allow-list; pass `clientVerifier` to keep the current one.
+    /// - Throws: `invalidConfiguration` when swift-nio-ssl refuses the result (the old settings stay).
+    public func reload(identity: ClientIdentity, clientVerifier: ClientCertificateVerifier) throws(TLSError) {
+        let settings = try Self.settings(
+            identity,
+            clientVerifier,
+            minimumVersion: minimumVersion,
+            maximumVersion: maximumVersion
+        )
+        current.withLockedValue { $0 = settings }
+        observer.logger.notice(
+            "TLS server settings reloaded",
+            metadata: [
+                "tls.identity.pin": "\(identity.certificate.publicKeyPin)",
+                "tls.identity.not_after": "\(identity.certificate.notAfter)",
+                "tls.client_cas": "\(clientVerifier.clientCAs.count)",
+                "tls.client_pins": "\(clientVerifier.allowedPins.map { "\($0.count)" } ?? "any")",
+            ]
+        )
+    }
+
+    private static func settings(
+        _ identity: ClientIdentity,
+        _ clientVerifier: ClientCertificateVerifier,
+        minimumVersion: SecTLS.TLSVersion,
+        maximumVersion: SecTLS.TLSVersion?
+    ) throws(TLSError) -> Settings {
         // apply(…) sets the chain, and the same OpenSSL-held key again (not the deprecated `.file`).
         var tls = NIOSSL.TLSConfiguration.makeServerConfiguration(
             certificateChain: [],
@@ -55,15 +131,18 @@ public final class ServerTLSContext: Sendable {
         tls.certificateVerification = .noHostnameVerification
         tls.trustRoots = .certificates(try [NIOSSLCertificate].from(clientVerifier.clientCAs))
         tls.sendCANameList = true
-        self.clientVerifier = clientVerifier
-        self.limits = limits
-        self.nioSSLConfiguration = tls
-        self.sslContext = try NIOSSLContext.make(tls)
+        return Settings(
+            identity: identity,
+            clientVerifier: clientVerifier,
+            nioSSLConfiguration: tls,
+            sslContext: try NIOSSLContext.make(tls)
+        )
     }
 
     /// Adds the server TLS handler, and the handlers that enforce `limits`, to an accepted
     /// `channel`, and returns the connection's `MutualTLSPeer`, which holds the verified client
-    /// once the handshake is done. Call on the channel's event loop (a child channel initializer).
+    /// once the handshake is done. The connection uses the settings current now (see `reload`).
+    /// Call on the channel's event loop (a child channel initializer).
     ///
     /// - Parameter channel: the accepted connection.
     /// - Returns: the connection's peer.
@@ -72,17 +151,36 @@ public final class ServerTLSContext: Sendable {
     public func addHandlers(to channel: any Channel) throws -> MutualTLSPeer {
         if let limit = limits.maximumConnectionsPerPeer, !peers.admit(channel, limit: limit) {
             channel.close(promise: nil)
+            observer.logger.notice(
+                "TLS client refused: too many connections",
+                metadata: [
+                    "tls.side": "server", "tls.peer": "\(channel.remoteAddress.logDescription)",
+                    "tls.limit": "\(limit)",
+                ]
+            )
             throw TLSError.connectionFailed("the peer already holds \(limit) connections")
         }
+        let settings = current.withLockedValue { $0 }
         let pipeline = channel.pipeline.syncOperations
         let record = HandshakeRecord<VerifiedClient>()
+        let clientVerifier = settings.clientVerifier
         try pipeline.addHandler(
             NIOSSLServerHandler(
-                context: sslContext,
-                customVerificationCallbackWithMetadata: verificationCallback(record: record)
+                context: settings.sslContext,
+                customVerificationCallbackWithMetadata: verificationCallback(
+                    record: record,
+                    clientVerifier: clientVerifier
+                )
             )
         )
-        try pipeline.addHandler(HandshakeTimeoutHandler(timeout: limits.handshakeTimeout))
+        try pipeline.addHandler(
+            ServerHandshakeHandler(
+                timeout: limits.handshakeTimeout,
+                record: record,
+                observer: observer,
+                allowedPins: clientVerifier.allowedPins
+            )
+        )
         if let idle = limits.idleTimeout {
             try pipeline.addHandlers(IdleStateHandler(allTimeout: TimeAmount(idle)), IdleConnectionCloser())
         }
@@ -94,12 +192,17 @@ public final class ServerTLSContext: Sendable {
     /// CA) handed to swift-nio-ssl as the peer's validated chain. `addHandlers` and the servers
     /// that add swift-nio-ssl's handler themselves (Vapor) verify clients through this one path.
     ///
-    /// - Parameter record: where the verified client or the typed reason goes.
+    /// - Parameters:
+    ///   - record: where the verified client or the typed reason goes.
+    ///   - clientVerifier: the client CAs and allow-list of the connection's settings; by default
+    ///     the current ones.
     /// - Returns: the callback for `NIOSSLServerHandler(context:customVerificationCallbackWithMetadata:)`.
     package func verificationCallback(
-        record: HandshakeRecord<VerifiedClient>
+        record: HandshakeRecord<VerifiedClient>,
+        clientVerifier: ClientCertificateVerifier? = nil
     ) -> NIOSSLCustomVerificationCallbackWithMetadata {
-        VerificationCallback.make(record: record, cache: certificates) { [clientVerifier] presented throws(TLSError) in
+        let clientVerifier = clientVerifier ?? self.clientVerifier
+        return VerificationCallback.make(record: record, cache: certificates) { presented throws(TLSError) in
             let client = try clientVerifier.verify(presented)
             return (client, client.chain)
         }

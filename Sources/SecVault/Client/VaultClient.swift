@@ -53,6 +53,7 @@ public final class VaultClient: Sendable {
             if response.status == 403, configuration.login.canLogInAgain, !loggedInAgain {
                 // An expired or revoked token reads as a refusal: log in once more, then believe it.
                 loggedInAgain = true
+                configuration.tokenEvents?(.tokenRefused)
                 discard(token)
                 continue
             }
@@ -162,13 +163,27 @@ public final class VaultClient: Sendable {
             // Another thread may have logged in while this one waited.
             let current = session.withLock { $0 }
             if let token = current?.usableToken(at: .now) { return token }
-            if let current, current.renewable, current.isAlive(at: .now),
-                let renewed = try? renew(current, until: deadline), !renewed.nearsMaximum(of: current)
-            {
-                session.withLock { $0 = renewed }
-                return renewed.token
+            if let current, current.renewable, current.isAlive(at: .now) {
+                do throws(KeychainError) {
+                    let renewed = try renew(current, until: deadline)
+                    if !renewed.nearsMaximum(of: current) {
+                        configuration.tokenEvents?(.renewed(lease: renewed.lease))
+                        session.withLock { $0 = renewed }
+                        return renewed.token
+                    }
+                    configuration.tokenEvents?(.renewalFailed(error: nil))
+                } catch {
+                    configuration.tokenEvents?(.renewalFailed(error: error))
+                }
             }
-            let new = try logIn(until: deadline)
+            let new: VaultTokenSession
+            do throws(KeychainError) {
+                new = try logIn(until: deadline)
+            } catch {
+                configuration.tokenEvents?(.loginFailed(method: configuration.login.methodName, error: error))
+                throw error
+            }
+            configuration.tokenEvents?(.loggedIn(method: configuration.login.methodName, lease: new.lease))
             session.withLock { $0 = new }
             return new.token
         }

@@ -25,6 +25,9 @@ public struct VaultConfiguration: Sendable {
     public var mount: String
     /// The folder of SecKit's items inside the mount; `seckit` by default. Empty: the mount's top.
     public var pathPrefix: String
+    /// Called with each login, renewal and refused token (never the token itself), on the thread
+    /// of the call that caused it; nil (the default) for none.
+    public var tokenEvents: (@Sendable (VaultTokenEvent) -> Void)?
 
     /// A configuration of these settings; nothing is read or checked until the first request.
     ///
@@ -192,6 +195,15 @@ public enum VaultLogin: Sendable {
         throw .permissionDenied(
             "no token: set BAO_TOKEN (or VAULT_TOKEN), log in with `bao login`, or use AppRole or certificate login"
         )
+    }
+
+    /// The login's kind, as `VaultTokenEvent` names it: `token`, `approle` or `cert`.
+    var methodName: String {
+        switch self {
+        case .token: "token"
+        case .appRole: "approle"
+        case .certificate: "cert"
+        }
     }
 
     /// Whether the store can log in again by itself (AppRole, certificate): then an expired or

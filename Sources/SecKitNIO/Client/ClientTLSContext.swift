@@ -18,18 +18,23 @@ import SecTLS
 /// ```
 public final class ClientTLSContext: Sendable {
     public let configuration: TLSClientConfiguration
+    /// The protocols offered in ALPN, most preferred first (empty: no ALPN extension).
+    public let applicationProtocols: [String]
     let verifier: ServerCertificateVerifier
     let sslContext: NIOSSLContext
     let certificates = CertificateCache()
 
     /// Reads the trust store and the identity into memory.
     ///
-    /// - Parameter configuration: the trust roots, versions, pin policy, allow-list, client identity
-    ///   and timeouts of every connection made with this context.
+    /// - Parameters:
+    ///   - configuration: the trust roots, versions, pin policy, allow-list, client identity and
+    ///     timeouts of every connection made with this context.
+    ///   - applicationProtocols: the protocols to offer in ALPN, most preferred first (`["h2"]` for
+    ///     HTTP/2); none by default.
     /// - Throws: `TLSError.invalidConfiguration` as `TLSClient(configuration:)` throws it (an
     ///   unreadable CA file, a maximum version below the minimum, pin-only trust without an enforced
     ///   pin set), or when swift-nio-ssl refuses the result.
-    public init(configuration: TLSClientConfiguration) throws(TLSError) {
+    public init(configuration: TLSClientConfiguration, applicationProtocols: [String] = []) throws(TLSError) {
         try configuration.checkVersionRange()
         var tls = NIOSSL.TLSConfiguration.makeClientConfiguration()
         // The callback replaces BoringSSL's verification; BoringSSL itself trusts nothing.
@@ -40,7 +45,9 @@ public final class ClientTLSContext: Sendable {
             maximumVersion: configuration.maximumVersion,
             identity: configuration.clientIdentity
         )
+        tls.applicationProtocols = applicationProtocols
         self.configuration = configuration
+        self.applicationProtocols = applicationProtocols
         self.verifier = try ServerCertificateVerifier(configuration: configuration)
         self.sslContext = try NIOSSLContext.make(tls)
     }

@@ -21,6 +21,8 @@ import SecTLS
 public final class ServerTLSContext: Sendable {
     public let clientVerifier: ClientCertificateVerifier
     public let limits: ServerConnectionLimits
+    /// The protocols the server selects from in ALPN, most preferred first (empty: no ALPN).
+    public let applicationProtocols: [String]
     let sslContext: NIOSSLContext
     let certificates = CertificateCache()
     private let peers = PeerConnectionCounter()
@@ -33,13 +35,16 @@ public final class ServerTLSContext: Sendable {
     ///   - minimumVersion: TLS 1.2 unless raised.
     ///   - maximumVersion: nil for the newest this build supports.
     ///   - limits: the handshake and idle timeouts and the per-peer connection cap.
+    ///   - applicationProtocols: the protocols the server selects from in ALPN, most preferred
+    ///     first (`["h2"]` for HTTP/2); none by default.
     /// - Throws: `invalidConfiguration` when swift-nio-ssl refuses the result.
     public init(
         identity: ClientIdentity,
         clientVerifier: ClientCertificateVerifier,
         minimumVersion: SecTLS.TLSVersion = .tls12,
         maximumVersion: SecTLS.TLSVersion? = nil,
-        limits: ServerConnectionLimits = ServerConnectionLimits()
+        limits: ServerConnectionLimits = ServerConnectionLimits(),
+        applicationProtocols: [String] = []
     ) throws(TLSError) {
         // apply(…) sets the chain, and the same OpenSSL-held key again (not the deprecated `.file`).
         var tls = NIOSSL.TLSConfiguration.makeServerConfiguration(
@@ -52,8 +57,10 @@ public final class ServerTLSContext: Sendable {
         tls.certificateVerification = .noHostnameVerification
         tls.trustRoots = .certificates(try [NIOSSLCertificate].from(clientVerifier.clientCAs))
         tls.sendCANameList = true
+        tls.applicationProtocols = applicationProtocols
         self.clientVerifier = clientVerifier
         self.limits = limits
+        self.applicationProtocols = applicationProtocols
         self.sslContext = try NIOSSLContext.make(tls)
     }
 

@@ -6,17 +6,6 @@ import NIOPosix
 import SecKitNIO
 import SecTLS
 
-/// A gRPC client connection whose server SecTLS verified during the handshake, before the first
-/// HTTP/2 frame was sent.
-public struct GRPCClientConnection: Sendable {
-    /// The connection as a grpc-swift client transport: pass it to `GRPCClient(transport:)` or
-    /// `withGRPCClient(transport:)`. It owns the connection and does not reconnect: once the
-    /// connection closes, its RPCs fail with `unavailable`.
-    public let transport: HTTP2ClientTransport.WrappedChannel
-    /// The server's verified chain and its pin evaluation.
-    public let verified: VerifiedServerChain
-}
-
 extension ClientTLSContext {
     /// The protocols a gRPC client offers in ALPN, as grpc-swift and gRPC core offer them.
     static let grpcApplicationProtocols = ["grpc-exp", "h2"]
@@ -41,7 +30,7 @@ extension ClientTLSContext {
     /// ```swift
     /// let tls = try ClientTLSContext(grpc: configuration)   // make once, share
     /// let connection = try await tls.connectGRPC(host: "api.example.com", port: 443)
-    /// try await withGRPCClient(transport: connection.transport) { client in … }
+    /// try await withGRPCClient(transport: connection) { client in … }
     /// ```
     ///
     /// - Parameters:
@@ -52,7 +41,7 @@ extension ClientTLSContext {
     ///   - serviceConfig: the methods' timeouts, retries and throttling (load balancing does not
     ///     apply to one connection).
     ///   - group: the event loop group the connection runs on.
-    /// - Returns: the transport and what the handshake verified.
+    /// - Returns: the connection, a client transport, with what the handshake verified.
     /// - Throws: `TLSError`: `invalidConfiguration` when the context offers no `h2` in ALPN (make it
     ///   with `ClientTLSContext(grpc:)`), `endpointNotAllowed`, `hostNotFound`, `connectionFailed`,
     ///   `timedOut`, the verification's errors, `cancelled`.
@@ -75,23 +64,27 @@ extension ClientTLSContext {
         }
         // Carries the chain out of `wrapping`'s closure, which runs once, before `wrapping` returns.
         let verified = NIOLockedValueBox<VerifiedServerChain?>(nil)
+        let failure = TLSFailureRecorder()
         let transport = try await HTTP2ClientTransport.WrappedChannel.wrapping(
             config: config,
             serviceConfig: serviceConfig
         ) { configure in
             // gRPC's handlers go after the TLS handlers in the channel initializer; the transport
             // is built only once the handshake is verified, so a refusal throws here.
-            let (configured, chain) = try await self.connect(
-                host: host,
-                port: port,
-                scheme: "grpc",
-                on: group,
-                configure: configure
-            )
+            let (configured, chain) = try await self.connect(host: host, port: port, scheme: "grpc", on: group) {
+                channel in
+                channel.eventLoop.makeCompletedFuture {
+                    try channel.pipeline.syncOperations.addHandler(failure)
+                }.flatMap { configure(channel) }
+            }
             verified.withLockedValue { $0 = chain }
             return configured
         }
-        return GRPCClientConnection(transport: transport, verified: verified.withLockedValue { $0! })
+        return GRPCClientConnection(
+            transport: transport,
+            verified: verified.withLockedValue { $0! },
+            failure: failure
+        )
     }
 }
 

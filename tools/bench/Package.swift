@@ -9,13 +9,16 @@ let package = Package(
     dependencies: [
         .package(name: "SecKit", path: "../.."),
         // The same packages as SecKit's own, for the `nio` part's baselines (plain swift-nio-ssl,
-        // AsyncHTTPClient and Hummingbird TLS) beside SecKitNIO, SecKitHTTPClient and SecKitHummingbird.
+        // AsyncHTTPClient, Hummingbird TLS and grpc-swift-nio-transport's TLS) beside SecKitNIO, SecKitHTTPClient,
+        // SecKitHummingbird and SecKitGRPC.
         // Their versions are pinned once, in SecKit's manifest, whose requirements bind this graph
         // too: here only the major version is named, which SwiftPM needs to resolve a product.
         .package(url: "https://github.com/apple/swift-nio", from: "2.0.0"),
         .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.0.0"),
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.0.0"),
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.0.0"),
+        .package(url: "https://github.com/grpc/grpc-swift-2", from: "2.0.0"),
+        .package(url: "https://github.com/grpc/grpc-swift-nio-transport", from: "2.0.0"),
     ],
     targets: [
         .executableTarget(
@@ -28,6 +31,7 @@ let package = Package(
                 .product(name: "SecKitNIO", package: "SecKit"),
                 .product(name: "SecKitHTTPClient", package: "SecKit"),
                 .product(name: "SecKitHummingbird", package: "SecKit"),
+                .product(name: "SecKitGRPC", package: "SecKit"),
                 .product(name: "SecHTTPAuth", package: "SecKit"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
@@ -36,6 +40,8 @@ let package = Package(
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTLS", package: "hummingbird"),
+                .product(name: "GRPCCore", package: "grpc-swift-2"),
+                .product(name: "GRPCNIOTransportHTTP2", package: "grpc-swift-nio-transport"),
             ]
         )
     ]

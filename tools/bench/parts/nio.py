@@ -6,7 +6,10 @@ s_server` (NIOSSLClientHandler with BoringSSL's verification vs SecKitNIO's Clie
 pin policy); ahc-get(-seckit), AsyncHTTPClient GETs each on a new connection against an in-process
 Hummingbird TLS server (swift-nio-ssl TLS vs HTTPClient.Configuration(secKit:) with a leaf pin);
 mtls-get(-seckit), the same GETs with a client certificate against Hummingbird servers that require
-one (`.tls` with swift-nio-ssl's client verification vs `.mutualTLS` with SecKit's). A throwaway
+one (`.tls` with swift-nio-ssl's client verification vs `.mutualTLS` with SecKit's);
+grpc-unary(-seckit), gRPC unary calls each on a new mutual TLS connection to an in-process server
+(grpc-swift-nio-transport's own `.mTLS` on both ends vs SecKitGRPC's `connectGRPC` with a leaf pin
+and `MutualTLSServerTransport`), 8 awaited in a row per timing call. A throwaway
 PKI made here with the openssl CLI: root CA, intermediate CA, server and client leaves under the
 intermediate (EC P-256), every leaf sent with the intermediate. http-preset / http-digest, GETs on
 one kept-alive connection to a lighttpd Digest SHA-256 area started here: a preset Authorization
@@ -30,6 +33,7 @@ PAIRS = (  # (plain, SecKit, the result each must print)
     ("nio-handshake", "nio-handshake-seckit", ("handshake-no-pin", "handshake-leaf-pin-matched")),
     ("ahc-get", "ahc-get-seckit", ("ok", "ok-3-connections-pinned")),
     ("mtls-get", "mtls-get-seckit", ("ok", "client CN=seckit-bench client")),
+    ("grpc-unary", "grpc-unary-seckit", ("ok", "client CN=seckit-bench client")),
     ("http-preset", "http-digest", ("ok", "ok")),
 )
 # The SecKit side's rate must reach this share of the plain side's: 0.95 for TLS; for HTTP
@@ -157,6 +161,8 @@ LABELS = {
     " ≥ 0.95 × with swift-nio-ssl TLS alone (in-process Hummingbird TLS server)",
     "mtls-get-seckit": "Hummingbird mutual TLS with SecKit's client verification (`.mutualTLS`) ≥ 0.95 × with swift-nio-ssl's"
     " (`.tls`), AsyncHTTPClient GETs with a client certificate, each on a new connection",
+    "grpc-unary-seckit": "gRPC unary calls, each on a new mutual TLS connection, with SecKitGRPC's verification and a leaf pin"
+    " ≥ 0.95 × with grpc-swift-nio-transport's own TLS (`.mTLS` client and server, in-process)",
     "http-digest": "A Digest-authenticated request (`HTTPAuthenticator`, kept nonce) on a kept-alive connection costs ≤ 1.1 ×"
     " the same request with a preset `Authorization` header (lighttpd, Digest SHA-256; rate ≥ 0.909 ×)",
 }
@@ -173,7 +179,7 @@ def report(ctx, m):
     ratios = "; ".join(
         f"`{secure}` / `{plain}`: **{m.ratio[secure]}** (by user CPU {m.cpu_ratio[secure]})" for plain, secure, _ in PAIRS
     )
-    results = f"""### SwiftNIO, AsyncHTTPClient and Hummingbird: new connections with and without SecKit's verification, and HTTP authentication
+    results = f"""### SwiftNIO, AsyncHTTPClient, Hummingbird and gRPC: new connections with and without SecKit's verification, and HTTP authentication
 
 | case | per second (median) | per second of user CPU (median) | all rounds (per second, in run order) |
 | --- | --- | --- | --- |
@@ -183,6 +189,8 @@ def report(ctx, m):
 {row("the same with `HTTPClient.Configuration(secKit:)`, leaf pin (`ahc-get-seckit`)", "ahc-get-seckit")}
 {row("GET with a client certificate to Hummingbird `.tls`, swift-nio-ssl verifies it (`mtls-get`)", "mtls-get")}
 {row("the same to Hummingbird `.mutualTLS`, SecKit verifies it (`mtls-get-seckit`)", "mtls-get-seckit")}
+{row("gRPC unary call on a new connection, grpc-swift-nio-transport `.mTLS` on both ends (`grpc-unary`)", "grpc-unary")}
+{row("the same with `connectGRPC` (leaf pin) and `MutualTLSServerTransport`, SecKit verifies both ends (`grpc-unary-seckit`)", "grpc-unary-seckit")}
 {row("GET with a preset Digest `Authorization` header, kept-alive connection, lighttpd, 16 awaited in a row (`http-preset`)", "http-preset")}
 {row("the same through `HTTPAuthenticator`, a new Digest header each (`http-digest`)", "http-digest")}
 

@@ -60,6 +60,8 @@ let benchmarks: [Benchmark] = [
     httpClientGet(secKit: true),
     mutualTLSGet(secKit: false),
     mutualTLSGet(secKit: true),
+    grpcUnary(secKit: false),
+    grpcUnary(secKit: true),
     httpDigest(authenticated: false),
     httpDigest(authenticated: true),
 ]

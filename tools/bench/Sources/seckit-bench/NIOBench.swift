@@ -46,7 +46,7 @@ func setting(_ variable: String, for name: String) -> String {
 /// The single client event loop every benchmark's connections run on.
 let clientGroup = MultiThreadedEventLoopGroup(numberOfThreads: 1)
 
-private func attempt<T>(_ name: String, _ body: () throws -> T) -> T {
+func attempt<T>(_ name: String, _ body: () throws -> T) -> T {
     do { return try body() } catch { fail("\(name): \(error)") }
 }
 
@@ -131,7 +131,7 @@ private final class HandshakeCompletion: ChannelInboundHandler {
 }
 
 /// The event loop of the in-process servers, apart from the clients'.
-private let serverGroup = MultiThreadedEventLoopGroup(numberOfThreads: 1)
+let serverGroup = MultiThreadedEventLoopGroup(numberOfThreads: 1)
 
 /// Starts a Hummingbird HTTP/1.1 server on 127.0.0.1 (a free port) that answers GET / with `ok`,
 /// or with the subject of the client SecKit verified; returns its port once it listens.

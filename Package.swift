@@ -22,8 +22,10 @@ let package = Package(
         .library(name: "SecKitHummingbird", targets: ["SecKitHummingbird"]),
         .library(name: "SecVaultHTTPClient", targets: ["SecVaultHTTPClient"]),
         .library(name: "SecKitVapor", targets: ["SecKitVapor"]),
+        .library(name: "SecKitGRPC", targets: ["SecKitGRPC"]),
         .executable(name: "seckit-fetch", targets: ["seckit-fetch"]),
         .executable(name: "seckit-mtls-server", targets: ["seckit-mtls-server"]),
+        .executable(name: "seckit-grpc-echo", targets: ["seckit-grpc-echo"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -38,6 +40,11 @@ let package = Package(
         // Vapor's own dependencies, named for the peer chain it gives a request (X509's certificates).
         .package(url: "https://github.com/apple/swift-certificates", from: "1.14.0"),
         .package(url: "https://github.com/apple/swift-asn1", from: "1.0.0"),
+        .package(url: "https://github.com/grpc/grpc-swift-2", from: "2.4.0"),
+        .package(url: "https://github.com/grpc/grpc-swift-nio-transport", from: "2.9.0"),
+        // The protobuf codec of seckit-grpc-echo's messages; its protoc plugin is never built (the code is committed).
+        .package(url: "https://github.com/grpc/grpc-swift-protobuf", from: "2.4.0"),
+        .package(url: "https://github.com/apple/swift-protobuf", from: "1.39.0"),
         // `swift package generate-documentation`: a command plugin, linked into no product.
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
     ],
@@ -155,6 +162,19 @@ let package = Package(
                 .product(name: "SwiftASN1", package: "swift-asn1"),
             ]
         ),
+        // gRPC (grpc-swift 2) client and server transports whose TLS is SecKitNIO's: pins, client identities,
+        // and servers that require client certificates, with the verified client in each RPC's context.
+        .target(
+            name: "SecKitGRPC",
+            dependencies: [
+                "SecKitNIO", "SecTLS",
+                .product(name: "GRPCCore", package: "grpc-swift-2"),
+                .product(name: "GRPCNIOTransportHTTP2", package: "grpc-swift-nio-transport"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+            ]
+        ),
         .executableTarget(
             name: "seckit-fetch",
             dependencies: [
@@ -177,6 +197,19 @@ let package = Package(
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),
             ],
             path: "Examples/seckit-mtls-server"
+        ),
+        .executableTarget(
+            name: "seckit-grpc-echo",
+            dependencies: [
+                "SecKitGRPC", "SecKitNIO", "SecTLS", "SecIO",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "GRPCCore", package: "grpc-swift-2"),
+                .product(name: "GRPCNIOTransportHTTP2", package: "grpc-swift-nio-transport"),
+                .product(name: "GRPCProtobuf", package: "grpc-swift-protobuf"),
+                .product(name: "SwiftProtobuf", package: "swift-protobuf"),
+            ],
+            path: "Examples/seckit-grpc-echo",
+            exclude: ["Protos", "README.md"]
         ),
         // Process running, the interop peers, TestVectors/ and docs pages loading, and the TLS test PKI
         // (certificates, s_server), shared by the test targets.
@@ -252,6 +285,16 @@ let package = Package(
                 "SecKitVapor", "SecKitNIO", "SecTLS", "TestSupport",
                 .product(name: "Vapor", package: "vapor"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+            ]
+        ),
+        .testTarget(
+            name: "SecKitGRPCTests",
+            dependencies: [
+                "SecKitGRPC", "SecKitNIO", "SecTLS", "TestSupport", "seckit-grpc-echo",
+                .product(name: "GRPCCore", package: "grpc-swift-2"),
+                .product(name: "GRPCNIOTransportHTTP2", package: "grpc-swift-nio-transport"),
+                .product(name: "GRPCProtobuf", package: "grpc-swift-protobuf"),
+                .product(name: "SwiftProtobuf", package: "swift-protobuf"),
             ]
         ),
         .testTarget(

@@ -106,7 +106,7 @@ import Vapor
         }
         try await app.server.start(address: .hostname("127.0.0.1", port: 0))
         let port = try #require(app.http.server.shared.localAddress?.port)
-        let curl = try await MutualTLSClientTools.offThePool { [fixture] in
+        let curl = try await ProcessRunner.offThePool { [fixture] in
             try ProcessRunner.run(
                 "curl",
                 [

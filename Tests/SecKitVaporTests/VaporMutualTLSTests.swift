@@ -161,7 +161,7 @@ import Vapor
         app.get { req in req.secKitClient.map { "\($0.subject)\n" } ?? "no verified client\n" }
         try await app.server.start(address: .hostname("127.0.0.1", port: 0))
         let port = try #require(app.http.server.shared.localAddress?.port)
-        let curl = try await MutualTLSClientTools.offThePool {
+        let curl = try await ProcessRunner.offThePool {
             try ProcessRunner.run("curl", ["--silent", "--show-error", "http://127.0.0.1:\(port)/"])
         }
         await app.server.shutdown()

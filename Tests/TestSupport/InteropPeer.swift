@@ -2,7 +2,8 @@ import Foundation
 
 /// The interop peers of `Tests/Peers`: programs on the reference libraries (joserfc, Python's
 /// `cryptography.fernet`, AESGCM and ChaCha20Poly1305, PHP's openssl functions) that the library and CLI tests talk to,
-/// and the hostile HTTP server the authentication tests start (`HostileAuthServer`). Keys go in
+/// and the hostile HTTP server the authentication tests start (`HostileAuthServer`), and grpcio's
+/// echo.Echo client and server (SecKitGRPCTests). Keys go in
 /// the environment only; variables of the test process that could pick another key are not inherited.
 /// A peer that cannot run (interpreter or library missing) throws `PeerUnavailable`: the tests fail
 /// with what to install, they never skip.
@@ -17,6 +18,7 @@ public enum InteropPeer: String, CaseIterable, Sendable {
     case pinReportCollector = "pin_report_collector.py"
     case hvac = "hvac_peer.py"
     case fakeVaultServer = "fake_vault_server.py"
+    case grpcEcho = "grpc_echo_peer.py"
 
     /// `Tests/Peers`.
     public static let directory = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
@@ -89,6 +91,7 @@ public enum InteropPeer: String, CaseIterable, Sendable {
         case .pinReportCollector: ["python3", "-c", "import http.server, ssl, threading"]
         case .hvac: ["python3", "-c", "import hvac"]
         case .fakeVaultServer: ["python3", "-c", "import http.server, ssl, threading"]
+        case .grpcEcho: ["python3", "-c", "import grpc"]
         case .legacy:
             ["php", "-r", "exit(function_exists('openssl_encrypt') && function_exists('hash_hmac') ? 0 : 1);"]
         }

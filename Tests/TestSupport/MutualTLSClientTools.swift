@@ -47,7 +47,7 @@ public enum MutualTLSClientTools {
         let arguments =
             ["--silent", "--show-error", "--fail", "--max-time", "20", "--cacert", "ca.pem"] + versionOptions
             + identityOptions + extraOptions + ["https://127.0.0.1:\(port)/"]
-        return try await offThePool {
+        return try await ProcessRunner.offThePool {
             try ProcessRunner.run("curl", arguments, currentDirectory: fixture.directory)
         }
     }
@@ -62,20 +62,13 @@ public enum MutualTLSClientTools {
                 "s_client", "-connect", "127.0.0.1:\(port)", "-CAfile", "ca.pem", "-verify_return_error",
                 version == .tls13 ? "-tls1_3" : "-tls1_2", "-ign_eof",
             ] + identityOptions
-        return try await offThePool {
+        return try await ProcessRunner.offThePool {
             try ProcessRunner.run(
                 "openssl",
                 arguments,
                 stdin: Array("GET / HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n".utf8),
                 currentDirectory: fixture.directory
             )
-        }
-    }
-
-    /// Runs `body` on a new thread and waits for it without holding a cooperative thread.
-    public static func offThePool<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
-        try await withCheckedThrowingContinuation { continuation in
-            Thread { continuation.resume(with: Result { try body() }) }.start()
         }
     }
 }

@@ -307,3 +307,17 @@ public enum ProcessRunner {
         return body(pointers)
     }
 }
+
+extension ProcessRunner {
+    /// Runs `body` on a new thread and waits for it without holding a cooperative thread: a process
+    /// waited for on the pool can starve the in-process server it talks to (two threads on two cores).
+    ///
+    /// - Parameter body: the blocking work, such as `ProcessRunner.run`.
+    /// - Returns: what `body` returns.
+    /// - Throws: what `body` throws.
+    public static func offThePool<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
+        try await withCheckedThrowingContinuation { continuation in
+            Thread { continuation.resume(with: Result { try body() }) }.start()
+        }
+    }
+}

@@ -2,15 +2,17 @@ import Foundation
 import TestSupport
 import Testing
 
-/// seccli stays lean: none of SecKit's SwiftNIO products (nor swift-nio-ssl's BoringSSL, nor Vapor) is linked
-/// into it, nor swift-corelibs Foundation with ICU (FoundationEssentials is enough for SecKit's
-/// modules; one `import Foundation` in a module seccli uses links both, and every start pays
-/// their relocations). Read from the binary's symbol table, where every Swift symbol names its
-/// module; the seckit-fetch example, which does link NIO, and FoundationEssentials, which seccli
-/// does link, show the check can see them.
+/// seccli stays lean: none of SecKit's SwiftNIO products (nor swift-nio-ssl's BoringSSL, Vapor
+/// or gRPC) is linked into it, nor swift-corelibs Foundation with ICU (FoundationEssentials is
+/// enough for SecKit's modules; one `import Foundation` in a module seccli uses links both, and
+/// every start pays their relocations). Read from the binary's symbol table, where every Swift
+/// symbol names its module; the seckit-fetch and seckit-grpc-echo examples, which do link NIO and
+/// gRPC, and FoundationEssentials, which seccli does link, show the check can see them.
 @Suite struct LinkageTests {
     static let nioModules = [
         "7NIOCore", "6NIOSSL", "CNIOBoringSSL", "15AsyncHTTPClient", "11Hummingbird", "5Vapor", "11SecKitVapor",
+        "8GRPCCore",
+        "10SecKitGRPC",
     ]
 
     func definedSymbols(_ path: String) throws -> String {
@@ -30,6 +32,8 @@ import Testing
         #expect(try linkedNIOModules(seccli) == [])
         // The positive control: the check finds NIO where it is linked.
         #expect(try linkedNIOModules(try BuiltExecutable.require("seckit-fetch")).contains("7NIOCore"))
+        let grpc = try linkedNIOModules(try BuiltExecutable.require("seckit-grpc-echo"))
+        #expect(grpc.contains("8GRPCCore") && grpc.contains("10SecKitGRPC"))
     }
 
     /// Which of swift-corelibs-foundation's modules `path` links: statically (a Swift symbol names

@@ -9,8 +9,8 @@ let package = Package(
     dependencies: [
         .package(name: "SecKit", path: "../.."),
         // The same packages as SecKit's own, for the `nio` part's baselines (plain swift-nio-ssl,
-        // AsyncHTTPClient, Hummingbird and Vapor TLS) beside SecKitNIO, SecKitHTTPClient, SecKitHummingbird
-        // and SecKitVapor.
+        // AsyncHTTPClient, Hummingbird, Vapor and grpc-swift-nio-transport's TLS) beside SecKitNIO, SecKitHTTPClient,
+        // SecKitHummingbird, SecKitVapor and SecKitGRPC.
         // Their versions are pinned once, in SecKit's manifest, whose requirements bind this graph
         // too: here only the major version is named, which SwiftPM needs to resolve a product.
         .package(url: "https://github.com/apple/swift-nio", from: "2.0.0"),
@@ -20,6 +20,8 @@ let package = Package(
         .package(url: "https://github.com/vapor/vapor", from: "4.0.0"),
         .package(url: "https://github.com/apple/swift-log", from: "1.0.0"),
         .package(url: "https://github.com/apple/swift-metrics", from: "2.0.0"),
+        .package(url: "https://github.com/grpc/grpc-swift-2", from: "2.0.0"),
+        .package(url: "https://github.com/grpc/grpc-swift-nio-transport", from: "2.0.0"),
     ],
     targets: [
         .executableTarget(
@@ -33,6 +35,7 @@ let package = Package(
                 .product(name: "SecKitHTTPClient", package: "SecKit"),
                 .product(name: "SecKitHummingbird", package: "SecKit"),
                 .product(name: "SecKitVapor", package: "SecKit"),
+                .product(name: "SecKitGRPC", package: "SecKit"),
                 .product(name: "SecHTTPAuth", package: "SecKit"),
                 .product(name: "SecVault", package: "SecKit"),
                 .product(name: "SecVaultHTTPClient", package: "SecKit"),
@@ -46,6 +49,8 @@ let package = Package(
                 .product(name: "Vapor", package: "vapor"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Metrics", package: "swift-metrics"),
+                .product(name: "GRPCCore", package: "grpc-swift-2"),
+                .product(name: "GRPCNIOTransportHTTP2", package: "grpc-swift-nio-transport"),
             ]
         )
     ]

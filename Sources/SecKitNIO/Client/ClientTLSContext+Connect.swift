@@ -43,32 +43,57 @@ extension ClientTLSContext {
         scheme: String = "tls",
         on group: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton
     ) async throws -> ClientTLSConnection {
+        let (channel, verified) = try await connect(host: host, port: port, scheme: scheme, on: group) { channel in
+            channel.eventLoop.makeCompletedFuture {
+                try NIOAsyncChannel<ByteBuffer, ByteBuffer>(wrappingChannelSynchronously: channel)
+            }
+        }
+        return ClientTLSConnection(channel: channel, verified: verified)
+    }
+
+    /// `connect(host:port:scheme:on:)` for a protocol that sets up its own pipeline: `configure`
+    /// adds its handlers after the TLS handlers, in the channel initializer (before any byte is
+    /// read), and its result is returned once the handshake is verified. On any failure the
+    /// channel is closed.
+    ///
+    /// - Parameters:
+    ///   - host: the server's name or IP address, checked against the allow-list and the certificate.
+    ///   - port: the server's port.
+    ///   - scheme: the scheme the allow-list is checked for.
+    ///   - group: the event loop group the connection runs on.
+    ///   - configure: adds the protocol's handlers to the new channel, on its event loop.
+    /// - Returns: what `configure` made, and the verified chain.
+    /// - Throws: the errors of `connect(host:port:scheme:on:)`, and `configure`'s.
+    package func connect<Output: Sendable>(
+        host: String,
+        port: Int,
+        scheme: String,
+        on group: any EventLoopGroup,
+        configure: @escaping @Sendable (any Channel) -> EventLoopFuture<Output>
+    ) async throws -> (output: Output, verified: VerifiedServerChain) {
         let configuration = self.configuration
         try TLSClient.checkEndpoint(host: host, port: port, scheme: scheme, configuration: configuration)
         let timeouts = configuration.timeouts
-        let opened: (NIOAsyncChannel<ByteBuffer, ByteBuffer>, EventLoopFuture<VerifiedServerChain>)
+        let opened: (any Channel, Output, EventLoopFuture<VerifiedServerChain>)
         do {
             opened = try await ClientBootstrap(group: group)
                 .connectTimeout(TimeAmount(timeouts.connect))
                 .connect(host: host, port: port) { channel in
                     channel.eventLoop.makeCompletedFuture {
-                        let verification = try self.addHandlers(
-                            to: channel.pipeline.syncOperations,
-                            serverName: host,
-                            port: port
-                        )
-                        return (try NIOAsyncChannel(wrappingChannelSynchronously: channel), verification)
+                        try self.addHandlers(to: channel.pipeline.syncOperations, serverName: host, port: port)
+                    }.flatMap { verification in
+                        configure(channel).map { (channel, $0, verification) }
                     }
                 }
         } catch {
             if Task.isCancelled { throw TLSError.cancelled }
             throw Self.connectFailure(error, host: host, port: port)
         }
-        let (channel, verification) = opened
+        let (channel, output, verification) = opened
         let timedOut = NIOLockedValueBox(false)
         let deadline = verification.eventLoop.scheduleTask(in: TimeAmount(timeouts.handshake)) {
             timedOut.withLockedValue { $0 = true }
-            channel.channel.close(promise: nil)
+            channel.close(promise: nil)
         }
         // Ended on the event loop as soon as the handshake's outcome is known: this task may resume
         // much later (a busy cooperative pool), and a verdict reached in time is no timeout.
@@ -77,11 +102,11 @@ extension ClientTLSContext {
             let verified = try await withTaskCancellationHandler {
                 try await verification.get()
             } onCancel: {
-                channel.channel.close(promise: nil)
+                channel.close(promise: nil)
             }
-            return ClientTLSConnection(channel: channel, verified: verified)
+            return (output, verified)
         } catch {
-            try? await channel.channel.close()
+            try? await channel.close()
             if Task.isCancelled { throw TLSError.cancelled }
             if timedOut.withLockedValue({ $0 }) { throw TLSError.timedOut(.handshake) }
             throw error

@@ -20,6 +20,8 @@ import SecTLS
 /// print(connection.verified.pinEvaluation)
 /// ```
 public final class ClientTLSContext: Sendable {
+    /// The protocols offered in ALPN, most preferred first (empty: no ALPN extension); a reload keeps them.
+    public let applicationProtocols: [String]
     let certificates = CertificateCache()
     private let observer: HandshakeObserver
     /// What new connections use; `reload` replaces it whole.
@@ -40,6 +42,8 @@ public final class ClientTLSContext: Sendable {
     /// - Parameters:
     ///   - configuration: the trust roots, versions, pin policy, allow-list, client identity and
     ///     timeouts of every connection made with this context.
+    ///   - applicationProtocols: the protocols to offer in ALPN, most preferred first (`["h2"]` for
+    ///     HTTP/2); none by default.
     ///   - logger: where refused servers (warning, with the observed and expected pins), other
     ///     failed handshakes (notice), verified handshakes (debug) and reloads (notice) are
     ///     logged; by default nowhere, as AsyncHTTPClient's default logger.
@@ -50,11 +54,13 @@ public final class ClientTLSContext: Sendable {
     ///   pin set), or when swift-nio-ssl refuses the result.
     public init(
         configuration: TLSClientConfiguration,
+        applicationProtocols: [String] = [],
         logger: Logger = .secKitDisabled,
         metricsFactory: any MetricsFactory = MetricsSystem.factory
     ) throws(TLSError) {
+        self.applicationProtocols = applicationProtocols
         self.observer = HandshakeObserver(side: .client, logger: logger, metricsFactory: metricsFactory)
-        self.current = NIOLockedValueBox(try Self.settings(configuration))
+        self.current = NIOLockedValueBox(try Self.settings(configuration, applicationProtocols: applicationProtocols))
     }
 
     /// Replaces the configuration at run time (a new pin policy, client identity or trust store):
@@ -68,9 +74,10 @@ public final class ClientTLSContext: Sendable {
     /// ```
     ///
     /// - Parameter configuration: the new configuration.
-    /// - Throws: what `init(configuration:logger:metricsFactory:)` throws (the old configuration stays).
+    /// - Throws: what `init(configuration:applicationProtocols:logger:metricsFactory:)` throws (the
+    ///   old configuration stays).
     public func reload(configuration: TLSClientConfiguration) throws(TLSError) {
-        let settings = try Self.settings(configuration)
+        let settings = try Self.settings(configuration, applicationProtocols: applicationProtocols)
         current.withLockedValue { $0 = settings }
         observer.logger.notice(
             "TLS client settings reloaded",
@@ -82,7 +89,10 @@ public final class ClientTLSContext: Sendable {
         )
     }
 
-    private static func settings(_ configuration: TLSClientConfiguration) throws(TLSError) -> Settings {
+    private static func settings(
+        _ configuration: TLSClientConfiguration,
+        applicationProtocols: [String]
+    ) throws(TLSError) -> Settings {
         try configuration.checkVersionRange()
         var tls = NIOSSL.TLSConfiguration.makeClientConfiguration()
         // The callback replaces BoringSSL's verification; BoringSSL itself trusts nothing.
@@ -93,6 +103,7 @@ public final class ClientTLSContext: Sendable {
             maximumVersion: configuration.maximumVersion,
             identity: configuration.clientIdentity
         )
+        tls.applicationProtocols = applicationProtocols
         return Settings(
             configuration: configuration,
             verifier: try ServerCertificateVerifier(configuration: configuration),

@@ -23,6 +23,9 @@ import SecTLS
 /// connection is closed, and one peer address holds at most so many connections.
 public final class ServerTLSContext: Sendable {
     public let limits: ServerConnectionLimits
+    /// The protocols the server selects from in ALPN, most preferred first (empty: no ALPN); a
+    /// reload keeps them.
+    public let applicationProtocols: [String]
     let certificates = CertificateCache()
     private let peers = PeerConnectionCounter()
     private let observer: HandshakeObserver
@@ -56,6 +59,8 @@ public final class ServerTLSContext: Sendable {
     ///   - minimumVersion: TLS 1.2 unless raised.
     ///   - maximumVersion: nil for the newest this build supports.
     ///   - limits: the handshake and idle timeouts and the per-peer connection cap.
+    ///   - applicationProtocols: the protocols the server selects from in ALPN, most preferred
+    ///     first (`["h2"]` for HTTP/2); none by default.
     ///   - logger: where refused clients (warning), other failed handshakes (notice), verified
     ///     clients (debug) and reloads (notice) are logged; by default nowhere, as AsyncHTTPClient's
     ///     default logger.
@@ -68,15 +73,23 @@ public final class ServerTLSContext: Sendable {
         minimumVersion: SecTLS.TLSVersion = .tls12,
         maximumVersion: SecTLS.TLSVersion? = nil,
         limits: ServerConnectionLimits = ServerConnectionLimits(),
+        applicationProtocols: [String] = [],
         logger: Logger = .secKitDisabled,
         metricsFactory: any MetricsFactory = MetricsSystem.factory
     ) throws(TLSError) {
         self.minimumVersion = minimumVersion
         self.maximumVersion = maximumVersion
         self.limits = limits
+        self.applicationProtocols = applicationProtocols
         self.observer = HandshakeObserver(side: .server, logger: logger, metricsFactory: metricsFactory)
         self.current = NIOLockedValueBox(
-            try Self.settings(identity, clientVerifier, minimumVersion: minimumVersion, maximumVersion: maximumVersion)
+            try Self.settings(
+                identity,
+                clientVerifier,
+                minimumVersion: minimumVersion,
+                maximumVersion: maximumVersion,
+                applicationProtocols: applicationProtocols
+            )
         )
     }
 
@@ -100,7 +113,8 @@ public final class ServerTLSContext: Sendable {
             identity,
             clientVerifier,
             minimumVersion: minimumVersion,
-            maximumVersion: maximumVersion
+            maximumVersion: maximumVersion,
+            applicationProtocols: applicationProtocols
         )
         current.withLockedValue { $0 = settings }
         observer.logger.notice(
@@ -118,7 +132,8 @@ public final class ServerTLSContext: Sendable {
         _ identity: ClientIdentity,
         _ clientVerifier: ClientCertificateVerifier,
         minimumVersion: SecTLS.TLSVersion,
-        maximumVersion: SecTLS.TLSVersion?
+        maximumVersion: SecTLS.TLSVersion?,
+        applicationProtocols: [String]
     ) throws(TLSError) -> Settings {
         // apply(…) sets the chain, and the same OpenSSL-held key again (not the deprecated `.file`).
         var tls = NIOSSL.TLSConfiguration.makeServerConfiguration(
@@ -131,6 +146,7 @@ public final class ServerTLSContext: Sendable {
         tls.certificateVerification = .noHostnameVerification
         tls.trustRoots = .certificates(try [NIOSSLCertificate].from(clientVerifier.clientCAs))
         tls.sendCANameList = true
+        tls.applicationProtocols = applicationProtocols
         return Settings(
             identity: identity,
             clientVerifier: clientVerifier,

@@ -8,7 +8,10 @@ Hummingbird TLS server (swift-nio-ssl TLS vs HTTPClient.Configuration(secKit:) w
 mtls-get(-seckit), the same GETs with a client certificate against Hummingbird servers that require
 one (`.tls` with swift-nio-ssl's client verification vs `.mutualTLS` with SecKit's);
 vapor-mtls-get(-seckit), the same against Vapor applications (its own `tlsConfiguration` with
-swift-nio-ssl's client verification vs SecKitVapor's `useMutualTLS`). A throwaway
+swift-nio-ssl's client verification vs SecKitVapor's `useMutualTLS`);
+grpc-unary(-seckit), gRPC unary calls each on a new mutual TLS connection to an in-process server
+(grpc-swift-nio-transport's own `.mTLS` on both ends vs SecKitGRPC's `connectGRPC` with a leaf pin
+and `MutualTLSServerTransport`), 8 awaited in a row per timing call. A throwaway
 PKI made here with the openssl CLI: root CA, intermediate CA, server and client leaves under the
 intermediate (EC P-256), every leaf sent with the intermediate. http-preset / http-digest, GETs on
 one kept-alive connection to a lighttpd Digest SHA-256 area started here: a preset Authorization
@@ -33,6 +36,7 @@ PAIRS = (  # (plain, SecKit, the result each must print)
     ("ahc-get", "ahc-get-seckit", ("ok", "ok-3-connections-pinned")),
     ("mtls-get", "mtls-get-seckit", ("ok", "client CN=seckit-bench client")),
     ("vapor-mtls-get", "vapor-mtls-get-seckit", ("ok", "client CN=seckit-bench client")),
+    ("grpc-unary", "grpc-unary-seckit", ("ok", "client CN=seckit-bench client")),
     ("http-preset", "http-digest", ("ok", "ok")),
 )
 # The SecKit side's rate must reach this share of the plain side's: 0.95 for TLS; for HTTP
@@ -162,6 +166,8 @@ LABELS = {
     " (`.tls`), AsyncHTTPClient GETs with a client certificate, each on a new connection",
     "vapor-mtls-get-seckit": "Vapor mutual TLS with SecKit's client verification (`useMutualTLS`, `req.secKitClient`)"
     " ≥ 0.95 × Vapor's own TLS with swift-nio-ssl's, AsyncHTTPClient GETs with a client certificate, each on a new connection",
+    "grpc-unary-seckit": "gRPC unary calls, each on a new mutual TLS connection, with SecKitGRPC's verification and a leaf pin"
+    " ≥ 0.95 × with grpc-swift-nio-transport's own TLS (`.mTLS` client and server, in-process)",
     "http-digest": "A Digest-authenticated request (`HTTPAuthenticator`, kept nonce) on a kept-alive connection costs ≤ 1.1 ×"
     " the same request with a preset `Authorization` header (lighttpd, Digest SHA-256; rate ≥ 0.909 ×)",
 }
@@ -178,7 +184,7 @@ def report(ctx, m):
     ratios = "; ".join(
         f"`{secure}` / `{plain}`: **{m.ratio[secure]}** (by user CPU {m.cpu_ratio[secure]})" for plain, secure, _ in PAIRS
     )
-    results = f"""### SwiftNIO, AsyncHTTPClient, Hummingbird and Vapor: new connections with and without SecKit's verification, and HTTP authentication
+    results = f"""### SwiftNIO, AsyncHTTPClient, Hummingbird, Vapor and gRPC: new connections with and without SecKit's verification, and HTTP authentication
 
 | case | per second (median) | per second of user CPU (median) | all rounds (per second, in run order) |
 | --- | --- | --- | --- |
@@ -190,6 +196,8 @@ def report(ctx, m):
 {row("the same to Hummingbird `.mutualTLS`, SecKit verifies it (`mtls-get-seckit`)", "mtls-get-seckit")}
 {row("GET with a client certificate to Vapor `tlsConfiguration`, swift-nio-ssl verifies it (`vapor-mtls-get`)", "vapor-mtls-get")}
 {row("the same to Vapor `useMutualTLS`, SecKit verifies it (`vapor-mtls-get-seckit`)", "vapor-mtls-get-seckit")}
+{row("gRPC unary call on a new connection, grpc-swift-nio-transport `.mTLS` on both ends (`grpc-unary`)", "grpc-unary")}
+{row("the same with `connectGRPC` (leaf pin) and `MutualTLSServerTransport`, SecKit verifies both ends (`grpc-unary-seckit`)", "grpc-unary-seckit")}
 {row("GET with a preset Digest `Authorization` header, kept-alive connection, lighttpd, 16 awaited in a row (`http-preset`)", "http-preset")}
 {row("the same through `HTTPAuthenticator`, a new Digest header each (`http-digest`)", "http-digest")}
 

@@ -64,6 +64,8 @@ let benchmarks: [Benchmark] = [
     mutualTLSGet(secKit: true),
     vaporMutualTLSGet(secKit: false),
     vaporMutualTLSGet(secKit: true),
+    grpcUnary(secKit: false),
+    grpcUnary(secKit: true),
     httpDigest(authenticated: false),
     httpDigest(authenticated: true),
     vaultRead(store: false),

@@ -19,7 +19,7 @@ import SecKitHTTPClient
 // call of the timing loop. Bridging every request on its own from the synchronous loop (a new task,
 // a semaphore) adds two thread wake-ups to each; on two cores their timing, not the request, then
 // decides the comparison: one RAND_bytes call of 1 µs before a preset request cost 50 µs there.
-private let requestsPerCall = 16
+let requestsPerCall = 16
 
 /// Runs `body` to completion from the synchronous timing loop.
 func blocking<T: Sendable>(_ name: String, _ body: @escaping @Sendable () async throws -> T) -> T {
@@ -77,7 +77,7 @@ func httpDigest(authenticated: Bool) -> Benchmark {
                 )
                 return try await get()  // takes the challenge
             }
-            return sequence(of: get, name: name, result: result)
+            return sequence(of: get, name: name, result: result.isEmpty ? "empty" : "ok")
         }
         let header = blocking(name) { () async throws -> String in
             let challenge = try await client.execute(HTTPClientRequest(url: url), timeout: .seconds(30))
@@ -93,22 +93,28 @@ func httpDigest(authenticated: Bool) -> Benchmark {
         let get: @Sendable () async throws -> String = {
             try await body(try await client.execute(preset, timeout: .seconds(30)), name)
         }
-        return sequence(of: get, name: name, result: blocking(name, get))
+        return sequence(of: get, name: name, result: blocking(name, get).isEmpty ? "empty" : "ok")
     }
 }
 
-/// `requestsPerCall` GETs awaited in sequence in one task per call of the timing loop.
-private func sequence(of get: @escaping @Sendable () async throws -> String, name: String, result: String) -> Prepared {
+/// `count` operations awaited in sequence in one task per call of the timing loop (`requestsPerCall`
+/// GETs here); `result` is what the run checks.
+func sequence(
+    of get: @escaping @Sendable () async throws -> String,
+    name: String,
+    result: String,
+    count: Int = requestsPerCall
+) -> Prepared {
     Prepared(
         operation: {
             let bytes = blocking(name) {
                 var total = 0
-                for _ in 0..<requestsPerCall { total &+= try await get().utf8.count }
+                for _ in 0..<count { total &+= try await get().utf8.count }
                 return total
             }
             return UInt8(truncatingIfNeeded: bytes)
         },
-        result: result.isEmpty ? "empty" : "ok",
-        operationsPerCall: requestsPerCall
+        result: result,
+        operationsPerCall: count
     )
 }

@@ -1,6 +1,5 @@
 import Foundation
 import SecTLS
-import Testing
 
 /// `curl` and `openssl s_client` as the clients of the mutual TLS servers under test. They run on a
 /// thread of their own: `ProcessRunner.run` blocks until the process exits, and the server's
@@ -70,17 +69,5 @@ public enum MutualTLSClientTools {
                 currentDirectory: fixture.directory
             )
         }
-    }
-}
-
-/// Polls `condition` until it holds, for at most 10 s (scaled); records an issue when it never does.
-func eventually(_ condition: () throws -> Bool) async throws {
-    let deadline = ContinuousClock.now + .seconds(10 * ProcessRunner.timeoutScale)
-    while try !condition() {
-        guard ContinuousClock.now < deadline else {
-            Issue.record("the condition did not hold in time")
-            return
-        }
-        try await Task.sleep(for: .milliseconds(50))
     }
 }

@@ -40,6 +40,12 @@ import Testing
                 clientCA: .caFile(fixture.path("ca.pem")),
                 allowedPins: allowedPins
             ),
+            // No idle timeout: the rotation test keeps a connection open across other handshakes,
+            // which a loaded machine running the whole suite can stretch past a minute.
+            limits: ServerConnectionLimits(
+                handshakeTimeout: .seconds(10 * ProcessRunner.timeoutScale),
+                idleTimeout: nil
+            ),
             logger: logger,
             metricsFactory: metrics
         )

@@ -110,7 +110,9 @@ import Vapor
             try ProcessRunner.run(
                 "curl",
                 [
-                    "--silent", "--show-error", "--fail", "--max-time", "20", "--cacert", "ca.pem", "--cert",
+                    "--silent", "--show-error", "--fail", "--max-time", "\(20 * ProcessRunner.timeoutScale)",
+                    "--cacert",
+                    "ca.pem", "--cert",
                     "client-chain.pem", "--key", "client.key", "https://127.0.0.1:\(port)/relay",
                 ],
                 currentDirectory: fixture.directory

@@ -44,7 +44,10 @@ public enum MutualTLSClientTools {
         let versionOptions = version == .tls13 ? ["--tlsv1.3", "--tls-max", "1.3"] : ["--tlsv1.2", "--tls-max", "1.2"]
         let identityOptions = identity?.curlOptions ?? []
         let arguments =
-            ["--silent", "--show-error", "--fail", "--max-time", "20", "--cacert", "ca.pem"] + versionOptions
+            [
+                "--silent", "--show-error", "--fail", "--max-time", "\(20 * ProcessRunner.timeoutScale)", "--cacert",
+                "ca.pem",
+            ] + versionOptions
             + identityOptions + extraOptions + ["https://127.0.0.1:\(port)/"]
         return try await ProcessRunner.offThePool {
             try ProcessRunner.run("curl", arguments, currentDirectory: fixture.directory)

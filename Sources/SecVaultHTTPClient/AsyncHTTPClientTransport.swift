@@ -132,12 +132,23 @@ public final class AsyncHTTPClientTransport: AsyncVaultTransport {
         outgoing.method = HTTPMethod(rawValue: request.method)
         outgoing.headers = Self.headers(of: request)
         if let body = request.body { outgoing.body = .bytes(body.withUnsafeBytes { ByteBuffer(bytes: $0) }) }
+        let response: HTTPClientResponse
         do {
-            let response = try await client.execute(outgoing, deadline: limit)
+            response = try await client.execute(outgoing, deadline: limit)
+        } catch {
+            throw Self.transportError(error)
+        }
+        do {
             let body = try await response.body.collect(upTo: Self.maximumBodySize)
             return Self.answer(response.status, response.headers, body)
         } catch {
-            throw Self.transportError(error)
+            // The server answered and then broke off its body (closed early, as a truncated answer
+            // does): not a connection to retry, but an answer that is not the API's.
+            switch Self.transportError(error) {
+            case .connection(let reason) where !Task.isCancelled:
+                throw .invalidResponse("the answer ended before its body did (\(reason))")
+            case let failure: throw failure
+            }
         }
     }
 
@@ -201,6 +212,7 @@ public final class AsyncHTTPClientTransport: AsyncVaultTransport {
             return .invalidResponse("a body over 4 MiB")
         }
         if error is CancellationError { return .connection("cancelled") }
+        if error is HTTPParserError { return .invalidResponse("\(error)") }
         return .connection(String(describing: error))
     }
 }

@@ -35,7 +35,9 @@ import Testing
         do {
             _ = try await store.secret(
                 for: .genericPassword(service: "svc", account: "acct"),
-                timeout: .seconds(10)
+                // Far beyond the two requests' time: the async calls' continuations wait for the
+                // cooperative pool, which the whole parallel run's blocking tests hold for minutes.
+                timeout: .seconds(300) * ProcessRunner.timeoutScale
             )
         } catch {
             failure = error

@@ -42,13 +42,18 @@ import Testing
         }
     }
 
+    /// A timeout for calls that should end long before it: in the whole parallel run, tests that
+    /// block the cooperative pool's threads keep the async driver's continuations waiting, for
+    /// minutes on 2 cores.
+    static let generous = Duration.seconds(300) * ProcessRunner.timeoutScale
+
     /// What reading the item throws over the async driver; nil when it answered.
-    func failure(of server: FakeVaultServer, timeout: Duration = .seconds(10)) async throws -> KeychainError? {
-        try await withStore(server) { store in
+    func failure(of server: FakeVaultServer, timeout: Duration = generous) async throws -> KeychainError? {
+        try await withStore(server) { store -> KeychainError? in
             do {
                 _ = try await store.secret(for: id, timeout: timeout)
                 return nil
-            } catch {
+            } catch let error as KeychainError {
                 return error
             }
         }
@@ -58,13 +63,13 @@ import Testing
         let dead = "https://127.0.0.1:\(try TLSTestServer.freePort())"
         let failover = try FakeVaultServer.start(.failover, target: dead)
         defer { failover.stop() }
-        let secret = try await withStore(failover) { try await $0.secret(for: id, timeout: .seconds(10)) }
+        let secret = try await withStore(failover) { try await $0.secret(for: id, timeout: Self.generous) }
         #expect(secret == SecureBytes(Array("after retries".utf8)))
         #expect(failover.requests.count == 2, "the retry went back to the configured address")
 
         let flaky = try FakeVaultServer.start(.flaky)
         defer { flaky.stop() }
-        let again = try await withStore(flaky) { try await $0.secret(for: id, timeout: .seconds(10)) }
+        let again = try await withStore(flaky) { try await $0.secret(for: id, timeout: Self.generous) }
         #expect(again == SecureBytes(Array("after retries".utf8)))
         #expect(flaky.requests.count == 4)
     }

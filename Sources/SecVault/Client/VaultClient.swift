@@ -209,11 +209,11 @@ public final class VaultClient: Sendable {
     ) async throws(KeychainError) -> Output {
         var plan = plan
         while true {
-            guard !Task.isCancelled else { throw .cancelled }
             switch plan {
             case .done(let output):
                 return output
             case .send(let request, let then):
+                guard !Task.isCancelled else { throw .cancelled }
                 let result: Result<VaultResponse, VaultTransportError>
                 do throws(VaultTransportError) {
                     result = .success(try await transport.send(request, deadline: deadline.instant))

@@ -12,7 +12,7 @@ import SecKeychain
 /// These are `VaultStore`'s own methods: a caller holding `any CredentialStore` gets the
 /// protocol's default calls, which run the blocking core on a thread of their own.
 extension VaultStore {
-    /// Stores `secret` under `identity` (see ``upsert(_:secret:attributes:timeout:)``).
+    /// Stores `secret` under `identity` (see `upsert(_:secret:attributes:timeout:)`).
     ///
     /// - Parameters:
     ///   - identity: the item's identity, which names its KV path.
@@ -20,7 +20,7 @@ extension VaultStore {
     ///   - attributes: the label, comment and expiry to store with it (none by default).
     ///   - timeout: how long the call may take (`CredentialStore.defaultTimeout` by default).
     /// - Throws: `KeychainError.cancelled` when the task is cancelled before or during the call;
-    ///   what ``upsert(_:secret:attributes:timeout:)`` throws.
+    ///   what `upsert(_:secret:attributes:timeout:)` throws.
     public func upsert(
         _ identity: CredentialIdentity,
         secret: some ContiguousBytes & Sendable,
@@ -42,7 +42,7 @@ extension VaultStore {
     ///   - attributes: the label, comment and expiry to store with it (none by default).
     ///   - timeout: how long the call may take (`CredentialStore.defaultTimeout` by default).
     /// - Throws: `KeychainError.cancelled` when the task is cancelled before or during the call;
-    ///   what ``upsert(_:secret:attributes:timeout:)`` throws.
+    ///   what `upsert(_:secret:attributes:timeout:)` throws.
     public func upsert(
         _ identity: CredentialIdentity,
         string: String,
@@ -60,7 +60,7 @@ extension VaultStore {
     ///   - timeout: how long the call may take (`CredentialStore.defaultTimeout` by default).
     /// - Returns: the item, with its secret when `includeSecret` is true.
     /// - Throws: `KeychainError.cancelled` when the task is cancelled before or during the call;
-    ///   what ``item(for:includeSecret:timeout:)`` throws.
+    ///   what `item(for:includeSecret:timeout:)` throws.
     public func item(
         for identity: CredentialIdentity,
         includeSecret: Bool = false,
@@ -79,7 +79,7 @@ extension VaultStore {
     ///   - timeout: how long the call may take (`CredentialStore.defaultTimeout` by default).
     /// - Returns: the secret, in memory that is wiped on release.
     /// - Throws: `KeychainError.cancelled` when the task is cancelled before or during the call;
-    ///   what ``expiringSecret(for:timeout:)`` throws.
+    ///   what `expiringSecret(for:timeout:)` throws.
     public func secret(
         for identity: CredentialIdentity,
         timeout: Duration = Self.defaultTimeout
@@ -94,7 +94,7 @@ extension VaultStore {
     ///   - timeout: how long the call may take (`CredentialStore.defaultTimeout` by default).
     /// - Returns: the secret, in memory that is wiped on release, and its expiry (nil for none).
     /// - Throws: `KeychainError.cancelled` when the task is cancelled before or during the call;
-    ///   what ``expiringSecret(for:timeout:)`` throws.
+    ///   what `expiringSecret(for:timeout:)` throws.
     public func expiringSecret(
         for identity: CredentialIdentity,
         timeout: Duration = Self.defaultTimeout
@@ -112,7 +112,7 @@ extension VaultStore {
     ///   - identity: the identity whose item to delete.
     ///   - timeout: how long the call may take (`CredentialStore.defaultTimeout` by default).
     /// - Throws: `KeychainError.cancelled` when the task is cancelled before or during the call;
-    ///   what ``delete(_:timeout:)`` throws.
+    ///   what `delete(_:timeout:)` throws.
     public func delete(
         _ identity: CredentialIdentity,
         timeout: Duration = Self.defaultTimeout
@@ -128,7 +128,7 @@ extension VaultStore {
     ///   - timeout: how long the call may take (`CredentialStore.defaultTimeout` by default).
     /// - Returns: how many items were deleted; at least one.
     /// - Throws: `KeychainError.cancelled` when the task is cancelled before or during the call;
-    ///   what ``deleteAll(matching:timeout:)`` throws.
+    ///   what `deleteAll(matching:timeout:)` throws.
     public func deleteAll(
         matching query: CredentialQuery,
         timeout: Duration = Self.defaultTimeout
@@ -143,7 +143,7 @@ extension VaultStore {
     ///   - timeout: how long the call may take (`CredentialStore.defaultTimeout` by default).
     /// - Returns: the matching items, most recently modified first.
     /// - Throws: `KeychainError.cancelled` when the task is cancelled before or during the call;
-    ///   what ``search(_:timeout:)`` throws.
+    ///   what `search(_:timeout:)` throws.
     public func search(
         _ query: CredentialQuery,
         timeout: Duration = Self.defaultTimeout

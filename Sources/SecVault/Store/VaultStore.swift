@@ -274,7 +274,7 @@ public struct VaultStore: CredentialStore {
         }
     }
 
-    /// Deletes every item matching `query` (as ``search(_:timeout:)`` finds them, from metadata
+    /// Deletes every item matching `query` (as `search(_:timeout:)` finds them, from metadata
     /// alone; `limit` and `includeSecrets` do not apply), one path's metadata and versions at a time:
     /// an empty query deletes every item under the path prefix. Paths that are not of SecKit's
     /// layout (`VaultPath`) are left alone.

@@ -106,7 +106,7 @@ import Testing
         defer { server.stop() }
         let error = try await withStore(server) { store in
             let call = Task { try await store.secret(for: id, timeout: .seconds(3600)) }
-            try await eventually { server.requests.count == 1 }
+            try await eventually(within: 300) { server.requests.count == 1 }
             call.cancel()
             return await call.result
         }
@@ -123,7 +123,7 @@ import Testing
         defer { server.stop() }
         let error = try await withStore(server) { store in
             let call = Task { try await store.secret(for: id, timeout: .seconds(3600)) }
-            try await eventually { server.requests.count >= 2 }
+            try await eventually(within: 300) { server.requests.count >= 2 }
             call.cancel()
             return await call.result
         }
@@ -148,7 +148,7 @@ import Testing
                 for _ in 0..<calls {
                     group.addTask { _ = try? await store.secret(for: id, timeout: .seconds(3600)) }
                 }
-                try await eventually { server.requests.count >= 3 * calls }
+                try await eventually(within: 300) { server.requests.count >= 3 * calls }
                 let during = Self.threadCount()
                 group.cancelAll()
                 try await group.waitForAll()

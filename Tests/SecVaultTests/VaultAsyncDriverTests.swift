@@ -74,7 +74,7 @@ import Testing
         #expect(flaky.requests.count == 4)
     }
 
-    @Test func sealedUninitializedAndGarbageAreTyped() async throws {
+    @Test(.tags(.slow)) func sealedUninitializedAndGarbageAreTyped() async throws {
         let sealed = try FakeVaultServer.start(.sealed)
         defer { sealed.stop() }
         #expect(try await failure(of: sealed) == .serverSealed)

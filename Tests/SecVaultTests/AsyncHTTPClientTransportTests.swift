@@ -16,33 +16,7 @@ import Testing
     func redirectsAreTheCoresToFollow(form: FakeVaultServer.Form) async throws {
         let server = try FakeVaultServer.start(form)
         defer { server.stop() }
-        let real = try VaultStoreTests.server.get()
-        var tls = TLSClientConfiguration()
-        tls.trustRoots = .certificates(
-            try X509Certificate.load(pem: String(contentsOfFile: TestPKI.shared.path("ca.pem"), encoding: .utf8))
-                + X509Certificate.load(pem: String(contentsOfFile: real.caFile, encoding: .utf8))
-        )
-        let transport = try AsyncHTTPClientTransport(tls: tls)
-        let store = VaultStore(
-            configuration: VaultConfiguration(
-                address: try VaultAddress(parsing: server.address),
-                login: .token(SecureBytes(Array(real.rootToken.utf8))),
-                tls: tls
-            ),
-            transport: transport
-        )
-        var failure: KeychainError?
-        do {
-            _ = try await store.secret(
-                for: .genericPassword(service: "svc", account: "acct"),
-                // Far beyond the two requests' time: the async calls' continuations wait for the
-                // cooperative pool, which the whole parallel run's blocking tests hold for minutes.
-                timeout: .seconds(300) * ProcessRunner.timeoutScale
-            )
-        } catch {
-            failure = error
-        }
-        try await transport.shutdown()
+        let failure = try await VaultAsyncDriverTests().failure(of: server)
         guard case .invalidResponse? = failure else {
             Issue.record("\(form): \(String(describing: failure))")
             return

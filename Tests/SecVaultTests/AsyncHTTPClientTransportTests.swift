@@ -38,7 +38,7 @@ import Testing
         let transport = try AsyncHTTPClientTransport(tls: tls)
         let store = VaultStore(configuration: configuration, transport: transport)
         let id = CredentialIdentity.genericPassword(service: "svc", account: "ahc")
-        try await store.upsert(id, string: "over AHC", timeout: .seconds(60))
+        try await store.upsert(id, string: "over AHC", timeout: VaultAsyncDriverTests.generous)
         #expect(
             try server.baoSucceeding(["kv", "get", "-mount=secret", "-field=secret", "\(prefix)/generic/svc/ahc"])
                 == "over AHC"
@@ -47,7 +47,7 @@ import Testing
         try await withThrowingTaskGroup(of: Void.self) { group in
             for _ in 0..<16 {
                 group.addTask {
-                    let secret = try await store.secret(for: id, timeout: .seconds(60))
+                    let secret = try await store.secret(for: id, timeout: VaultAsyncDriverTests.generous)
                     #expect(secret == SecureBytes(Array("over AHC".utf8)))
                 }
             }
@@ -68,7 +68,7 @@ import Testing
         pinnedConfiguration.tls = pinned
         let refused = VaultStore(configuration: pinnedConfiguration, transport: pinnedTransport)
         do {
-            _ = try await refused.secret(for: id, timeout: .seconds(60))
+            _ = try await refused.secret(for: id, timeout: VaultAsyncDriverTests.generous)
             Issue.record("a wrong pin was accepted")
         } catch {
             guard case .untrustedServer(.pinMismatch, _) = error else {

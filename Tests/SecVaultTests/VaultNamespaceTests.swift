@@ -34,13 +34,13 @@ extension VaultStoreTests {
         do {
             let secret = try await overAHC.secret(
                 for: .genericPassword(service: "svc", account: "from-bao"),
-                timeout: .seconds(60)
+                timeout: VaultAsyncDriverTests.generous
             )
             #expect(secret == SecureBytes(Array("bao wrote it".utf8)))
             try await overAHC.upsert(
                 .genericPassword(service: "svc", account: "ahc"),
                 string: "by AHC",
-                timeout: .seconds(60)
+                timeout: VaultAsyncDriverTests.generous
             )
         } catch {
             try await transport.shutdown()

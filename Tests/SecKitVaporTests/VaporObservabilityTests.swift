@@ -16,10 +16,6 @@ import Vapor
 @Suite struct VaporObservabilityTests {
     let fixture = TestPKI.shared
 
-    func counter(_ metrics: TestMetrics, _ label: String, _ dimensions: [(String, String)]) -> Int64 {
-        metrics.counterTotal(label: label, dimensions: dimensions)
-    }
-
     @Test func verifiedAndRefusedClientsAreLoggedAndCounted() async throws {
         let (logger, logs) = CapturedObservability.logger()
         let metrics = TestMetrics()
@@ -42,12 +38,19 @@ import Vapor
         // Counted when the client's certificate is verified, by the same names as SecKitNIO's
         // servers; a handshake without a certificate never reaches the callback, so no `failed`.
         let handshakes = "seckit_tls_handshakes_total"
-        #expect(counter(metrics, handshakes, [("side", "server"), ("outcome", "verified")]) == 1)
-        #expect(counter(metrics, handshakes, [("side", "server"), ("outcome", "refused")]) == 2)
-        #expect(counter(metrics, handshakes, [("side", "server"), ("outcome", "failed")]) == 0)
+        #expect(
+            metrics.counterTotal(label: handshakes, dimensions: [("side", "server"), ("outcome", "verified")]) == 1
+        )
+        #expect(metrics.counterTotal(label: handshakes, dimensions: [("side", "server"), ("outcome", "refused")]) == 2)
+        #expect(metrics.counterTotal(label: handshakes, dimensions: [("side", "server"), ("outcome", "failed")]) == 0)
         let failures = "seckit_tls_verification_failures_total"
-        #expect(counter(metrics, failures, [("side", "server"), ("reason", "client_not_allowed")]) == 1)
-        #expect(counter(metrics, failures, [("side", "server"), ("reason", "unknown_issuer")]) == 1)
+        #expect(
+            metrics.counterTotal(label: failures, dimensions: [("side", "server"), ("reason", "client_not_allowed")])
+                == 1
+        )
+        #expect(
+            metrics.counterTotal(label: failures, dimensions: [("side", "server"), ("reason", "unknown_issuer")]) == 1
+        )
 
         let entries = logs.entries
         let verified = try #require(entries.first { $0.message == "TLS handshake verified" })

@@ -49,10 +49,11 @@ let package = Package(
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
     ],
     targets: [
-        // System OpenSSL 3 (libcrypto/libssl). The header refuses OpenSSL < 3.0.
+        // System OpenSSL 3. The header refuses OpenSSL < 3.0. libcrypto is linked; libssl is loaded with
+        // dlopen by the first TLS context (shim.h), so pkg-config is asked for libcrypto alone.
         .systemLibrary(
             name: "COpenSSL",
-            pkgConfig: "openssl",
+            pkgConfig: "libcrypto",
             providers: [.apt(["libssl-dev"])]
         ),
         // System libsecret (the freedesktop Secret Service client, over GLib/GIO).

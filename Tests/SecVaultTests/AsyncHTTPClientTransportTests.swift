@@ -16,31 +16,7 @@ import Testing
     func redirectsAreTheCoresToFollow(form: FakeVaultServer.Form) async throws {
         let server = try FakeVaultServer.start(form)
         defer { server.stop() }
-        let real = try VaultStoreTests.server.get()
-        var tls = TLSClientConfiguration()
-        tls.trustRoots = .certificates(
-            try X509Certificate.load(pem: String(contentsOfFile: TestPKI.shared.path("ca.pem"), encoding: .utf8))
-                + X509Certificate.load(pem: String(contentsOfFile: real.caFile, encoding: .utf8))
-        )
-        let transport = try AsyncHTTPClientTransport(tls: tls)
-        let store = VaultStore(
-            configuration: VaultConfiguration(
-                address: try VaultAddress(parsing: server.address),
-                login: .token(SecureBytes(Array(real.rootToken.utf8))),
-                tls: tls
-            ),
-            transport: transport
-        )
-        var failure: KeychainError?
-        do {
-            _ = try await store.secret(
-                for: .genericPassword(service: "svc", account: "acct"),
-                timeout: .seconds(10)
-            )
-        } catch {
-            failure = error
-        }
-        try await transport.shutdown()
+        let failure = try await VaultAsyncDriverTests().failure(of: server)
         guard case .invalidResponse? = failure else {
             Issue.record("\(form): \(String(describing: failure))")
             return

@@ -29,9 +29,12 @@ import Testing
         let transport = try AsyncHTTPClientTransport(tls: configuration.tls)
         let store = VaultStore(configuration: configuration, transport: transport)
         let id = CredentialIdentity.genericPassword(service: "app", account: "events")
-        try await store.upsert(id, string: "the secret", timeout: .seconds(30))
+        // Far beyond what the calls take: the async calls' continuations wait for the cooperative
+        // pool, which the whole parallel run's blocking tests hold for minutes.
+        let timeout = Duration.seconds(300) * ProcessRunner.timeoutScale
+        try await store.upsert(id, string: "the secret", timeout: timeout)
         try logins.server.baoSucceeding(["lease", "revoke", "-prefix", "auth/\(logins.name)/login"])
-        _ = try await store.secret(for: id, timeout: .seconds(30))
+        _ = try await store.secret(for: id, timeout: timeout)
 
         var wrong = configuration
         wrong.login = .appRole(
@@ -40,7 +43,7 @@ import Testing
             mount: logins.name
         )
         let refused = VaultStore(configuration: wrong, transport: transport)
-        await #expect(throws: KeychainError.self) { _ = try await refused.secret(for: id, timeout: .seconds(30)) }
+        await #expect(throws: KeychainError.self) { _ = try await refused.secret(for: id, timeout: timeout) }
         try await transport.shutdown()
 
         let events = "seckit_vault_token_events_total"

@@ -3,8 +3,8 @@ import TestSupport
 import Testing
 
 /// The shipped seccli (tools/build-release's, which tools/test passes in SECCLI) does not link
-/// libsecret: `cred get` reads over GDBus and never maps libsecret or libgcrypt, and the first write
-/// loads libsecret. Read from the dynamic loader's own trace (glibc's `LD_DEBUG=libs`).
+/// libsecret: `cred get` reads over GDBus and never maps libsecret or libgcrypt (nor libcurl and
+/// libssl, which it does not use), and the first write loads libsecret. Read from the dynamic loader's own trace (glibc's `LD_DEBUG=libs`).
 @Suite(
     "seccli cred: libsecret is loaded by writes only (the release binary)",
     .enabled(if: SecretServiceSupport.hasPrivateSecretService, SecretServiceSupport.privateSessionOnly),
@@ -35,8 +35,9 @@ struct CredLibraryLoadingTests {
         #expect(get.stdoutText == secret)
         // The loader's trace is there (so an absent name means something), and names neither library.
         #expect(get.stderr.contains("calling init: "), "no LD_DEBUG trace from cred get")
-        // Nor libcurl, which SecCurl loads only to post (a pin-failure report, an OpenBao request).
-        let getMapped = ["libsecret", "libgcrypt", "libcurl"].filter { get.stderr.contains($0) }
+        // Nor libcurl, which SecCurl loads only to post (a pin-failure report, an OpenBao request), nor
+        // libssl, which SecTLS loads for TLS only (LinkageTests).
+        let getMapped = ["libsecret", "libgcrypt", "libcurl", "libssl"].filter { get.stderr.contains($0) }
         #expect(getMapped.isEmpty, "cred get mapped \(getMapped)")
 
         let group = Keychain.uniqueName("loading-group")
@@ -50,7 +51,7 @@ struct CredLibraryLoadingTests {
         #expect(token.status == 0)
         #expect(token.stdoutText == "token-1")
         #expect(token.stderr.contains("calling init: "), "no LD_DEBUG trace from sso token")
-        let tokenMapped = ["libsecret", "libgcrypt"].filter { token.stderr.contains($0) }
+        let tokenMapped = ["libsecret", "libgcrypt", "libssl"].filter { token.stderr.contains($0) }
         #expect(tokenMapped.isEmpty, "sso token mapped \(tokenMapped)")
     }
 }

@@ -51,4 +51,34 @@ import Testing
         // Foundation proper would bring FoundationInternationalization and ICU with it.
         #expect(try linkedFoundationModules(try Tools.seccliExecutable()) == ["FoundationEssentials"])
     }
+
+    /// libssl is loaded by the commands that negotiate TLS only (SecTLS's first TLS context; COpenSSL's
+    /// shim.h says why): the binary does not name it, and `--version` and a file-backend `cred get`
+    /// never map it (the Secret Service's `cred get`: CredLibraryLoadingTests). Read from the dynamic
+    /// loader's own trace (glibc's `LD_DEBUG=libs`); `seccli pin`, which makes its TLS context before
+    /// it connects, is the positive control.
+    @Test func libsslIsLoadedOnlyForTLS() throws {
+        let seccli = try Tools.seccliExecutable()
+        let dynamic = try ProcessRunner.run("readelf", ["-d", seccli]).requiringSuccess(of: "readelf").stdoutText
+        #expect(dynamic.contains("[libcrypto.so.") && !dynamic.contains("[libssl.so."))
+        let traced = ["LD_DEBUG": "libs"]
+        let version = try Tools.seccli(["--version"], environment: traced)
+        #expect(version.status == 0)
+        #expect(version.stderr.contains("calling init: ") && !version.stderr.contains("libssl"))
+        try withScratch { scratch in
+            let file = try Tools.seccli(
+                [
+                    "cred", "get", "--backend", "file", "--store-file", scratch.path("none.store"), "--service", "c",
+                    "--account", "a",
+                ],
+                environment: traced.merging(["SECCLI_STORE_PASSWORD": "pw"]) { $1 }
+            )
+            #expect(file.status == 10)
+            #expect(file.stderr.contains("calling init: ") && !file.stderr.contains("libssl"))
+        }
+        // Nothing listens on port 1: the context is made, then the connection refused (exit 6).
+        let pin = try Tools.seccli(["pin", "127.0.0.1:1"], environment: traced)
+        #expect(pin.status == 6)
+        #expect(pin.stderr.contains("calling init: ") && pin.stderr.contains("libssl.so"))
+    }
 }

@@ -43,8 +43,14 @@ package final class ForeignTLSContext: Sendable {
     /// `SSL_CTX *`). The context must not outlive this value. Returns a failure to set them up.
     package func install(on context: UnsafeMutableRawPointer) -> TLSError? {
         let context = OpaquePointer(context)
+        let libssl: SecKitLibSSL
+        do throws(TLSError) {
+            libssl = try SSLLibrary.load().functions  // the stack has loaded it: this finds it
+        } catch {
+            return error
+        }
         guard
-            SSL_CTX_ctrl(
+            libssl.SSL_CTX_ctrl(
                 context,
                 SSL_CTRL_SET_MIN_PROTO_VERSION,
                 CLong(configuration.minimumVersion.openSSLVersion),
@@ -52,16 +58,20 @@ package final class ForeignTLSContext: Sendable {
             ) == 1
         else { return .openSSL("SSL_CTX_set_min_proto_version") }
         if let maximum = configuration.maximumVersion,
-            SSL_CTX_ctrl(context, SSL_CTRL_SET_MAX_PROTO_VERSION, CLong(maximum.openSSLVersion), nil) != 1
+            libssl.SSL_CTX_ctrl(context, SSL_CTRL_SET_MAX_PROTO_VERSION, CLong(maximum.openSSLVersion), nil) != 1
         {
             return .openSSL("SSL_CTX_set_max_proto_version")
         }
         // The callback replaces OpenSSL's chain verification: it runs ServerCertificateVerifier.
-        SSL_CTX_set_verify(context, SSL_VERIFY_PEER, nil)
-        SSL_CTX_set_cert_verify_callback(context, foreignVerifyCallback, Unmanaged.passUnretained(self).toOpaque())
+        libssl.SSL_CTX_set_verify(context, SSL_VERIFY_PEER, nil)
+        libssl.SSL_CTX_set_cert_verify_callback(
+            context,
+            foreignVerifyCallback,
+            Unmanaged.passUnretained(self).toOpaque()
+        )
         if let identity = configuration.clientIdentity {
             do throws(TLSError) {
-                try SSLContextHandle.use(identity, on: context)
+                try SSLContextHandle.use(identity, on: context, libssl)
             } catch {
                 return error
             }

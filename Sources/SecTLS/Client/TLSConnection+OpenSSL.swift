@@ -9,6 +9,8 @@ import Glibc
 /// with deadlines.
 final class SSLSession {
     let ssl: OpaquePointer
+    /// libssl's functions (its context's).
+    let libssl: SecKitLibSSL
     private let descriptor: Int32
     let state = HandshakeState()
     /// The chain the server sent, once built (see `peerChain(reusing:)`).
@@ -17,19 +19,21 @@ final class SSLSession {
     private var closed = false
 
     init(socket: TCPSocket, context: SSLContextHandle) throws(TLSError) {
-        guard let ssl = SSL_new(context.pointer) else {
+        let libssl = context.libssl
+        guard let ssl = libssl.SSL_new(context.pointer) else {
             Glibc.close(socket.descriptor)
             throw .openSSL("SSL_new")
         }
         self.ssl = ssl
+        self.libssl = libssl
         self.descriptor = socket.descriptor
-        guard SSL_set_fd(ssl, socket.descriptor) == 1 else { throw .openSSL("SSL_set_fd") }
-        SSL_set_ex_data(ssl, 0, Unmanaged.passUnretained(state).toOpaque())
+        guard libssl.SSL_set_fd(ssl, socket.descriptor) == 1 else { throw .openSSL("SSL_set_fd") }
+        _ = libssl.SSL_set_ex_data(ssl, 0, Unmanaged.passUnretained(state).toOpaque())
     }
 
     deinit {
         close()
-        SSL_free(ssl)
+        libssl.SSL_free(ssl)
     }
 
     // MARK: - Handshake
@@ -45,25 +49,25 @@ final class SSLSession {
         let isIPAddress = TCPSocket.isIPAddress(serverName)
         if !pinsOnly {
             if isIPAddress {
-                guard X509_VERIFY_PARAM_set1_ip_asc(SSL_get0_param(ssl), serverName) == 1 else {
+                guard X509_VERIFY_PARAM_set1_ip_asc(libssl.SSL_get0_param(ssl), serverName) == 1 else {
                     throw .openSSL("X509_VERIFY_PARAM_set1_ip_asc")
                 }
             } else {
-                SSL_set_hostflags(ssl, ChainVerification.hostFlags)
-                guard SSL_set1_host(ssl, serverName) == 1 else { throw .openSSL("SSL_set1_host") }
+                libssl.SSL_set_hostflags(ssl, ChainVerification.hostFlags)
+                guard libssl.SSL_set1_host(ssl, serverName) == 1 else { throw .openSSL("SSL_set1_host") }
             }
         }
         if !isIPAddress { try sendServerName(serverName) }
-        SSL_set_verify(ssl, pinsOnly ? SSL_VERIFY_NONE : SSL_VERIFY_PEER, verifyCallback)
+        libssl.SSL_set_verify(ssl, pinsOnly ? SSL_VERIFY_NONE : SSL_VERIFY_PEER, verifyCallback)
 
-        try perform(.handshake, deadline: deadline) { SSL_connect(ssl) }
+        try perform(.handshake, deadline: deadline) { libssl.SSL_connect(ssl) }
 
         let verified: VerifiedServerChain
         if pinsOnly {
             // The handshake checked nothing: the verifier links the sent chain to a pinned certificate.
             verified = try verifier.verify(peerChain(reusing: []), serverName: serverName, port: port)
         } else {
-            let chain = certificates(SSL_get0_verified_chain(ssl))
+            let chain = certificates(libssl.SSL_get0_verified_chain(ssl))
             verified = VerifiedServerChain(
                 chain: chain,
                 pinEvaluation: try verifier.checkPins(
@@ -76,7 +80,7 @@ final class SSLSession {
             )
         }
 
-        let version = TLSVersion(openSSLVersion: SSL_version(ssl)) ?? .tls12
+        let version = TLSVersion(openSSLVersion: libssl.SSL_version(ssl)) ?? .tls12
         if version == .tls13 && state.certificateRequested {
             try confirmClientCertificate(
                 deadline: min(deadline, .now + configuration.timeouts.clientCertificateConfirmation)
@@ -85,7 +89,7 @@ final class SSLSession {
         established = true
         return EstablishedSession(
             protocolVersion: version,
-            cipher: SSL_CIPHER_get_name(SSL_get_current_cipher(ssl)).map { String(cString: $0) } ?? "",
+            cipher: libssl.SSL_CIPHER_get_name(libssl.SSL_get_current_cipher(ssl)).map { String(cString: $0) } ?? "",
             verifiedChain: verified.chain,
             pinEvaluation: verified.pinEvaluation,
             clientCertificateRequested: state.certificateRequested
@@ -96,7 +100,7 @@ final class SSLSession {
     func sendServerName(_ serverName: String) throws(TLSError) {
         // SSL_set_tlsext_host_name is a macro over SSL_ctrl.
         let ok = serverName.withCString { name in
-            SSL_ctrl(
+            libssl.SSL_ctrl(
                 ssl,
                 SSL_CTRL_SET_TLSEXT_HOSTNAME,
                 CLong(TLSEXT_NAMETYPE_host_name),
@@ -111,12 +115,13 @@ final class SSLSession {
     private func confirmClientCertificate(deadline: ContinuousClock.Instant) throws(TLSError) {
         var byte: UInt8 = 0
         while true {
-            let result = try TCPSocket.withSIGPIPEBlocked { () throws(TLSError) in SSL_peek(ssl, &byte, 1) }
+            let result = try TCPSocket.withSIGPIPEBlocked { () throws(TLSError) in libssl.SSL_peek(ssl, &byte, 1) }
             if result > 0 { return }
-            let error = SSL_get_error(ssl, result)
+            let error = libssl.SSL_get_error(ssl, result)
             switch error {
             case SSL_ERROR_WANT_READ:
-                if SSL_SESSION_is_resumable(SSL_get_session(ssl)) == 1 { return }  // a ticket came: accepted
+                // A ticket came: accepted.
+                if libssl.SSL_SESSION_is_resumable(libssl.SSL_get_session(ssl)) == 1 { return }
                 if try !TCPSocket.wait(descriptor, for: Int16(POLLIN), until: deadline) { return }
             case SSL_ERROR_WANT_WRITE:
                 if try !TCPSocket.wait(descriptor, for: Int16(POLLOUT), until: deadline) { return }
@@ -132,7 +137,7 @@ final class SSLSession {
     /// that are also in `known` (the same OpenSSL objects, as in the verified chain) are shared.
     func peerChain(reusing known: [X509Certificate]) -> [X509Certificate] {
         if let sentChain { return sentChain }
-        let chain = certificates(SSL_get_peer_cert_chain(ssl), reusing: known)
+        let chain = certificates(libssl.SSL_get_peer_cert_chain(ssl), reusing: known)
         sentChain = chain
         return chain
     }
@@ -144,7 +149,7 @@ final class SSLSession {
         guard maxLength > 0 else { return [] }
         var buffer = [UInt8](repeating: 0, count: maxLength)
         var count = 0
-        try perform(.read, deadline: deadline) { SSL_read_ex(ssl, &buffer, maxLength, &count) }
+        try perform(.read, deadline: deadline) { libssl.SSL_read_ex(ssl, &buffer, maxLength, &count) }
         return Array(buffer.prefix(count))
     }
 
@@ -154,7 +159,7 @@ final class SSLSession {
         while offset < bytes.count {
             var written = 0
             try perform(.write, deadline: .now + timeout) {
-                bytes[offset...].withUnsafeBytes { SSL_write_ex(ssl, $0.baseAddress, $0.count, &written) }
+                bytes[offset...].withUnsafeBytes { libssl.SSL_write_ex(ssl, $0.baseAddress, $0.count, &written) }
             }
             offset += written
         }
@@ -163,7 +168,7 @@ final class SSLSession {
     func close() {
         guard !closed else { return }
         closed = true
-        if established { _ = try? TCPSocket.withSIGPIPEBlocked { () throws(TLSError) in SSL_shutdown(ssl) } }
+        if established { _ = try? TCPSocket.withSIGPIPEBlocked { () throws(TLSError) in libssl.SSL_shutdown(ssl) } }
         Glibc.close(descriptor)
     }
 
@@ -179,7 +184,7 @@ final class SSLSession {
         while true {
             let result = try TCPSocket.withSIGPIPEBlocked { () throws(TLSError) in operation() }
             if result > 0 { return }
-            let error = SSL_get_error(ssl, result)
+            let error = libssl.SSL_get_error(ssl, result)
             switch error {
             case SSL_ERROR_WANT_READ:
                 guard try TCPSocket.wait(descriptor, for: Int16(POLLIN), until: deadline) else {
@@ -206,23 +211,23 @@ final class SSLSession {
         // Reason codes are per library: only libssl's say what happened to the connection.
         let reasons = entries.filter { $0.library == ERR_LIB_SSL }.map(\.reasonCode)
         // (In pin-only mode OpenSSL records a verification result too, but does not fail on it.)
-        let verifyResult = SSL_get_verify_result(ssl)
+        let verifyResult = libssl.SSL_get_verify_result(ssl)
         if reasons.contains(SSL_R_CERTIFICATE_VERIFY_FAILED), verifyResult != CLong(X509_V_OK) {
             return .certificateVerificationFailed(
                 ChainVerification.verificationFailure(
                     code: Int32(verifyResult),
                     depth: state.failedDepth,
-                    peerChain: certificates(SSL_get_peer_cert_chain(ssl))
+                    peerChain: certificates(libssl.SSL_get_peer_cert_chain(ssl))
                 )
             )
         }
         if let alert = reasons.first(where: { (SSL_AD_REASON_OFFSET..<SSL_AD_REASON_OFFSET + 256).contains($0) }).map({
             $0 - SSL_AD_REASON_OFFSET
         }) {
-            let name = SSL_alert_desc_string_long(alert).map { String(cString: $0) } ?? "alert \(alert)"
+            let name = libssl.SSL_alert_desc_string_long(alert).map { String(cString: $0) } ?? "alert \(alert)"
             if alert == SSL_AD_CERTIFICATE_REQUIRED { return .clientCertificateRequired }
             if state.certificateRequested {
-                let hadIdentity = SSL_get_certificate(ssl) != nil
+                let hadIdentity = libssl.SSL_get_certificate(ssl) != nil
                 if !hadIdentity && alert == SSL_AD_HANDSHAKE_FAILURE { return .clientCertificateRequired }
                 if hadIdentity && Self.certificateAlerts.contains(alert) { return .clientCertificateRejected(name) }
             }
@@ -251,8 +256,9 @@ final class SSLSession {
 /// Records the depth of the first certificate the verifier refused, then lets OpenSSL decide.
 private let verifyCallback: @convention(c) (Int32, OpaquePointer?) -> Int32 = { preverifyOK, storeContext in
     if preverifyOK == 0, let storeContext,
-        let ssl = X509_STORE_CTX_get_ex_data(storeContext, SSL_get_ex_data_X509_STORE_CTX_idx()),
-        let state = SSL_get_ex_data(OpaquePointer(ssl), 0)
+        case let libssl = SSLLibrary.loaded,
+        let ssl = X509_STORE_CTX_get_ex_data(storeContext, libssl.SSL_get_ex_data_X509_STORE_CTX_idx()),
+        let state = libssl.SSL_get_ex_data(OpaquePointer(ssl), 0)
     {
         let handshake = Unmanaged<HandshakeState>.fromOpaque(state).takeUnretainedValue()
         if handshake.failedDepth == nil { handshake.failedDepth = Int(X509_STORE_CTX_get_error_depth(storeContext)) }

@@ -39,15 +39,16 @@ struct TLSProbe {
         let socket = try TCPSocket.connect(host: host, port: port, deadline: .now + timeouts.connect)
         let session = try SSLSession(socket: socket, context: context)
         let ssl = session.ssl
+        let libssl = session.libssl
         if !TCPSocket.isIPAddress(serverName) { try session.sendServerName(serverName) }
         var failure: TLSError?
         do {
-            try session.perform(.handshake, deadline: .now + timeouts.handshake) { SSL_connect(ssl) }
+            try session.perform(.handshake, deadline: .now + timeouts.handshake) { libssl.SSL_connect(ssl) }
         } catch {
             failure = error
         }
         let sent = session.peerChain(reusing: [])
-        let negotiated = SSL_version(ssl)
+        let negotiated = libssl.SSL_version(ssl)
         defer { session.close() }
         return TLSProbe(
             version: version.name,
@@ -65,10 +66,12 @@ struct TLSProbe {
 private let recordingCertificateRequest: @convention(c) (OpaquePointer?, UnsafeMutableRawPointer?) -> Int32 = {
     ssl,
     _ in
-    guard let ssl, let pointer = SSL_get_ex_data(ssl, 0) else { return 1 }
+    guard let ssl else { return 1 }
+    let libssl = SSLLibrary.loaded
+    guard let pointer = libssl.SSL_get_ex_data(ssl, 0) else { return 1 }
     let state = Unmanaged<HandshakeState>.fromOpaque(pointer).takeUnretainedValue()
     state.certificateRequested = true
-    if let names = SSL_get0_peer_CA_list(ssl) {
+    if let names = libssl.SSL_get0_peer_CA_list(ssl) {
         state.requestedCANames = (0..<OPENSSL_sk_num(names)).compactMap { index in
             let name = OPENSSL_sk_value(names, index).map(OpaquePointer.init)
             return try? X509Certificate.name(name, "CA")

@@ -16,11 +16,15 @@ import Glibc
 public final class VaultClient: Sendable {
     public let configuration: VaultConfiguration
     private let transport: any VaultTransport
+    /// The same transport when it can await its answers: the async API then runs on it end to end.
+    package let asyncTransport: (any AsyncVaultTransport)?
     /// The token a login returned and what the server said of its lifetime; nil before the first
     /// login (or after a refusal).
     private let session = Mutex<VaultTokenSession?>(nil)
     /// Held while logging in or renewing, so concurrent calls wait for one login, not make many.
     private let loginLock = Mutex<Void>(())
+    /// The async callers' refresh in flight, which the others await instead of making their own.
+    private let refreshing = Mutex<Task<SecureBytes, any Error>?>(nil)
 
     /// A client of `configuration`'s server over `transport`.
     ///
@@ -31,39 +35,40 @@ public final class VaultClient: Sendable {
     public init(configuration: VaultConfiguration, transport: any VaultTransport) {
         self.configuration = configuration
         self.transport = transport
+        asyncTransport = transport as? any AsyncVaultTransport
     }
 
-    /// Sends `method` to `/v1/<path>` with the token, following the server's rules; returns the
-    /// answer for the caller to read (2xx, and the 4xx the caller tells apart: 404, a
-    /// check-and-set refusal).
+    /// The plan of one API call: `method` to `/v1/<path>` with the token, following the server's
+    /// rules; its result is the answer for the caller to read (2xx, and the 4xx the caller tells
+    /// apart: 404, a check-and-set refusal). Run it with `run(_:until:)` or `run(_:until:over:)`.
     ///
-    /// - Throws: `serverSealed`, `serverUninitialized`, `permissionDenied` (403 after a new login,
-    ///   when one is possible), `serverUnreachable`, `untrustedServer`, `invalidResponse`, or the
-    ///   deadline's `timeout`/`cancelled`.
+    /// - Throws: (when run) `serverSealed`, `serverUninitialized`, `permissionDenied` (403 after a
+    ///   new login, when one is possible), `serverUnreachable`, `untrustedServer`,
+    ///   `invalidResponse`, or the deadline's `timeout`/`cancelled`.
     package func send(
         _ method: String,
         _ path: String,
         body: SecureBytes? = nil,
-        until deadline: OperationDeadline
-    ) throws(KeychainError) -> VaultResponse {
-        var loggedInAgain = false
-        while true {
-            let token = try currentToken(until: deadline)
-            let response = try exchange(method, path, token: token, body: body, until: deadline)
-            if response.status == 403, configuration.login.canLogInAgain, !loggedInAgain {
+        until deadline: OperationDeadline,
+        loggedInAgain: Bool = false
+    ) throws(KeychainError) -> VaultPlan<VaultResponse> {
+        try withToken { token throws(KeychainError) in
+            try self.exchange(method, path, token: token, body: body, until: deadline).flatMap {
+                response throws(KeychainError) in
+                guard response.status == 403, self.configuration.login.canLogInAgain, !loggedInAgain else {
+                    return .done(response)
+                }
                 // An expired or revoked token reads as a refusal: log in once more, then believe it.
-                loggedInAgain = true
-                configuration.tokenEvents?(.tokenRefused)
-                discard(token)
-                continue
+                self.configuration.tokenEvents?(.tokenRefused)
+                self.discard(token)
+                return try self.send(method, path, body: body, until: deadline, loggedInAgain: true)
             }
-            return response
         }
     }
 
-    /// One request with retries and one redirect, without login. Each attempt starts at the
-    /// configured address and follows one redirect: after a failover the node a standby pointed to
-    /// is dead, and retrying there would fail until the deadline while the standby (or the new
+    /// The plan of one request with retries and one redirect, without login. Each attempt starts at
+    /// the configured address and follows one redirect: after a failover the node a standby pointed
+    /// to is dead, and retrying there would fail until the deadline while the standby (or the new
     /// active node it now names) answers.
     private func exchange(
         _ method: String,
@@ -71,12 +76,9 @@ public final class VaultClient: Sendable {
         token: SecureBytes?,
         body: SecureBytes?,
         until deadline: OperationDeadline
-    ) throws(KeychainError) -> VaultResponse {
+    ) throws(KeychainError) -> VaultPlan<VaultResponse> {
         let origin = configuration.address.description + "/v1/" + path
-        var url = origin
-        var redirected = false
-        var attempt = 0
-        while true {
+        func attempt(_ url: String, redirected: Bool, retries: Int) throws(KeychainError) -> VaultPlan<VaultResponse> {
             guard !deadline.hasPassed else { throw deadline.error }
             let request = VaultRequest(
                 method: method,
@@ -85,39 +87,45 @@ public final class VaultClient: Sendable {
                 namespace: configuration.namespace,
                 body: body
             )
-            let response: VaultResponse
-            do {
-                response = try transport.send(request, deadline: deadline.instant)
-            } catch {
-                switch error {
-                case .connection(let reason):
-                    try backOff(attempt: &attempt, until: deadline, else: .serverUnreachable(reason))
-                    (url, redirected) = (origin, false)
-                    continue
-                case .timeout: throw deadline.error
-                case .untrustedServer(let failure, let reason): throw .untrustedServer(failure, reason)
-                case .invalidResponse(let reason): throw .invalidResponse(reason)
-                case .unusable(let reason): throw .serverUnreachable(reason)
+            let again = { () throws(KeychainError) in try attempt(origin, redirected: false, retries: retries + 1) }
+            return .send(request) { result throws(KeychainError) in
+                let response: VaultResponse
+                switch result {
+                case .success(let answer): response = answer
+                case .failure(.connection(let reason)):
+                    return try self.backOff(retries, until: deadline, else: .serverUnreachable(reason), then: again)
+                case .failure(.timeout): throw deadline.error
+                case .failure(.untrustedServer(let failure, let reason)): throw .untrustedServer(failure, reason)
+                case .failure(.invalidResponse(let reason)): throw .invalidResponse(reason)
+                case .failure(.unusable(let reason)): throw .serverUnreachable(reason)
                 }
-            }
-            switch response.status {
-            case 307, 308:
-                guard !redirected else {
-                    throw .invalidResponse("a second redirect (one, to the active node, is followed)")
+                switch response.status {
+                case 307, 308:
+                    guard !redirected else {
+                        throw .invalidResponse("a second redirect (one, to the active node, is followed)")
+                    }
+                    return try attempt(
+                        try self.redirectTarget(response.location, from: url),
+                        redirected: true,
+                        retries: retries
+                    )
+                case 503 where VaultServerError.isSealed(response.body):
+                    throw .serverSealed
+                case 501:
+                    throw .serverUninitialized
+                case 412, 500...599:
+                    return try self.backOff(
+                        retries,
+                        until: deadline,
+                        else: VaultServerError.keychainError(response),
+                        then: again
+                    )
+                default:
+                    return .done(response)
                 }
-                url = try redirectTarget(response.location, from: url)
-                redirected = true
-            case 503 where VaultServerError.isSealed(response.body):
-                throw .serverSealed
-            case 501:
-                throw .serverUninitialized
-            case 412, 500...599:
-                try backOff(attempt: &attempt, until: deadline, else: VaultServerError.keychainError(response))
-                (url, redirected) = (origin, false)
-            default:
-                return response
             }
         }
+        return try attempt(origin, redirected: false, retries: 0)
     }
 
     /// Where a redirect leads: an absolute URL (or a path on the same server), never from `https` to `http`.
@@ -134,58 +142,180 @@ public final class VaultClient: Sendable {
         return location
     }
 
-    /// Waits before the next attempt: full jitter over 50 ms doubling to 1 s. Throws `failure` when
-    /// the wait would end after the deadline.
-    private func backOff(
-        attempt: inout Int,
+    /// The wait before the next attempt: full jitter over 50 ms doubling to 1 s. Throws `failure`
+    /// when the wait would end after the deadline.
+    private func backOff<Output>(
+        _ retries: Int,
         until deadline: OperationDeadline,
-        else failure: KeychainError
-    )
-        throws(KeychainError)
-    {
-        let ceiling = Duration.milliseconds(50) * (1 << min(attempt, 5))
+        else failure: KeychainError,
+        then next: @escaping () throws(KeychainError) -> VaultPlan<Output>
+    ) throws(KeychainError) -> VaultPlan<Output> {
+        let ceiling = Duration.milliseconds(50) * (1 << min(retries, 5))
         let wait = min(ceiling, .seconds(1)) * Double.random(in: 0.5...1)
-        attempt += 1
         guard deadline.remaining > wait, !deadline.isCancelled else { throw failure }
-        let (seconds, attoseconds) = wait.components
-        var interval = timespec(tv_sec: Int(seconds), tv_nsec: Int(attoseconds / 1_000_000_000))
-        nanosleep(&interval, nil)
+        return .wait(wait, then: next)
+    }
+
+    // MARK: - The drivers
+
+    /// Carries out `plan` on the calling thread over the blocking transport: each request sent and
+    /// waited for, each back-off slept, a login or renewal made under the client's lock (concurrent
+    /// callers wait for one login, not make many).
+    ///
+    /// - Throws: what the plan's steps throw.
+    package func run<Output>(
+        _ plan: VaultPlan<Output>,
+        until deadline: OperationDeadline
+    ) throws(KeychainError)
+        -> Output
+    {
+        var plan = plan
+        while true {
+            switch plan {
+            case .done(let output):
+                return output
+            case .send(let request, let then):
+                let result: Result<VaultResponse, VaultTransportError>
+                do throws(VaultTransportError) {
+                    result = .success(try transport.send(request, deadline: deadline.instant))
+                } catch {
+                    result = .failure(error)
+                }
+                plan = try then(result)
+            case .wait(let duration, let then):
+                let (seconds, attoseconds) = duration.components
+                var interval = timespec(tv_sec: Int(seconds), tv_nsec: Int(attoseconds / 1_000_000_000))
+                nanosleep(&interval, nil)
+                plan = try then()
+            case .refreshToken(let then):
+                let token = try loginLock.withLock { _ throws(KeychainError) in
+                    try run(try refresh(until: deadline), until: deadline)
+                }
+                plan = try then(token)
+            }
+        }
+    }
+
+    /// Carries out `plan` in the calling task over `transport`, awaiting each answer (no thread
+    /// blocked), sleeping each back-off with `Task.sleep`, and sharing one login or renewal among
+    /// the tasks that need it at once. A cancelled task ends the call with `cancelled`: the request
+    /// in flight is cancelled, a back-off cut short.
+    ///
+    /// - Throws: what the plan's steps throw, or `cancelled`.
+    package func run<Output>(
+        _ plan: VaultPlan<Output>,
+        until deadline: OperationDeadline,
+        over transport: any AsyncVaultTransport
+    ) async throws(KeychainError) -> Output {
+        var plan = plan
+        while true {
+            switch plan {
+            case .done(let output):
+                return output
+            case .send(let request, let then):
+                guard !Task.isCancelled else { throw .cancelled }
+                let result: Result<VaultResponse, VaultTransportError>
+                do throws(VaultTransportError) {
+                    result = .success(try await transport.send(request, deadline: deadline.instant))
+                } catch {
+                    result = .failure(error)
+                }
+                guard !Task.isCancelled else { throw .cancelled }
+                plan = try then(result)
+            case .wait(let duration, let then):
+                do {
+                    try await Task.sleep(for: duration)
+                } catch {
+                    throw .cancelled
+                }
+                plan = try then()
+            case .refreshToken(let then):
+                plan = try then(try await sharedRefresh(until: deadline, over: transport))
+            }
+        }
+    }
+
+    /// The token of the refresh in flight, or of a new one this task starts: the async side's
+    /// login turn (a lock cannot be held across `await`). The refresh runs in a task of its own,
+    /// bounded by the deadline of the call that started it, so a cancelled waiter does not cancel
+    /// the others' login.
+    private func sharedRefresh(
+        until deadline: OperationDeadline,
+        over transport: any AsyncVaultTransport
+    ) async throws(KeychainError) -> SecureBytes {
+        let task = refreshing.withLock { current in
+            if let current { return current }
+            let task = Task { () async throws -> SecureBytes in
+                defer { self.refreshing.withLock { $0 = nil } }
+                return try await self.run(try self.refresh(until: deadline), until: deadline, over: transport)
+            }
+            current = task
+            return task
+        }
+        do {
+            return try await task.value
+        } catch let error as KeychainError {
+            throw error
+        } catch {
+            throw .cancelled
+        }
     }
 
     // MARK: - The token
 
-    /// The token to send: the configured one, or the session's, logging in or renewing first when
-    /// its time has come.
-    private func currentToken(until deadline: OperationDeadline) throws(KeychainError) -> SecureBytes {
-        if case .token(let token) = configuration.login { return token }
-        if let token = session.withLock({ $0?.usableToken(at: .now) }) { return token }
-        return try loginLock.withLock { _ throws(KeychainError) -> SecureBytes in
-            // Another thread may have logged in while this one waited.
-            let current = session.withLock { $0 }
-            if let token = current?.usableToken(at: .now) { return token }
-            if let current, current.renewable, current.isAlive(at: .now) {
-                do throws(KeychainError) {
-                    let renewed = try renew(current, until: deadline)
-                    if !renewed.nearsMaximum(of: current) {
-                        configuration.tokenEvents?(.renewed(lease: renewed.lease))
-                        session.withLock { $0 = renewed }
-                        return renewed.token
+    /// Continues with the token to send: the configured one, or the session's while it is usable;
+    /// otherwise the plan asks its driver for a refresh first.
+    private func withToken<Output>(
+        _ next: @escaping (SecureBytes) throws(KeychainError) -> VaultPlan<Output>
+    ) throws(KeychainError) -> VaultPlan<Output> {
+        if case .token(let token) = configuration.login { return try next(token) }
+        if let token = session.withLock({ $0?.usableToken(at: .now) }) { return try next(token) }
+        return .refreshToken(then: next)
+    }
+
+    /// The plan of a refresh, run by one caller at a time: the session's token when another caller
+    /// refreshed it meanwhile, else a renewal while the token lives and has not neared its maximum
+    /// TTL, else a new login.
+    private func refresh(until deadline: OperationDeadline) throws(KeychainError) -> VaultPlan<SecureBytes> {
+        let current = session.withLock { $0 }
+        if let token = current?.usableToken(at: .now) { return .done(token) }
+        let events = configuration.tokenEvents
+        let method = configuration.login.methodName
+        let logIn = { () throws(KeychainError) -> VaultPlan<SecureBytes> in
+            try VaultPlan.catching(
+                { () throws(KeychainError) in
+                    try self.logIn(until: deadline).map { new in
+                        events?(.loggedIn(method: method, lease: new.lease))
+                        self.session.withLock { $0 = new }
+                        return new.token
                     }
-                    configuration.tokenEvents?(.renewalFailed(error: nil))
-                } catch {
-                    configuration.tokenEvents?(.renewalFailed(error: error))
+                },
+                { error throws(KeychainError) in
+                    events?(.loginFailed(method: method, error: error))
+                    throw error
                 }
+            )
+        }
+        guard let current, current.renewable, current.isAlive(at: .now) else { return try logIn() }
+        return try VaultPlan<SecureBytes?>.catching(
+            { () throws(KeychainError) in
+                try self.renew(current, until: deadline).map { renewed in
+                    guard !renewed.nearsMaximum(of: current) else {
+                        events?(.renewalFailed(error: nil))
+                        return nil
+                    }
+                    events?(.renewed(lease: renewed.lease))
+                    self.session.withLock { $0 = renewed }
+                    return renewed.token
+                }
+            },
+            { error throws(KeychainError) in
+                events?(.renewalFailed(error: error))
+                return .done(nil)
             }
-            let new: VaultTokenSession
-            do throws(KeychainError) {
-                new = try logIn(until: deadline)
-            } catch {
-                configuration.tokenEvents?(.loginFailed(method: configuration.login.methodName, error: error))
-                throw error
-            }
-            configuration.tokenEvents?(.loggedIn(method: configuration.login.methodName, lease: new.lease))
-            session.withLock { $0 = new }
-            return new.token
+        ).flatMap { renewed throws(KeychainError) in
+            if let renewed { return .done(renewed) }
+            return try logIn()
         }
     }
 
@@ -194,11 +324,11 @@ public final class VaultClient: Sendable {
         session.withLock { if $0?.token == token { $0 = nil } }
     }
 
-    private func logIn(until deadline: OperationDeadline) throws(KeychainError) -> VaultTokenSession {
+    private func logIn(until deadline: OperationDeadline) throws(KeychainError) -> VaultPlan<VaultTokenSession> {
         let path: String
         let body: VaultJSON.Value
         switch configuration.login {
-        case .token(let token): return VaultTokenSession(token: token, lease: nil, renewable: false)
+        case .token(let token): return .done(VaultTokenSession(token: token, lease: nil, renewable: false))
         case .appRole(let roleID, let secretID, let mount):
             path = "auth/\(VaultPath.encodeURLPath(mount))/login"
             body = .object([("role_id", .string(roleID)), ("secret_id", .string(secretID))])
@@ -209,13 +339,15 @@ public final class VaultClient: Sendable {
             path = "auth/\(VaultPath.encodeURLPath(mount))/login"
             body = .object(role.map { [("name", .text($0))] } ?? [])
         }
-        let response = try exchange("POST", path, token: nil, body: VaultJSON.encode(body), until: deadline)
-        switch response.status {
-        case 200: return try VaultTokenSession(loginAnswer: response.body)
-        case 400, 401, 403:
-            throw .permissionDenied("login refused: \(VaultJSON.errors(in: response.body))")
-        case 404: throw .missingMount("auth mount of the login")
-        default: throw VaultServerError.keychainError(response)
+        return try exchange("POST", path, token: nil, body: VaultJSON.encode(body), until: deadline).map {
+            response throws(KeychainError) in
+            switch response.status {
+            case 200: return try VaultTokenSession(loginAnswer: response.body)
+            case 400, 401, 403:
+                throw .permissionDenied("login refused: \(VaultJSON.errors(in: response.body))")
+            case 404: throw .missingMount("auth mount of the login")
+            default: throw VaultServerError.keychainError(response)
+            }
         }
     }
 
@@ -223,18 +355,19 @@ public final class VaultClient: Sendable {
         _ current: VaultTokenSession,
         until deadline: OperationDeadline
     ) throws(KeychainError)
-        -> VaultTokenSession
+        -> VaultPlan<VaultTokenSession>
     {
         let body = current.lease.map { VaultJSON.Value.object([("increment", .integer(Int($0.components.seconds)))]) }
-        let response = try exchange(
+        return try exchange(
             "POST",
             "auth/token/renew-self",
             token: current.token,
             body: VaultJSON.encode(body ?? .object([])),
             until: deadline
-        )
-        guard response.status == 200 else { throw VaultServerError.keychainError(response) }
-        return try VaultTokenSession(loginAnswer: response.body, requestedLease: current.requestedLease)
+        ).map { response throws(KeychainError) in
+            guard response.status == 200 else { throw VaultServerError.keychainError(response) }
+            return try VaultTokenSession(loginAnswer: response.body, requestedLease: current.requestedLease)
+        }
     }
 }
 

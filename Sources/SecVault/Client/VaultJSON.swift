@@ -6,7 +6,7 @@ import SecKeychain
 /// (a KV write), a role's secret ID or a token, so it never passes through a `String`.
 enum VaultJSON {
     /// A value of a request body.
-    enum Value {
+    enum Value: Sendable {
         /// A JSON string of these UTF-8 bytes (escaped as RFC 8259 requires).
         case string(SecureBytes)
         case text(String)

@@ -99,3 +99,22 @@ public protocol VaultTransport: Sendable {
     ///   library is missing, a URL it cannot send).
     func send(_ request: VaultRequest, deadline: ContinuousClock.Instant) throws(VaultTransportError) -> VaultResponse
 }
+
+/// A transport that can also await its answers, without blocking a thread: AsyncHTTPClient's in
+/// SecVaultHTTPClient. `VaultStore`'s async calls drive the core over it with `await` (back-off by
+/// `Task.sleep`, the task's cancellation honoured); the blocking `send` stays for its sync calls.
+public protocol AsyncVaultTransport: VaultTransport {
+    /// Sends `request` and returns the answer, or throws when there is none before `deadline`; the
+    /// calling task is suspended, not blocked, while the request runs.
+    ///
+    /// - Parameters:
+    ///   - request: the exchange to make, sent once: no redirect followed, nothing retried.
+    ///   - deadline: when the exchange must have ended, connecting and TLS included.
+    /// - Returns: the server's answer, whatever its HTTP status.
+    /// - Throws: what the blocking `send(_:deadline:)` throws; when the task is cancelled, the
+    ///   request is cancelled and a `VaultTransportError` thrown (the core reports `cancelled`).
+    func send(
+        _ request: VaultRequest,
+        deadline: ContinuousClock.Instant
+    ) async throws(VaultTransportError) -> VaultResponse
+}

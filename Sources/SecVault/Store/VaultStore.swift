@@ -52,7 +52,7 @@ public struct VaultStore: CredentialStore {
 
     public var configuration: VaultConfiguration { client.configuration }
 
-    private var prefix: String {
+    var prefix: String {
         configuration.pathPrefix.split(separator: "/").joined(separator: "/")
     }
 
@@ -101,26 +101,36 @@ public struct VaultStore: CredentialStore {
         timeout: Duration
     ) throws(KeychainError) {
         try Self.validate(identity, attributes, secret: secret)
-        let deadline = OperationDeadline(timeout)
-        let path = VaultPath.of(identity, prefix: prefix)
         let data = VaultItemData.encode(SecureBytes(secret))
-        while true {
-            let stored = try metadata(at: path, until: deadline)
+        try perform(timeout) { deadline throws(KeychainError) in try upsertPlan(identity, data, attributes, deadline) }
+    }
+
+    func upsertPlan(
+        _ identity: CredentialIdentity,
+        _ data: VaultJSON.Value,
+        _ attributes: CredentialAttributes,
+        _ deadline: OperationDeadline
+    ) throws(KeychainError) -> VaultPlan<Void> {
+        let path = VaultPath.of(identity, prefix: prefix)
+        return try metadata(at: path, until: deadline).flatMap { stored throws(KeychainError) in
             let pairs = try VaultItemMetadata.pairs(for: identity, attributes, keeping: stored?.custom_metadata ?? [:])
             let metadataBody = VaultJSON.Value.object([("custom_metadata", .object(pairs.map { ($0.0, .text($0.1)) }))])
-            try expectSuccess(
-                try client.send("POST", api("metadata", path), body: VaultJSON.encode(metadataBody), until: deadline)
-            )
             let body = VaultJSON.Value.object([
                 ("options", .object([("cas", .integer(stored?.current_version ?? 0))])), ("data", data),
             ])
-            let response = try client.send("POST", api("data", path), body: VaultJSON.encode(body), until: deadline)
-            if response.status == 400, VaultJSON.errors(in: response.body).contains("check-and-set") {
-                // Another writer stored a version since the metadata was read: write over it.
-                continue
-            }
-            try expectSuccess(response)
-            return
+            return try client.send("POST", api("metadata", path), body: VaultJSON.encode(metadataBody), until: deadline)
+                .flatMap { response throws(KeychainError) in
+                    try expectSuccess(response)
+                    return try client.send("POST", api("data", path), body: VaultJSON.encode(body), until: deadline)
+                }
+                .flatMap { response throws(KeychainError) in
+                    if response.status == 400, VaultJSON.errors(in: response.body).contains("check-and-set") {
+                        // Another writer stored a version since the metadata was read: write over it.
+                        return try upsertPlan(identity, data, attributes, deadline)
+                    }
+                    try expectSuccess(response)
+                    return .done(())
+                }
         }
     }
 
@@ -158,12 +168,27 @@ public struct VaultStore: CredentialStore {
         timeout: Duration
     ) throws(KeychainError) -> CredentialItem {
         try ItemAttributes.validate(identity)
-        let deadline = OperationDeadline(timeout)
+        return try perform(timeout) { deadline throws(KeychainError) in
+            try itemPlan(identity, includeSecret: includeSecret, deadline)
+        }
+    }
+
+    func itemPlan(
+        _ identity: CredentialIdentity,
+        includeSecret: Bool,
+        _ deadline: OperationDeadline
+    ) throws(KeychainError) -> VaultPlan<CredentialItem> {
         let path = VaultPath.of(identity, prefix: prefix)
-        guard let stored = try metadata(at: path, until: deadline), stored.hasLiveVersion else { throw .notFound }
-        var item = stored.item(identity)
-        if includeSecret { item.secret = try expiringSecret(at: path, until: deadline).secret }
-        return item
+        return try metadata(at: path, until: deadline).flatMap { stored throws(KeychainError) in
+            guard let stored, stored.hasLiveVersion else { throw .notFound }
+            let item = stored.item(identity)
+            guard includeSecret else { return .done(item) }
+            return try expiringSecret(at: path, until: deadline).map { found in
+                var item = item
+                item.secret = found.secret
+                return item
+            }
+        }
     }
 
     /// The secret stored under exactly this identity with its expiry, from one read of the current
@@ -200,7 +225,8 @@ public struct VaultStore: CredentialStore {
         -> ExpiringSecret
     {
         try ItemAttributes.validate(identity)
-        return try expiringSecret(at: VaultPath.of(identity, prefix: prefix), until: OperationDeadline(timeout))
+        let path = VaultPath.of(identity, prefix: prefix)
+        return try perform(timeout) { deadline throws(KeychainError) in try expiringSecret(at: path, until: deadline) }
     }
 
     /// Deletes the item with exactly this identity: its path's metadata, and with them every
@@ -228,14 +254,27 @@ public struct VaultStore: CredentialStore {
     ///   async API's) is cancelled.
     public func delete(_ identity: CredentialIdentity, timeout: Duration) throws(KeychainError) {
         try ItemAttributes.validate(identity)
-        let deadline = OperationDeadline(timeout)
-        let path = VaultPath.of(identity, prefix: prefix)
-        guard let stored = try metadata(at: path, until: deadline) else { throw .notFound }
-        try expectSuccess(try client.send("DELETE", api("metadata", path), until: deadline))
-        guard stored.hasLiveVersion else { throw .notFound }
+        try perform(timeout) { deadline throws(KeychainError) in try deletePlan(identity, deadline) }
     }
 
-    /// Deletes every item matching `query` (as ``search(_:timeout:)`` finds them, from metadata
+    func deletePlan(
+        _ identity: CredentialIdentity,
+        _ deadline: OperationDeadline
+    ) throws(KeychainError)
+        -> VaultPlan<Void>
+    {
+        let path = VaultPath.of(identity, prefix: prefix)
+        return try metadata(at: path, until: deadline).flatMap { stored throws(KeychainError) in
+            guard let stored else { throw .notFound }
+            return try client.send("DELETE", api("metadata", path), until: deadline).map {
+                response throws(KeychainError) in
+                try expectSuccess(response)
+                guard stored.hasLiveVersion else { throw .notFound }
+            }
+        }
+    }
+
+    /// Deletes every item matching `query` (as `search(_:timeout:)` finds them, from metadata
     /// alone; `limit` and `includeSecrets` do not apply), one path's metadata and versions at a time:
     /// an empty query deletes every item under the path prefix. Paths that are not of SecKit's
     /// layout (`VaultPath`) are left alone.
@@ -261,17 +300,31 @@ public struct VaultStore: CredentialStore {
     ///   async API's) is cancelled.
     ///   An error midway ends the call: the items deleted before it stay deleted.
     public func deleteAll(matching query: CredentialQuery, timeout: Duration) throws(KeychainError) -> Int {
-        let deadline = OperationDeadline(timeout)
+        try perform(timeout) { deadline throws(KeychainError) in try deleteAllPlan(query, deadline) }
+    }
+
+    func deleteAllPlan(
+        _ query: CredentialQuery,
+        _ deadline: OperationDeadline
+    ) throws(KeychainError)
+        -> VaultPlan<Int>
+    {
         var query = query
         query.includeSecrets = false
         query.limit = .all
-        let found = try items(matching: query, until: deadline)
-        for item in found {
-            let path = VaultPath.of(item.identity, prefix: prefix)
-            try expectSuccess(try client.send("DELETE", api("metadata", path), until: deadline))
+        return try items(matching: query, until: deadline).flatMap { found throws(KeychainError) in
+            guard !found.isEmpty else { throw .notFound }
+            func delete(from index: Int) throws(KeychainError) -> VaultPlan<Int> {
+                guard index < found.count else { return .done(found.count) }
+                let path = VaultPath.of(found[index].identity, prefix: prefix)
+                return try client.send("DELETE", api("metadata", path), until: deadline).flatMap {
+                    response throws(KeychainError) in
+                    try expectSuccess(response)
+                    return try delete(from: index + 1)
+                }
+            }
+            return try delete(from: 0)
         }
-        guard !found.isEmpty else { throw .notFound }
-        return found.count
     }
 
     /// The items matching `query` (most recently modified first), found by listing the folder the
@@ -303,15 +356,34 @@ public struct VaultStore: CredentialStore {
     ///   call does not finish within `timeout`, or `KeychainError.cancelled` when its task (the
     ///   async API's) is cancelled.
     public func search(_ query: CredentialQuery, timeout: Duration) throws(KeychainError) -> [CredentialItem] {
-        let deadline = OperationDeadline(timeout)
-        var found = try items(matching: query, until: deadline)
-        if query.includeSecrets {
-            for index in found.indices {
+        try perform(timeout) { deadline throws(KeychainError) in try searchPlan(query, deadline) }
+    }
+
+    func searchPlan(
+        _ query: CredentialQuery,
+        _ deadline: OperationDeadline
+    ) throws(KeychainError)
+        -> VaultPlan<[CredentialItem]>
+    {
+        try items(matching: query, until: deadline).flatMap { found throws(KeychainError) in
+            func withSecrets(
+                from index: Int,
+                _ found: [CredentialItem]
+            ) throws(KeychainError)
+                -> VaultPlan<[CredentialItem]>
+            {
+                guard query.includeSecrets, index < found.count else {
+                    return .done(try query.applyingLimit(to: found) { .notFound })
+                }
                 let path = VaultPath.of(found[index].identity, prefix: prefix)
-                found[index].secret = try expiringSecret(at: path, until: deadline).secret
+                return try expiringSecret(at: path, until: deadline).flatMap { item throws(KeychainError) in
+                    var found = found
+                    found[index].secret = item.secret
+                    return try withSecrets(from: index + 1, found)
+                }
             }
+            return try withSecrets(from: 0, found)
         }
-        return try query.applyingLimit(to: found) { .notFound }
     }
 
     // MARK: - KV requests
@@ -321,68 +393,118 @@ public struct VaultStore: CredentialStore {
         at path: String,
         until deadline: OperationDeadline
     ) throws(KeychainError)
-        -> VaultItemMetadata?
+        -> VaultPlan<VaultItemMetadata?>
     {
-        let response = try client.send("GET", api("metadata", path), until: deadline)
-        if response.status == 404 {
-            try checkMount(response)
-            return nil
+        try client.send("GET", api("metadata", path), until: deadline).map { response throws(KeychainError) in
+            if response.status == 404 {
+                try checkMount(response)
+                return nil
+            }
+            try expectSuccess(response)
+            return try VaultJSON.decode(VaultAnswer<VaultItemMetadata>.self, from: response.body, "the item's metadata")
+                .data
         }
-        try expectSuccess(response)
-        return try VaultJSON.decode(VaultAnswer<VaultItemMetadata>.self, from: response.body, "the item's metadata")
-            .data
     }
 
-    private func expiringSecret(
+    func expiringSecret(
         at path: String,
         until deadline: OperationDeadline
     ) throws(KeychainError)
-        -> ExpiringSecret
+        -> VaultPlan<ExpiringSecret>
     {
-        let response = try client.send("GET", api("data", path), until: deadline)
-        if response.status == 404 {
-            try checkMount(response)
-            throw .notFound
+        try client.send("GET", api("data", path), until: deadline).map { response throws(KeychainError) in
+            if response.status == 404 {
+                try checkMount(response)
+                throw .notFound
+            }
+            try expectSuccess(response)
+            let answer = try VaultJSON.decode(VaultAnswer<VaultItemData>.self, from: response.body, "the item's data")
+                .data
+            return ExpiringSecret(
+                secret: try answer.secret(),
+                expiresAt: VaultItemMetadata.expiry(answer.metadata?.custom_metadata ?? [:])
+            )
         }
-        try expectSuccess(response)
-        let answer = try VaultJSON.decode(VaultAnswer<VaultItemData>.self, from: response.body, "the item's data").data
-        return ExpiringSecret(
-            secret: try answer.secret(),
-            expiresAt: VaultItemMetadata.expiry(answer.metadata?.custom_metadata ?? [:])
-        )
     }
 
-    /// Every item under the query's folder that the query matches, from metadata alone.
+    /// Every item under the query's folder that the query matches, from metadata alone: the folder
+    /// listed, then each path's metadata read, depth first into its subfolders.
     private func items(
         matching query: CredentialQuery,
         until deadline: OperationDeadline
     ) throws(KeychainError)
-        -> [CredentialItem]
+        -> VaultPlan<[CredentialItem]>
     {
-        var found: [CredentialItem] = []
-        var folders = [VaultPath.folder(for: query, prefix: prefix)]
-        while let folder = folders.popLast() {
-            let response = try client.send("LIST", api("metadata", folder.isEmpty ? "" : folder + "/"), until: deadline)
-            if response.status == 404 {
-                try checkMount(response)
-                continue
+        func nextFolder(
+            _ folders: [String],
+            _ found: [CredentialItem]
+        ) throws(KeychainError)
+            -> VaultPlan<[CredentialItem]>
+        {
+            var folders = folders
+            guard let folder = folders.popLast() else { return .done(found) }
+            let listing = api("metadata", folder.isEmpty ? "" : folder + "/")
+            return try client.send("LIST", listing, until: deadline).flatMap { response throws(KeychainError) in
+                if response.status == 404 {
+                    try checkMount(response)
+                    return try nextFolder(folders, found)
+                }
+                try expectSuccess(response)
+                struct Listing: Decodable { var keys: [String]? }
+                let keys = try VaultJSON.decode(VaultAnswer<Listing>.self, from: response.body, "a listing").data.keys
+                return try visit(keys?[...] ?? [], in: folder, folders, found)
             }
-            try expectSuccess(response)
-            struct Listing: Decodable { var keys: [String]? }
-            let keys = try VaultJSON.decode(VaultAnswer<Listing>.self, from: response.body, "a listing").data.keys ?? []
-            for key in keys {
+        }
+        func visit(
+            _ keys: ArraySlice<String>,
+            in folder: String,
+            _ folders: [String],
+            _ found: [CredentialItem]
+        ) throws(KeychainError) -> VaultPlan<[CredentialItem]> {
+            var (keys, folders) = (keys, folders)
+            while let key = keys.popFirst() {
                 let path = folder.isEmpty ? key : folder + "/" + key
                 if key.hasSuffix("/") {
                     folders.append(String(path.dropLast()))
                     continue
                 }
-                guard let identity = VaultPath.identity(of: path, prefix: prefix), query.matches(identity),
-                    let stored = try metadata(at: path, until: deadline), stored.hasLiveVersion
-                else { continue }
-                found.append(stored.item(identity))
+                guard let identity = VaultPath.identity(of: path, prefix: prefix), query.matches(identity) else {
+                    continue
+                }
+                return try metadata(at: path, until: deadline).flatMap { [folders, keys] stored throws(KeychainError) in
+                    var found = found
+                    if let stored, stored.hasLiveVersion { found.append(stored.item(identity)) }
+                    return try visit(keys, in: folder, folders, found)
+                }
             }
+            return try nextFolder(folders, found)
         }
-        return found
+        return try nextFolder([VaultPath.folder(for: query, prefix: prefix)], [])
+    }
+
+    // MARK: - The drivers
+
+    /// Runs the plan `make` builds on the calling thread, over the blocking transport.
+    private func perform<Output>(
+        _ timeout: Duration,
+        _ make: (OperationDeadline) throws(KeychainError) -> VaultPlan<Output>
+    ) throws(KeychainError) -> Output {
+        let deadline = OperationDeadline(timeout)
+        return try client.run(try make(deadline), until: deadline)
+    }
+
+    /// Runs the plan `make` builds in the calling task: awaiting the transport's answers when it is
+    /// an `AsyncVaultTransport` (AsyncHTTPClient's), else on a thread of its own (`BlockingThread`,
+    /// for libcurl's), never blocking the cooperative pool.
+    func perform<Output: Sendable>(
+        _ timeout: Duration,
+        _ make: @escaping @Sendable (OperationDeadline) throws(KeychainError) -> VaultPlan<Output>
+    ) async throws(KeychainError) -> Output {
+        guard let transport = client.asyncTransport else {
+            return try await BlockingThread.run { () throws(KeychainError) in try perform(timeout, make) }
+        }
+        let deadline = OperationDeadline(timeout)
+        return try await client.run(try make(deadline), until: deadline, over: transport)
     }
 
     /// A 404 from a path the server has no engine for: `missingMount`.

@@ -66,9 +66,16 @@ struct StoreOptionGroup<LoginSpelling>: ParsableArguments {
 
     func validate() throws {
         _ = try resolvedBackend()
-        try Self.applicability.validate(self)
+        let loginIdentityOptions = loginIdentity.given.filter(\.1).map(\.0)
+        // The table is built only for a line that gives one of the options it judges: most give none,
+        // and building it is a fifth of what the hot reader costs a `cred get` (docs/performance-journal.md).
+        if storeFile != nil || storePassword != nil || openBao.given.contains(where: \.1)
+            || !loginIdentityOptions.isEmpty
+        {
+            try Self.applicability.validate(self)
+        }
         if usesOpenBao {
-            try openBao.validateForOpenBao(loginIdentityOptions: loginIdentity.given.filter(\.1).map(\.0))
+            try openBao.validateForOpenBao(loginIdentityOptions: loginIdentityOptions)
         }
         _ = try passwordSource()
         guard timeout > 0, timeout <= 3600 else {

@@ -121,6 +121,7 @@ let package = Package(
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Metrics", package: "swift-metrics"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
@@ -214,7 +215,16 @@ let package = Package(
         ),
         // Process running, the interop peers, TestVectors/ and docs pages loading, and the TLS test PKI
         // (certificates, s_server), shared by the test targets.
-        .target(name: "TestSupport", dependencies: ["SecTLS"], path: "Tests/TestSupport"),
+        .target(
+            name: "TestSupport",
+            dependencies: [
+                "SecTLS",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "InMemoryLogging", package: "swift-log"),
+                .product(name: "MetricsTestKit", package: "swift-metrics"),
+            ],
+            path: "Tests/TestSupport"
+        ),
         .testTarget(
             name: "SecCryptoTests",
             dependencies: ["SecCrypto", "TestSupport"]
@@ -286,6 +296,10 @@ let package = Package(
                 "SecKitVapor", "SecKitNIO", "SecTLS", "TestSupport",
                 .product(name: "Vapor", package: "vapor"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "InMemoryLogging", package: "swift-log"),
+                .product(name: "Metrics", package: "swift-metrics"),
+                .product(name: "MetricsTestKit", package: "swift-metrics"),
             ]
         ),
         .testTarget(

@@ -2,6 +2,7 @@ import AsyncHTTPClient
 import Foundation
 import Logging
 import Metrics
+import NIOConcurrencyHelpers
 import NIOCore
 import NIOSSL
 import SecKitNIO
@@ -59,15 +60,74 @@ extension HTTPClient.Configuration {
         logger: Logger = .secKitDisabled,
         metricsFactory: any MetricsFactory = MetricsSystem.factory
     ) throws(TLSError) {
+        let pinCheck = try LeafPinCheck(
+            trustRoots: configuration.trustRoots,
+            pinPolicy: configuration.pinPolicy ?? PinPolicy([])
+        )
+        try self.init(
+            secKit: configuration,
+            pinCheck: { pinCheck },
+            onPinEvaluation: onPinEvaluation,
+            logger: logger,
+            metricsFactory: metricsFactory
+        )
+    }
+
+    /// `init(secKit:onPinEvaluation:logger:metricsFactory:)` with `context`'s configuration, whose
+    /// pin policy rotates: each new connection is checked against the policy the context holds
+    /// then, so that `context.reload(configuration:)` with new pins applies from the next
+    /// connection, without a new `HTTPClient`; connections already pooled keep going.
+    ///
+    /// ```swift
+    /// let tls = try ClientTLSContext(configuration: configuration)
+    /// let client = HTTPClient(configuration: try HTTPClient.Configuration(secKit: tls))
+    /// var rotated = tls.configuration
+    /// rotated.pinPolicy = try PinPolicy(host: "api.example.com", pins: [nextPin, backupPin])
+    /// try tls.reload(configuration: rotated)   // the client's next connection checks these
+    /// ```
+    ///
+    /// The rest does not rotate: AsyncHTTPClient builds its swift-nio-ssl context from the
+    /// configuration when the client is made, and lets no code in before the handshake, so the
+    /// trust roots, versions and client identity stay those of `context` at this call. After a
+    /// reload that changes one of them (or sets a `serverName`), new connections are refused with
+    /// `invalidConfiguration` rather than made with the old trust or identity: make a new
+    /// `HTTPClient` for those.
+    ///
+    /// - Parameters:
+    ///   - context: the configuration, and the pin policy of every new connection.
+    ///   - onPinEvaluation: called with every pin evaluation, on the connection's event loop.
+    ///   - logger: where pin refusals (warning) and pin-checked connections (debug) are logged.
+    ///   - metricsFactory: where connections are counted.
+    /// - Throws: what `init(secKit:onPinEvaluation:logger:metricsFactory:)` throws for the
+    ///   context's current configuration.
+    public init(
+        secKit context: ClientTLSContext,
+        onPinEvaluation: (@Sendable (PinEvaluation) -> Void)? = nil,
+        logger: Logger = .secKitDisabled,
+        metricsFactory: any MetricsFactory = MetricsSystem.factory
+    ) throws(TLSError) {
+        let pins = try ReloadedPinCheck(context)
+        try self.init(
+            secKit: pins.configuration,
+            pinCheck: pins.current,
+            onPinEvaluation: onPinEvaluation,
+            logger: logger,
+            metricsFactory: metricsFactory
+        )
+    }
+
+    private init(
+        secKit configuration: TLSClientConfiguration,
+        pinCheck: @escaping @Sendable () throws(TLSError) -> LeafPinCheck,
+        onPinEvaluation: (@Sendable (PinEvaluation) -> Void)?,
+        logger: Logger,
+        metricsFactory: any MetricsFactory
+    ) throws(TLSError) {
         self.init()
         try configuration.checkVersionRange()
         if configuration.serverName != nil {
             throw .invalidConfiguration("AsyncHTTPClient takes the server name from the URL; leave serverName nil")
         }
-        let pinCheck = try LeafPinCheck(
-            trustRoots: configuration.trustRoots,
-            pinPolicy: configuration.pinPolicy ?? PinPolicy([])
-        )
         var tls = NIOSSL.TLSConfiguration.makeClientConfiguration()
         try tls.apply(
             minimumVersion: configuration.minimumVersion,
@@ -91,7 +151,14 @@ extension HTTPClient.Configuration {
         let observer = HandshakeObserver(side: .client, logger: logger, metricsFactory: metricsFactory)
         let initializer: @Sendable (Channel) -> EventLoopFuture<Void> = { channel in
             channel.eventLoop.makeCompletedFuture {
-                try Self.checkPins(on: channel, pinCheck, certificates, presentsIdentity, observer, onPinEvaluation)
+                let current: LeafPinCheck
+                do {
+                    current = try pinCheck()
+                } catch {
+                    channel.close(promise: nil)
+                    throw error
+                }
+                try Self.checkPins(on: channel, current, certificates, presentsIdentity, observer, onPinEvaluation)
             }
         }
         self.http1_1ConnectionDebugInitializer = initializer
@@ -148,5 +215,42 @@ extension HTTPClient.Configuration {
             channel.close(promise: nil)
             throw error
         }
+    }
+}
+
+/// The pin check of a `ClientTLSContext`'s current pin policy, for the AsyncHTTPClient connections
+/// of one client: made again when a reload changed the policy (the trust roots are read again
+/// then, to refuse pins of a trusted CA), and refused when a reload changed what the client fixed.
+final class ReloadedPinCheck: Sendable {
+    /// The context's configuration when the client was made: AsyncHTTPClient keeps its TLS part.
+    let configuration: TLSClientConfiguration
+    private let context: ClientTLSContext
+    private let cached: NIOLockedValueBox<LeafPinCheck>
+
+    init(_ context: ClientTLSContext) throws(TLSError) {
+        self.context = context
+        configuration = context.configuration
+        cached = NIOLockedValueBox(
+            try LeafPinCheck(trustRoots: configuration.trustRoots, pinPolicy: configuration.pinPolicy ?? PinPolicy([]))
+        )
+    }
+
+    /// The check for a new connection.
+    @Sendable func current() throws(TLSError) -> LeafPinCheck {
+        let now = context.configuration
+        guard now.trustRoots == configuration.trustRoots, now.minimumVersion == configuration.minimumVersion,
+            now.maximumVersion == configuration.maximumVersion, now.serverName == configuration.serverName,
+            now.clientIdentity?.certificate == configuration.clientIdentity?.certificate
+        else {
+            throw .invalidConfiguration(
+                "the context's trust roots, versions, server name or client identity changed after this HTTPClient was made, and AsyncHTTPClient keeps them: make a new HTTPClient"
+            )
+        }
+        let policy = now.pinPolicy ?? PinPolicy([])
+        let check = cached.withLockedValue { $0 }
+        if check.pinPolicy == policy { return check }
+        let fresh = try LeafPinCheck(trustRoots: now.trustRoots, pinPolicy: policy)
+        cached.withLockedValue { $0 = fresh }
+        return fresh
     }
 }

@@ -1,6 +1,7 @@
 import AsyncHTTPClient
 import NIOSSL
 import SecKitHTTPClient
+import SecKitNIO
 import SecTLS
 import Vapor
 
@@ -29,7 +30,28 @@ extension Application.HTTP.Client {
         _ configuration: TLSClientConfiguration,
         onPinEvaluation: (@Sendable (PinEvaluation) -> Void)? = nil
     ) throws(TLSError) {
-        let secKit = try HTTPClient.Configuration(secKit: configuration, onPinEvaluation: onPinEvaluation)
+        try use(try HTTPClient.Configuration(secKit: configuration, onPinEvaluation: onPinEvaluation))
+    }
+
+    /// `useSecKit(_:onPinEvaluation:)` with a `ClientTLSContext`'s configuration, whose pin policy
+    /// rotates: each new connection of Vapor's client is checked against the pins the context
+    /// holds then (`context.reload(configuration:)`), as
+    /// `HTTPClient.Configuration(secKit:onPinEvaluation:logger:metricsFactory:)` with a context
+    /// does; a reload that changes the trust roots, versions or client identity makes new
+    /// connections fail with `invalidConfiguration`.
+    ///
+    /// - Parameters:
+    ///   - context: the configuration, and the pin policy of every new connection.
+    ///   - onPinEvaluation: called with every pin evaluation, on the connection's event loop.
+    /// - Throws: what `useSecKit(_:onPinEvaluation:)` throws.
+    public func useSecKit(
+        _ context: ClientTLSContext,
+        onPinEvaluation: (@Sendable (PinEvaluation) -> Void)? = nil
+    ) throws(TLSError) {
+        try use(try HTTPClient.Configuration(secKit: context, onPinEvaluation: onPinEvaluation))
+    }
+
+    private func use(_ secKit: HTTPClient.Configuration) throws(TLSError) {
         self.configuration = secKit
         // Vapor only logs a warning when its client exists already, and keeps the old configuration.
         guard let kept = self.configuration.tlsConfiguration, let wanted = secKit.tlsConfiguration,

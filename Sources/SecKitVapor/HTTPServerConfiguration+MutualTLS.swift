@@ -16,6 +16,20 @@ extension HTTPServer.Configuration {
     /// app.get { req in req.secKitClient?.subject ?? "" }
     /// ```
     ///
+    /// It follows the context's `reload(identity:clientVerifier:)` for new connections, as
+    /// SecKitNIO's own servers do: the certificate and key at each client hello (swift-nio-ssl's
+    /// `sslContextCallback`), the client CAs and allow-list at each verification. Established
+    /// connections keep what they started with. The CA names of the CertificateRequest are the
+    /// exception: Vapor makes them from this configuration, so after a reload that changes the
+    /// client CAs call `useMutualTLS` again (Vapor applies a changed configuration to the
+    /// connections it accepts from then on).
+    ///
+    /// Each client verification is logged and counted through the context's logger and metrics
+    /// factory, a refusal at warning with its reason and the observed and expected pins, as
+    /// SecKitNIO's servers do; Vapor's pipeline has no place for their handshake handler, so a
+    /// handshake that ends before the client's certificate is verified is not reported, and
+    /// handshakes are counted but not timed.
+    ///
     /// What else it sets, and why:
     /// - `supportVersions` to HTTP/1.1 only: Vapor gives the verified chain to the requests of an
     ///   HTTP/1.1 connection, but not to those of an HTTP/2 stream, whose handlers would then see
@@ -27,13 +41,10 @@ extension HTTPServer.Configuration {
     ///
     /// - Parameter context: the server's identity and client verifier.
     public mutating func useMutualTLS(_ context: ServerTLSContext) {
-        tlsConfiguration = context.nioSSLConfiguration
+        tlsConfiguration = context.reloadingNIOSSLConfiguration
         customCertificateVerifyCallback = nil
-        // Vapor adds swift-nio-ssl's handler itself and takes one callback for all connections:
-        // each handshake gets its own record, as under addHandlers.
-        customCertificateVerifyCallbackWithMetadata = { certificates, promise in
-            context.verificationCallback(record: HandshakeRecord())(certificates, promise)
-        }
+        // Vapor adds swift-nio-ssl's handler itself and takes one callback for all connections.
+        customCertificateVerifyCallbackWithMetadata = context.reportingVerificationCallback()
         supportVersions = [.one]
         idleTimeout = context.limits.idleTimeout.map { TimeAmount($0) }
     }

@@ -166,7 +166,7 @@ import Testing
     @Test func challengesAreLoggedAndCountedWithoutSecrets() async throws {
         let server = try start()
         defer { server.stop() }
-        let (logger, logs) = ObservabilityTests.capturingLogger()
+        let (logger, logs) = CapturedObservability.logger()
         let metrics = TestMetrics()
         let provider = await provider(server, [("Basic Realm", .basic), ("Digest Realm", .digest)])
         let authenticator = HTTPAuthenticator(credentials: provider, logger: logger, metricsFactory: metrics)
@@ -201,7 +201,7 @@ import Testing
         let failed = try #require(entries.first { $0.message == "HTTP authentication failed" })
         #expect(failed.level == .warning)
 
-        let text = ObservabilityTests.everything(logs, metrics)
+        let text = CapturedObservability.everything(logs, metrics)
         let basic = Data("alice:wonderland".utf8).base64EncodedString()
         for secret in ["wonderland", basic, "response="] { #expect(!text.contains(secret)) }
     }

@@ -203,4 +203,59 @@ import Testing
             return true
         }
     }
+
+    /// A configuration made from a `ClientTLSContext` follows the context's pin policy: a reload
+    /// applies from the next new connection (s_server -www closes each one). A reload that changes
+    /// what AsyncHTTPClient fixed when the client was made (here the trust roots) refuses new
+    /// connections rather than going on with the old trust.
+    @Test func thePinPolicyOfAContextRotatesForNewConnections() async throws {
+        let server = try fixture.server(["-tls1_3"])
+        defer { server.stop() }
+        let wrong = try fixture.pin("other")
+        let context = try ClientTLSContext(configuration: try fixture.clientConfiguration(pins: [wrong]))
+        let client = HTTPClient(
+            eventLoopGroup: HTTPClient.defaultEventLoopGroup,
+            configuration: try HTTPClient.Configuration(secKit: context)
+        )
+        func get() async throws -> String {
+            let response = try await client.execute(
+                HTTPClientRequest(url: "https://127.0.0.1:\(server.port)/"),
+                timeout: .seconds(20 * Int64(ProcessRunner.timeoutScale))
+            )
+            return String(buffer: try await response.body.collect(upTo: 1 << 20))
+        }
+        do {
+            await #expect(throws: TLSError.self) { try await get() }
+
+            var rotated = context.configuration
+            rotated.pinPolicy = try PinPolicy(host: "127.0.0.1", pins: [try fixture.pin("leaf-rsa")])
+            try context.reload(configuration: rotated)
+            let page = try await get()
+            #expect(page.hasPrefix("<HTML>") || page.contains("s_server"))
+
+            rotated.pinPolicy = try PinPolicy(host: "127.0.0.1", pins: [wrong])
+            try context.reload(configuration: rotated)
+            await #expect {
+                try await get()
+            } throws: { error in
+                guard case TLSError.pinMismatch(let evaluation) = error else { return false }
+                return evaluation.expectedPins == [wrong]
+            }
+
+            var untrusting = rotated
+            untrusting.trustRoots = .caFile(fixture.path("rogue-ca.pem"))
+            untrusting.pinPolicy = nil
+            try context.reload(configuration: untrusting)
+            await #expect {
+                try await get()
+            } throws: { error in
+                guard case TLSError.invalidConfiguration(let reason) = error else { return false }
+                return reason.contains("make a new HTTPClient")
+            }
+        } catch {
+            try await client.shutdown()
+            throw error
+        }
+        try await client.shutdown()
+    }
 }

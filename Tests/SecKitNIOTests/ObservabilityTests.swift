@@ -19,14 +19,6 @@ import Testing
     let fixture = TestPKI.shared
     typealias Identity = MutualTLSClientTools.Identity
 
-    /// A logger that keeps every entry, from trace up.
-    static func capturingLogger() -> (Logger, InMemoryLogHandler) {
-        let handler = InMemoryLogHandler()
-        var logger = Logger(label: "test") { _ in handler }
-        logger.logLevel = .trace
-        return (logger, handler)
-    }
-
     func serverContext(
         certificate: String = "chain.pem",
         key: String = "leaf-rsa.key",
@@ -51,24 +43,6 @@ import Testing
         )
     }
 
-    /// Every text a log entry or a metric carries: message, metadata, labels and dimensions.
-    static func everything(_ logs: InMemoryLogHandler, _ metrics: TestMetrics) -> String {
-        let entries = logs.entries.map { "\($0.level) \($0.message) \($0.metadata)" }
-        let counters = metrics.counters.map { "\($0.label) \($0.dimensions)" }
-        return (entries + counters).joined(separator: "\n")
-    }
-
-    /// The secrets of the test PKI: the base64 body of every private key file, line by line, and
-    /// the passphrases.
-    func secrets() throws -> [String] {
-        var secrets = [TestPKI.keyPassphrase, TestPKI.p12Passphrase]
-        for key in ["leaf-rsa.key", "client.key", "client-ec.key", "rogue-server.key"] {
-            let lines = try String(contentsOfFile: fixture.path(key), encoding: .utf8).split(separator: "\n")
-            secrets += lines.filter { !$0.hasPrefix("-----") && $0.count >= 16 }.map(String.init)
-        }
-        return secrets
-    }
-
     func counter(_ metrics: TestMetrics, _ label: String, _ dimensions: [(String, String)]) -> Int64 {
         metrics.counterTotal(label: label, dimensions: dimensions)
     }
@@ -76,7 +50,7 @@ import Testing
     // MARK: - Server
 
     @Test func aServerLogsAndCountsVerifiedAndRefusedClients() async throws {
-        let (logger, logs) = Self.capturingLogger()
+        let (logger, logs) = CapturedObservability.logger()
         let metrics = TestMetrics()
         let allowed = try fixture.pin("client-ec")
         let context = try serverContext(allowedPins: [allowed], logger: logger, metrics: metrics)
@@ -123,8 +97,8 @@ import Testing
         let noCertificate = try #require(entries.first { $0.message == "TLS handshake failed" })
         #expect(noCertificate.level == .notice)
 
-        let text = Self.everything(logs, metrics)
-        for secret in try secrets() { #expect(!text.contains(secret)) }
+        let text = CapturedObservability.everything(logs, metrics)
+        for secret in try fixture.secrets() { #expect(!text.contains(secret)) }
     }
 
     /// The default logger logs nothing, and nothing is bootstrapped: the handshakes still work.
@@ -147,7 +121,7 @@ import Testing
     @Test func aClientLogsTheObservedAndExpectedPinsOfARefusedServer() async throws {
         let server = try fixture.server(["-tls1_3"])
         defer { server.stop() }
-        let (logger, logs) = Self.capturingLogger()
+        let (logger, logs) = CapturedObservability.logger()
         let metrics = TestMetrics()
         let wrong = try fixture.pin("other")
         let configuration = try fixture.clientConfiguration(pins: [wrong])
@@ -194,7 +168,7 @@ import Testing
     @Test func asyncHTTPClientPinRefusalsAreLoggedAndCounted() async throws {
         let server = try fixture.server(["-tls1_3"])
         defer { server.stop() }
-        let (logger, logs) = Self.capturingLogger()
+        let (logger, logs) = CapturedObservability.logger()
         let metrics = TestMetrics()
         let wrong = try fixture.pin("other")
         let client = HTTPClient(
@@ -225,7 +199,7 @@ import Testing
     /// A server's identity is replaced with one of another CA: new handshakes use it, and a
     /// connection opened before goes on with the old one.
     @Test func aServerRotatesItsIdentityForNewConnectionsOnly() async throws {
-        let (logger, logs) = Self.capturingLogger()
+        let (logger, logs) = CapturedObservability.logger()
         let context = try serverContext(logger: logger, metrics: TestMetrics())
         let server = try await PlainNIOMutualTLSServer.start(context: context)
         defer { Task { try? await server.stop() } }

@@ -35,7 +35,7 @@ import Vapor
     /// Runs a Vapor application with `useMutualTLS(context)` on a free port of 127.0.0.1 whose
     /// `GET /` answers `req.secKitClient`'s subject, pin and SANs (and records the client), calls
     /// `body` with the port and the clients the handler saw, and stops the application.
-    func withVaporServer(
+    static func withVaporServer(
         _ context: ServerTLSContext,
         _ body: @Sendable (Int, VerifiedClients) async throws -> Void
     ) async throws {
@@ -69,7 +69,7 @@ import Vapor
     func theHandlerSeesTheVerifiedClient(version: TLSVersion, identity: Identity) async throws {
         let expected = try expectedAnswer(identity.name)
         let chain = try [identity.name, "intermediate", "ca"].map(fixture.certificate)
-        try await withVaporServer(try serverContext()) { port, clients in
+        try await Self.withVaporServer(try serverContext()) { port, clients in
             let curl = try await MutualTLSClientTools.curl(port: port, identity: identity, version: version)
             #expect(curl.status == 0, "\(curl.stderr)")
             #expect(curl.stdoutText == expected)
@@ -89,7 +89,7 @@ import Vapor
     /// client that asks for it is answered over HTTP/1.1, with its client.
     @Test func aClientAskingForHTTP2IsAnsweredOverHTTP11() async throws {
         let expected = try expectedAnswer("client")
-        try await withVaporServer(try serverContext()) { port, _ in
+        try await Self.withVaporServer(try serverContext()) { port, _ in
             let curl = try await MutualTLSClientTools.curl(
                 port: port,
                 identity: .client,
@@ -105,7 +105,7 @@ import Vapor
 
     @Test(arguments: [TLSVersion.tls12, .tls13])
     func refusesAClientOfAnotherCA(version: TLSVersion) async throws {
-        try await withVaporServer(try serverContext()) { port, clients in
+        try await Self.withVaporServer(try serverContext()) { port, clients in
             let curl = try await MutualTLSClientTools.curl(port: port, identity: .rogue, version: version)
             #expect(curl.status != 0 && curl.stdout.isEmpty)
             #expect(curl.stderr.contains("alert certificate unknown"), "\(curl.stderr)")
@@ -123,7 +123,7 @@ import Vapor
     func theAllowListAdmitsOnlyItsKeys(version: TLSVersion) async throws {
         let context = try serverContext(allowedPins: [.publicKey(try fixture.opensslKeyPin("client-ec"))])
         let expected = try expectedAnswer("client-ec")
-        try await withVaporServer(context) { port, clients in
+        try await Self.withVaporServer(context) { port, clients in
             let refused = try await MutualTLSClientTools.curl(port: port, identity: .client, version: version)
             #expect(refused.status != 0 && refused.stdout.isEmpty)
             #expect(refused.stderr.contains("alert certificate unknown"), "\(refused.stderr)")
@@ -139,7 +139,7 @@ import Vapor
     /// clients during the handshake (alert 40, handshake_failure).
     @Test(arguments: [(TLSVersion.tls12, "alert handshake failure"), (.tls13, "alert certificate required")])
     func refusesAClientWithoutCertificate(version: TLSVersion, alert: String) async throws {
-        try await withVaporServer(try serverContext()) { port, clients in
+        try await Self.withVaporServer(try serverContext()) { port, clients in
             let curl = try await MutualTLSClientTools.curl(port: port, identity: nil, version: version)
             #expect(curl.status != 0 && curl.stdout.isEmpty)
             #expect(curl.stderr.contains(alert), "\(curl.stderr)")

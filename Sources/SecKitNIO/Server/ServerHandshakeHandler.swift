@@ -1,3 +1,4 @@
+import Logging
 import NIOCore
 import NIOTLS
 import SecTLS
@@ -44,14 +45,7 @@ final class ServerHandshakeHandler: ChannelInboundHandler, RemovableChannelHandl
             reported = true
             deadline?.cancel()
             if let client = record.verified {
-                observer.succeeded(
-                    since: started,
-                    peer: peer,
-                    metadata: [
-                        "tls.client.subject": "\(client.subject)",
-                        "tls.client.pin": "\(client.publicKeyPin)",
-                    ]
-                )
+                observer.succeeded(since: started, peer: peer, metadata: client.logMetadata)
             }
             context.pipeline.syncOperations.removeHandler(self, promise: nil)
         }
@@ -84,5 +78,12 @@ final class ServerHandshakeHandler: ChannelInboundHandler, RemovableChannelHandl
         reported = true
         deadline?.cancel()
         observer.ended(since: started, peer: peer, error: error, refusal: record.failure, expectedPins: allowedPins)
+    }
+}
+
+extension VerifiedClient {
+    /// What a verified client's log entry says of it: its subject and key pin.
+    var logMetadata: Logger.Metadata {
+        ["tls.client.subject": "\(subject)", "tls.client.pin": "\(publicKeyPin)"]
     }
 }

@@ -38,18 +38,36 @@ public final class ServerTLSContext: Sendable {
     struct Settings: Sendable {
         let identity: ClientIdentity
         let clientVerifier: ClientCertificateVerifier
-        /// The swift-nio-ssl configuration `sslContext` was made from, for servers that make their
-        /// own contexts from a configuration (Vapor).
+        /// The swift-nio-ssl configuration `sslContext` was made from.
         let nioSSLConfiguration: NIOSSL.TLSConfiguration
         let sslContext: NIOSSLContext
+        /// The identity's chain and key as a per-connection override: what the callback of
+        /// `reloadingNIOSSLConfiguration` hands swift-nio-ssl.
+        let identityOverride: NIOSSLContextConfigurationOverride
     }
 
     /// The client CAs and allow-list new connections are verified with.
     public var clientVerifier: ClientCertificateVerifier { current.withLockedValue { $0.clientVerifier } }
     /// The certificate and key new connections are served with.
     public var identity: ClientIdentity { current.withLockedValue { $0.identity } }
-    /// The swift-nio-ssl server configuration of the current settings.
-    package var nioSSLConfiguration: NIOSSL.TLSConfiguration { current.withLockedValue { $0.nioSSLConfiguration } }
+    /// A swift-nio-ssl server configuration that follows `reload`, for servers that make their
+    /// contexts from a copy of a configuration they were given once (Vapor keeps the one it was
+    /// given): it holds no identity; at each client hello its `sslContextCallback` hands BoringSSL
+    /// the current chain and OpenSSL-held key, so that new handshakes get the identity current
+    /// then, and established connections keep theirs. Its signing preferences are every scheme an
+    /// identity can sign with (BoringSSL keeps those of the handshake's key), where a context of
+    /// one identity lists that key's only. The client CAs named in its CertificateRequest are those
+    /// current when it was read.
+    package var reloadingNIOSSLConfiguration: NIOSSL.TLSConfiguration {
+        var tls = current.withLockedValue { $0.nioSSLConfiguration }
+        tls.certificateChain = []
+        tls.privateKey = nil
+        tls.signingSignatureAlgorithms = OpenSSLPrivateKey.anyKeySignatureAlgorithms
+        tls.sslContextCallback = { [current] _, promise in
+            promise.succeed(current.withLockedValue { $0.identityOverride })
+        }
+        return tls
+    }
 
     /// Makes the context.
     ///
@@ -147,11 +165,17 @@ public final class ServerTLSContext: Sendable {
         tls.trustRoots = .certificates(try [NIOSSLCertificate].from(clientVerifier.clientCAs))
         tls.sendCANameList = true
         tls.applicationProtocols = applicationProtocols
+        // The chain and key apply(…) set, so that a connection of an older context is served
+        // exactly as one of this context.
+        var identityOverride = NIOSSLContextConfigurationOverride()
+        identityOverride.certificateChain = tls.certificateChain
+        identityOverride.privateKey = tls.privateKey
         return Settings(
             identity: identity,
             clientVerifier: clientVerifier,
             nioSSLConfiguration: tls,
-            sslContext: try NIOSSLContext.make(tls)
+            sslContext: try NIOSSLContext.make(tls),
+            identityOverride: identityOverride
         )
     }
 
@@ -203,6 +227,38 @@ public final class ServerTLSContext: Sendable {
         return MutualTLSPeer(record: record)
     }
 
+    /// swift-nio-ssl's verification callback for servers that add swift-nio-ssl's handler
+    /// themselves (Vapor), whose pipeline has no place for the handshake handler of `addHandlers`:
+    /// each call verifies one client with the current `clientVerifier` and reports the outcome to
+    /// the context's logger and metrics as that handler does, a refusal at warning with the
+    /// observed and expected pins, a verified client at debug. What it cannot see, it does not
+    /// report: the peer's address (logged as `?`), the handshake's duration (the `verified` and
+    /// `refused` outcomes are counted, not timed), and handshakes that end before the client's
+    /// certificate is verified (none sent, an alert, a closed connection).
+    ///
+    /// - Returns: the callback for `NIOSSLServerHandler(context:customVerificationCallbackWithMetadata:)`.
+    package func reportingVerificationCallback()
+        -> @Sendable ([NIOSSLCertificate], EventLoopPromise<NIOSSLVerificationResultWithMetadata>) -> Void
+    {
+        { [self] certificates, promise in
+            let record = HandshakeRecord<VerifiedClient>()
+            let clientVerifier = self.clientVerifier
+            // The callback settles `promise` before it returns: the record holds the outcome.
+            verificationCallback(record: record, clientVerifier: clientVerifier)(certificates, promise)
+            if let client = record.verified {
+                observer.succeeded(since: nil, peer: nil, metadata: client.logMetadata)
+            } else if let failure = record.failure {
+                observer.ended(
+                    since: nil,
+                    peer: nil,
+                    error: failure,
+                    refusal: failure,
+                    expectedPins: clientVerifier.allowedPins
+                )
+            }
+        }
+    }
+
     /// swift-nio-ssl's verification callback for one handshake: the client's chain verified by
     /// `clientVerifier`, the outcome to `record`, the verified chain (client certificate to client
     /// CA) handed to swift-nio-ssl as the peer's validated chain. `addHandlers` and the servers
@@ -210,15 +266,13 @@ public final class ServerTLSContext: Sendable {
     ///
     /// - Parameters:
     ///   - record: where the verified client or the typed reason goes.
-    ///   - clientVerifier: the client CAs and allow-list of the connection's settings; by default
-    ///     the current ones.
+    ///   - clientVerifier: the client CAs and allow-list of the connection's settings.
     /// - Returns: the callback for `NIOSSLServerHandler(context:customVerificationCallbackWithMetadata:)`.
-    package func verificationCallback(
+    private func verificationCallback(
         record: HandshakeRecord<VerifiedClient>,
-        clientVerifier: ClientCertificateVerifier? = nil
+        clientVerifier: ClientCertificateVerifier
     ) -> NIOSSLCustomVerificationCallbackWithMetadata {
-        let clientVerifier = clientVerifier ?? self.clientVerifier
-        return VerificationCallback.make(record: record, cache: certificates) { presented throws(TLSError) in
+        VerificationCallback.make(record: record, cache: certificates) { presented throws(TLSError) in
             let client = try clientVerifier.verify(presented)
             return (client, client.chain)
         }

@@ -6,14 +6,17 @@ import SecCrypto
 /// OpenSSL's memory.
 extension ClientIdentity {
     /// The TLS 1.2/1.3 SignatureScheme code points (RFC 8446 §4.2.3) this identity's key can sign
-    /// with, strongest first (SHA-1 schemes are left out).
+    /// with, strongest first (SHA-1 schemes are left out). An EC key lists the ECDSA scheme of its
+    /// own curve first, then the other two: TLS 1.2 names only the hash (RFC 5246 §7.4.1.4.1), so a
+    /// P-384 key may sign with SHA-256 there, and TLS 1.3 stacks refuse a scheme of another curve
+    /// themselves (BoringSSL, OpenSSL).
     package var signatureSchemes: [UInt16] {
         switch certificate.publicKeyType {
         case .rsa: [0x0804, 0x0805, 0x0806, 0x0401, 0x0501, 0x0601]
         case .rsaPSS: [0x0809, 0x080a, 0x080b]
-        case .ec(curve: "prime256v1"): [0x0403]
-        case .ec(curve: "secp384r1"): [0x0503]
-        case .ec(curve: "secp521r1"): [0x0603]
+        case .ec(curve: "prime256v1"): [0x0403, 0x0503, 0x0603]
+        case .ec(curve: "secp384r1"): [0x0503, 0x0403, 0x0603]
+        case .ec(curve: "secp521r1"): [0x0603, 0x0503, 0x0403]
         case .ed25519: [0x0807]
         case .ed448: [0x0808]
         default: []

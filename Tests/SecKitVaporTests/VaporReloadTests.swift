@@ -132,6 +132,8 @@ import Vapor
     static func acceptableCANames(_ output: String) -> [String] {
         let lines = output.split(separator: "\n").map { $0.replacingOccurrences(of: " = ", with: "=") }
         guard let header = lines.firstIndex(of: "Acceptable client certificate CA names") else { return [] }
-        return Array(lines[(header + 1)...].prefix { !$0.hasPrefix("Requested") && !$0.hasPrefix("Client Certificate") })
+        return Array(
+            lines[(header + 1)...].prefix { !$0.hasPrefix("Requested") && !$0.hasPrefix("Client Certificate") }
+        )
     }
 }

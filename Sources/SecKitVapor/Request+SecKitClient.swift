@@ -7,7 +7,7 @@ import X509
 extension Request {
     /// The client of the connection this request came on, as SecTLS verified it (subject, SANs,
     /// `sha256/…` key pin, chain to the client CA); nil on a server without
-    /// `HTTPServer.Configuration.useMutualTLS(_:)`.
+    /// `Application.HTTP.useMutualTLS(_:)`.
     ///
     /// It is read from the chain the verification callback handed to swift-nio-ssl
     /// (`peerCertificateChain`), so nothing is verified again; the certificates are parsed once

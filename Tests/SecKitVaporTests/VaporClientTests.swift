@@ -118,7 +118,7 @@ import Vapor
         let app = try await Application.make(.testing)
         app.logger.logLevel = .critical
         app.http.server.configuration.logger.logLevel = .critical
-        app.http.server.configuration.useMutualTLS(
+        app.http.useMutualTLS(
             try ServerTLSContext(identity: fixture.serverIdentity(), clientVerifier: fixture.clientVerifier())
         )
         try app.http.client.useSecKit(try fixture.clientConfiguration(pins: [try fixture.pin("leaf-rsa")]))

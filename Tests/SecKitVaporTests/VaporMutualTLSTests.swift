@@ -42,7 +42,7 @@ import Vapor
         let app = try await Application.make(.testing)
         app.logger.logLevel = .critical
         app.http.server.configuration.logger.logLevel = .critical
-        app.http.server.configuration.useMutualTLS(context)
+        app.http.useMutualTLS(context)
         let clients = VerifiedClients()
         app.get { req -> String in
             guard let client = req.secKitClient else { return "no verified client\n" }

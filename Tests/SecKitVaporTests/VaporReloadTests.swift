@@ -104,4 +104,36 @@ import Vapor
             #expect(clients.all.map(\.publicKeyPin).last == client.publicKeyPin)
         }
     }
+
+    /// The CA names of the CertificateRequest follow a reload too, so that a client that picks its
+    /// certificate by them (a browser, Go) picks one of the new client CA: `openssl s_client`
+    /// prints the list it received (it sends no certificate, so the TLS 1.3 server refuses it
+    /// after the client's side of the handshake is done).
+    @Test func theCertificateRequestNamesTheClientCAOfTheLastReload() async throws {
+        let context = try ServerTLSContext(
+            identity: try fixture.serverIdentity(),
+            clientVerifier: try fixture.clientVerifier()
+        )
+        try await VaporMutualTLSTests.withVaporServer(context) { port, _ in
+            let before = try await MutualTLSClientTools.sClient(port: port, identity: nil, version: .tls13)
+            #expect(Self.acceptableCANames(before.stdoutText) == ["C=DE, O=SecKit Test, CN=SecKit Test CA"])
+
+            try context.reload(
+                identity: context.identity,
+                clientVerifier: try ClientCertificateVerifier(clientCA: .caFile(fixture.path("rogue-ca.pem")))
+            )
+            let after = try await MutualTLSClientTools.sClient(port: port, identity: nil, version: .tls13)
+            #expect(Self.acceptableCANames(after.stdoutText) == ["CN=Rogue Test CA"], "\(after.stdoutText)")
+        }
+    }
+
+    /// The lines of s_client's "Acceptable client certificate CA names" section, written
+    /// `C=DE, CN=…` (OpenSSL 3.0 writes `C = DE`, later versions `C=DE`).
+    static func acceptableCANames(_ output: String) -> [String] {
+        let lines = output.split(separator: "\n").map { $0.replacingOccurrences(of: " = ", with: "=") }
+        guard let header = lines.firstIndex(of: "Acceptable client certificate CA names") else { return [] }
+        return Array(
+            lines[(header + 1)...].prefix { !$0.hasPrefix("Requested") && !$0.hasPrefix("Client Certificate") }
+        )
+    }
 }

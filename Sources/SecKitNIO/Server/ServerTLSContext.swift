@@ -34,6 +34,10 @@ public final class ServerTLSContext: Sendable {
     /// What new connections use; `reload` replaces it whole.
     private let current: NIOLockedValueBox<Settings>
 
+    /// Servers that make their swift-nio-ssl contexts from a configuration they were given (Vapor),
+    /// told each new generation of settings; `reload` calls them in order, under `current`'s lock.
+    private let followers = NIOLockedValueBox<[@Sendable (NIOSSL.TLSConfiguration) -> Void]>([])
+
     /// The identity, client verifier and swift-nio-ssl context of one generation of settings.
     struct Settings: Sendable {
         let identity: ClientIdentity
@@ -41,32 +45,26 @@ public final class ServerTLSContext: Sendable {
         /// The swift-nio-ssl configuration `sslContext` was made from.
         let nioSSLConfiguration: NIOSSL.TLSConfiguration
         let sslContext: NIOSSLContext
-        /// The identity's chain and key as a per-connection override: what the callback of
-        /// `reloadingNIOSSLConfiguration` hands swift-nio-ssl.
-        let identityOverride: NIOSSLContextConfigurationOverride
     }
 
     /// The client CAs and allow-list new connections are verified with.
     public var clientVerifier: ClientCertificateVerifier { current.withLockedValue { $0.clientVerifier } }
     /// The certificate and key new connections are served with.
     public var identity: ClientIdentity { current.withLockedValue { $0.identity } }
-    /// A swift-nio-ssl server configuration that follows `reload`, for servers that make their
-    /// contexts from a copy of a configuration they were given once (Vapor keeps the one it was
-    /// given): it holds no identity; at each client hello its `sslContextCallback` hands BoringSSL
-    /// the current chain and OpenSSL-held key, so that new handshakes get the identity current
-    /// then, and established connections keep theirs. Its signing preferences are every scheme an
-    /// identity can sign with (BoringSSL keeps those of the handshake's key), where a context of
-    /// one identity lists that key's only. The client CAs named in its CertificateRequest are those
-    /// current when it was read.
-    package var reloadingNIOSSLConfiguration: NIOSSL.TLSConfiguration {
-        var tls = current.withLockedValue { $0.nioSSLConfiguration }
-        tls.certificateChain = []
-        tls.privateKey = nil
-        tls.signingSignatureAlgorithms = OpenSSLPrivateKey.anyKeySignatureAlgorithms
-        tls.sslContextCallback = { [current] _, promise in
-            promise.succeed(current.withLockedValue { $0.identityOverride })
+
+    /// Calls `apply` now with the swift-nio-ssl server configuration of the current settings (the
+    /// identity with its OpenSSL-held key, the client CAs named in the CertificateRequest), then
+    /// with that of every later successful `reload`, in order: for servers that make their
+    /// contexts from a configuration they keep (Vapor, which makes one per accepted connection),
+    /// so that new connections follow the reload without a callback in each handshake. A reload
+    /// that throws calls nothing.
+    ///
+    /// - Parameter apply: gives the server the configuration; it must not call the context back.
+    package func follow(_ apply: @escaping @Sendable (NIOSSL.TLSConfiguration) -> Void) {
+        current.withLockedValue { settings in
+            apply(settings.nioSSLConfiguration)
+            followers.withLockedValue { $0.append(apply) }
         }
-        return tls
     }
 
     /// Makes the context.
@@ -134,7 +132,10 @@ public final class ServerTLSContext: Sendable {
             maximumVersion: maximumVersion,
             applicationProtocols: applicationProtocols
         )
-        current.withLockedValue { $0 = settings }
+        current.withLockedValue { current in
+            current = settings
+            for apply in followers.withLockedValue({ $0 }) { apply(settings.nioSSLConfiguration) }
+        }
         observer.logger.notice(
             "TLS server settings reloaded",
             metadata: [
@@ -165,17 +166,11 @@ public final class ServerTLSContext: Sendable {
         tls.trustRoots = .certificates(try [NIOSSLCertificate].from(clientVerifier.clientCAs))
         tls.sendCANameList = true
         tls.applicationProtocols = applicationProtocols
-        // The chain and key apply(…) set, so that a connection of an older context is served
-        // exactly as one of this context.
-        var identityOverride = NIOSSLContextConfigurationOverride()
-        identityOverride.certificateChain = tls.certificateChain
-        identityOverride.privateKey = tls.privateKey
         return Settings(
             identity: identity,
             clientVerifier: clientVerifier,
             nioSSLConfiguration: tls,
-            sslContext: try NIOSSLContext.make(tls),
-            identityOverride: identityOverride
+            sslContext: try NIOSSLContext.make(tls)
         )
     }
 

@@ -8,8 +8,14 @@ import SecTLS
 /// more per handshake than the checks made with it. Keyed by the exact DER, so a different
 /// certificate is never mistaken for a cached one; a context holds one, shared by its connections.
 package final class CertificateCache: Sendable {
+    /// A certificate's DER as a key, hashed in one call (`Array`'s hashing feeds the hasher byte
+    /// by byte, a cost per connection).
+    private struct DER: Hashable {
+        let bytes: [UInt8]
+        func hash(into hasher: inout Hasher) { bytes.withUnsafeBytes { hasher.combine(bytes: $0) } }
+    }
     private struct Entries {
-        var parsed: [[UInt8]: X509Certificate] = [:]
+        var parsed: [DER: X509Certificate] = [:]
         var converted: [X509Certificate: NIOSSLCertificate] = [:]
     }
     private let entries = NIOLockedValueBox(Entries())
@@ -28,11 +34,11 @@ package final class CertificateCache: Sendable {
 
     /// The certificate of `der` parsed by OpenSSL, from the cache when the same DER was seen before.
     package func certificate(der: [UInt8]) throws(TLSError) -> X509Certificate {
-        if let cached = entries.withLockedValue({ $0.parsed[der] }) { return cached }
+        if let cached = entries.withLockedValue({ $0.parsed[DER(bytes: der)] }) { return cached }
         let parsed = try X509Certificate(der: der)
         entries.withLockedValue { entries in
             if entries.parsed.count >= capacity { entries.parsed.removeAll() }
-            entries.parsed[der] = parsed
+            entries.parsed[DER(bytes: der)] = parsed
         }
         return parsed
     }

@@ -12,15 +12,6 @@ struct OpenSSLPrivateKey: NIOSSLCustomPrivateKey, Hashable {
 
     var signatureAlgorithms: [SignatureAlgorithm] { identity.signatureSchemes.map(SignatureAlgorithm.init(rawValue:)) }
 
-    /// Every scheme an identity can sign with for BoringSSL, for a server that does not know its
-    /// key before the handshake (a key given per handshake): ECDSA first, as BoringSSL's own
-    /// default, then RSA-PSS, RSA PKCS #1 and Ed25519. BoringSSL has no Ed448 nor RSA-PSS-keyed
-    /// schemes, and keeps only the schemes of the handshake's key.
-    static let anyKeySignatureAlgorithms: [SignatureAlgorithm] = [
-        .ecdsaSecp256R1Sha256, .ecdsaSecp384R1Sha384, .ecdsaSecp521R1Sha512, .rsaPssRsaeSha256, .rsaPssRsaeSha384,
-        .rsaPssRsaeSha512, .rsaPkcs1Sha256, .rsaPkcs1Sha384, .rsaPkcs1Sha512, .ed25519,
-    ]
-
     func sign(channel: Channel, algorithm: SignatureAlgorithm, data: ByteBuffer) -> EventLoopFuture<ByteBuffer> {
         do {
             let signature = try data.withUnsafeReadableBytes { bytes throws(TLSError) in

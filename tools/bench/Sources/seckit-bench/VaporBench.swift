@@ -1,5 +1,6 @@
 import NIOConcurrencyHelpers
 import NIOCore
+import SecKitNIO
 import SecKitVapor
 import Vapor
 
@@ -23,31 +24,32 @@ func vaporMutualTLSGet(secKit: Bool) -> Benchmark {
     ) {
         var configuration = HTTPServer.Configuration(hostname: "127.0.0.1", port: 0)
         configuration.logger.logLevel = .error
-        if secKit {
-            configuration.useMutualTLS(mutualTLSServerContext(name))
-        } else {
+        let context = secKit ? mutualTLSServerContext(name) : nil
+        if !secKit {
             configuration.tlsConfiguration = plainMutualTLSServerConfiguration(name)
             // As useMutualTLS: HTTP/1.1 (the client speaks nothing else) and the same idle timeout.
             configuration.supportVersions = [.one]
             configuration.idleTimeout = .seconds(60)
         }
-        let port = startVapor(configuration, name: name)
+        let port = startVapor(configuration, mutualTLS: context, name: name)
         let get = getter(plainClientConfiguration(identity: true, name: name), port: port, name: name)
         return Prepared(operation: { UInt8(truncatingIfNeeded: get().utf8.count) }, result: get())
     }
 }
 
-/// Starts a Vapor application with `configuration` on the servers' event loop that answers GET /
+/// Starts a Vapor application with `configuration` (and `useMutualTLS` with `mutualTLS` if given) on
+/// the servers' event loop that answers GET /
 /// with `ok`, or with the subject of the client SecKit verified; returns its port once it listens.
 /// It runs until the process exits: Vapor's connections refer to the application without keeping
 /// it, so it is kept here.
-private func startVapor(_ configuration: HTTPServer.Configuration, name: String) -> Int {
+private func startVapor(_ configuration: HTTPServer.Configuration, mutualTLS: ServerTLSContext?, name: String) -> Int {
     let listening = serverGroup.next().makePromise(of: Int.self)
     Task.detached {
         do {
             let app = try await Application.make(.production, .shared(serverGroup))
             app.logger.logLevel = .error
             app.http.server.configuration = configuration
+            if let mutualTLS { app.http.useMutualTLS(mutualTLS) }
             app.get { req in req.secKitClient.map { "client \($0.subject)" } ?? "ok" }
             try await app.server.start(address: nil)
             runningApplications.withLockedValue { $0.append(app) }

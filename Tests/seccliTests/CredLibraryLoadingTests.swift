@@ -88,7 +88,8 @@ struct CredLibraryLoadingTests {
                 #expect(run.stdout.isEmpty)
                 let expected =
                     lacksFunctions
-                    ? "seccli: GIO lacks a function SecKit needs (" : "seccli: GIO could not be loaded ("
+                    ? "seccli: Secret Service: GIO lacks a function SecKit needs ("
+                    : "seccli: Secret Service: GIO could not be loaded ("
                 #expect(run.stderr.hasPrefix(expected), "\(arguments): \(run.stderr)")
                 #expect(run.stderr.split(separator: "\n").count == 1, "\(arguments): \(run.stderr)")
                 #expect(

@@ -65,7 +65,7 @@ enum DBusCallBatch {
         meanwhile()
         // GIO calls every callback exactly once, in this context: with the reply, or an error
         // (cancelled, timed out, connection closed).
-        while replies.pending > 0 { glib.g_main_context_iteration(context, 1) }
+        while replies.pending > 0 { _ = glib.g_main_context_iteration(context, 1) }
         return replies.results.map { $0! }
     }
 

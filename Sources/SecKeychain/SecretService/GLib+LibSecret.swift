@@ -52,7 +52,7 @@ enum AttributeTable {
     static func make(_ pairs: [String: String]) -> OpaquePointer {
         let table = glib.g_hash_table_new_full(glib.g_str_hash, glib.g_str_equal, glib.g_free, glib.g_free)!
         for (name, value) in pairs {
-            glib.g_hash_table_insert(table, glib.g_strdup(name), glib.g_strdup(value))
+            _ = glib.g_hash_table_insert(table, glib.g_strdup(name), glib.g_strdup(value))
         }
         return table
     }

@@ -62,7 +62,7 @@ struct SecretServiceWriter {
             ("org.freedesktop.Secret.Item.Label", glib.g_variant_new_string(label)),
             ("org.freedesktop.Secret.Item.Attributes", GVariantValue.stringDictionary(attributes)),
         ] {
-            glib.g_hash_table_insert(
+            _ = glib.g_hash_table_insert(
                 properties,
                 glib.g_strdup(name),
                 UnsafeMutableRawPointer(glib.g_variant_ref_sink(property))

@@ -112,5 +112,7 @@ let libsecretLibrary = SystemLibrary<SecKitLibSecret>(
     resolve: { seckit_libsecret_resolve($0, $1) }
 )
 
-/// GIO's, GObject's and GLib's functions, for the code that runs once `glibLibrary` is loaded.
-var glib: SecKitGLib { glibLibrary.functions }
+/// GIO's, GObject's and GLib's functions, for the code that runs once `glibLibrary` is loaded: read
+/// from it at the first use (Swift initialises a global once), since the table never changes after
+/// its load; each call then costs no lock.
+let glib: SecKitGLib = glibLibrary.functions

@@ -182,8 +182,7 @@ public final class AsyncHTTPClientTransport: AsyncVaultTransport {
     ) -> VaultResponse {
         VaultResponse(
             status: Int(status.code),
-            // Only a redirect's is read: the others' headers are not searched.
-            location: (300..<400).contains(status.code) ? headers.first(name: "Location") : nil,
+            location: headers.first(name: "Location"),
             body: SecureBytes(count: body.readableBytes) { output in
                 body.withUnsafeReadableBytes { output.copyMemory(from: $0) }
             }

@@ -108,8 +108,8 @@ struct VaultItemMetadata: Decodable {
 /// A version's data and metadata (`GET <mount>/data/<path>`), the whole answer read in one pass:
 /// of `data.data` only the fields SecKit reads (`secret`, `secret_base64`, or the one field of data
 /// another tool wrote), of `data.metadata` only `custom_metadata`. Keyed containers rather than a
-/// `[String: Value]` of every field: JSONDecoder's generic `Dictionary` decoding was a fifth of the
-/// read's instructions (docs/performance-journal.md, issue #28, stop 38).
+/// `[String: Value]` of every field: JSONDecoder's generic `Dictionary` decoding, with a container
+/// per value, was a fifth of the decoding's instructions (docs/performance-journal.md, stop 38).
 struct VaultItemData: Decodable {
     /// `secret`, when it is a string.
     private var text: String?

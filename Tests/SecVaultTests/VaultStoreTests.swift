@@ -87,6 +87,38 @@ import Testing
         #expect(try store.search(CredentialQuery(itemClass: .internetPassword)).map(\.identity) == [web])
     }
 
+    @Test func dataOtherToolsWroteIsReadByTheLayoutsRulesAndTheRestIsTyped() throws {
+        let store = try store()
+        func id(_ account: String) -> CredentialIdentity { .genericPassword(service: "other", account: account) }
+        func put(_ account: String, _ data: [String: Any]) throws {
+            try hvac("put", "\(prefix)/generic/other/\(account)", stdin: ["data": data]).requiringSuccess(
+                of: "hvac put"
+            )
+        }
+        try put("both", ["secret": "text", "secret_base64": Base64.encode(Array("bytes".utf8))])
+        try put("named", ["token": "t", "secret": "s"])
+        try put("base64", ["note": "n", "secret_base64": Base64.encode([0, 0xff])])
+        try put("number", ["secret": 42, "password": "pw"])
+        try put("lone-number", ["secret": 42])
+        try put("bad-base64", ["secret_base64": "not base64!"])
+        try put("nothing", [:])
+        try server.baoSucceeding(["kv", "put", "-mount=secret", "\(prefix)/generic/other/two", "user=u", "password=p"])
+
+        // `secret` first, then `secret_base64`, whatever else the data holds.
+        #expect(try store.string(for: id("both")) == "text")
+        #expect(try store.string(for: id("named")) == "s")
+        #expect(try store.secret(for: id("base64")) == SecureBytes([0, 0xff]))
+        // No secret SecKit can read: a typed error, not a guess (a number is not a secret's text).
+        for account in ["number", "lone-number", "bad-base64", "nothing", "two"] {
+            do {
+                _ = try store.secret(for: id(account))
+                Issue.record("\(account): read a secret")
+            } catch {
+                guard case .invalidResponse = error else { throw error }
+            }
+        }
+    }
+
     @Test func hvacReadsBinarySecretsAndExpiryBothWays() throws {
         let store = try store()
         let secret = randomBytes(64) + [0, 0xff, 0xfe]

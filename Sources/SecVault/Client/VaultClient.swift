@@ -25,6 +25,8 @@ public final class VaultClient: Sendable {
     private let loginLock = Mutex<Void>(())
     /// The async callers' refresh in flight, which the others await instead of making their own.
     private let refreshing = Mutex<Task<SecureBytes, any Error>?>(nil)
+    /// `https://host:port/v1/`, which every request's URL starts with.
+    private let apiBase: String
 
     /// A client of `configuration`'s server over `transport`.
     ///
@@ -36,6 +38,7 @@ public final class VaultClient: Sendable {
         self.configuration = configuration
         self.transport = transport
         asyncTransport = transport as? any AsyncVaultTransport
+        apiBase = configuration.address.description + "/v1/"
     }
 
     /// The plan of one API call: `method` to `/v1/<path>` with the token, following the server's
@@ -77,7 +80,7 @@ public final class VaultClient: Sendable {
         body: SecureBytes?,
         until deadline: OperationDeadline
     ) throws(KeychainError) -> VaultPlan<VaultResponse> {
-        let origin = configuration.address.description + "/v1/" + path
+        let origin = apiBase + path
         func attempt(_ url: String, redirected: Bool, retries: Int) throws(KeychainError) -> VaultPlan<VaultResponse> {
             guard !deadline.hasPassed else { throw deadline.error }
             let request = VaultRequest(

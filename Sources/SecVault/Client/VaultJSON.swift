@@ -112,16 +112,20 @@ enum VaultJSON {
     private static func decoded<T: Decodable>(_ type: T.Type, _ body: SecureBytes) throws -> T {
         try body.withUnsafeBytes { bytes in
             guard let base = bytes.baseAddress, !bytes.isEmpty else {
-                return try JSONDecoder().decode(T.self, from: Data())
+                return try decoder.decode(T.self, from: Data())
             }
             let view = Data(
                 bytesNoCopy: UnsafeMutableRawPointer(mutating: base),
                 count: bytes.count,
                 deallocator: .none
             )
-            return try JSONDecoder().decode(T.self, from: view)
+            return try decoder.decode(T.self, from: view)
         }
     }
+
+    /// One decoder for every answer (it is `Sendable` and keeps no state between calls), rather
+    /// than one made per answer.
+    private static let decoder = JSONDecoder()
 
     /// The `errors` of an error answer, joined; empty when there are none or the body is not JSON.
     static func errors(in body: SecureBytes) -> String {

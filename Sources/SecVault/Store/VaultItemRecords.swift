@@ -105,21 +105,55 @@ struct VaultItemMetadata: Decodable {
     }
 }
 
-/// A version's data and metadata (`GET <mount>/data/<path>`).
+/// A version's data and metadata (`GET <mount>/data/<path>`), the whole answer read in one pass:
+/// of `data.data` only the fields SecKit reads (`secret`, `secret_base64`, or the one field of data
+/// another tool wrote), of `data.metadata` only `custom_metadata`. Keyed containers rather than a
+/// `[String: Value]` of every field: JSONDecoder's generic `Dictionary` decoding, with a container
+/// per value, was a fifth of the decoding's instructions (docs/performance-journal.md, stop 38).
 struct VaultItemData: Decodable {
-    struct Metadata: Decodable { var custom_metadata: [String: String]? }
-    /// A value of the data: SecKit reads strings only.
-    enum Value: Decodable {
-        case string(String)
-        case other
+    /// `secret`, when it is a string.
+    private var text: String?
+    /// `secret_base64`, when it is a string and there is no `secret` string.
+    private var base64: String?
+    /// The one field of data with no `secret` or `secret_base64` string, when it is a string.
+    private var soleText: String?
+    /// The path's custom metadata, which the answer carries beside the version's data.
+    var customMetadata: [String: String] = [:]
 
-        init(from decoder: any Decoder) throws {
-            self = (try? decoder.singleValueContainer().decode(String.self)).map(Value.string) ?? .other
-        }
+    private enum AnswerKey: String, CodingKey { case data }
+    private enum VersionKey: String, CodingKey { case data, metadata }
+    private enum MetadataKey: String, CodingKey { case customMetadata = "custom_metadata" }
+    /// A field of the data: any name another tool chose.
+    private struct FieldKey: CodingKey {
+        var stringValue: String
+        var intValue: Int? { nil }
+        init(stringValue: String) { self.stringValue = stringValue }
+        init?(intValue: Int) { nil }
+        static let secret = FieldKey(stringValue: VaultItemData.secretKey)
+        static let base64 = FieldKey(stringValue: VaultItemData.base64Key)
     }
 
-    var data: [String: Value]?
-    var metadata: Metadata?
+    /// Reads the answer; a value SecKit does not read may be of any type, as before (a `secret` that
+    /// is not a string counts as absent), but `data`, `data.data` and `data.metadata` must be objects
+    /// (or null, for the last two) and `custom_metadata` strings.
+    init(from decoder: any Decoder) throws {
+        let version = try decoder.container(keyedBy: AnswerKey.self).nestedContainer(
+            keyedBy: VersionKey.self,
+            forKey: .data
+        )
+        if version.contains(.data), try !version.decodeNil(forKey: .data) {
+            let fields = try version.nestedContainer(keyedBy: FieldKey.self, forKey: .data)
+            text = try? fields.decodeIfPresent(String.self, forKey: .secret)
+            if text == nil { base64 = try? fields.decodeIfPresent(String.self, forKey: .base64) }
+            if text == nil, base64 == nil, fields.allKeys.count == 1, let only = fields.allKeys.first {
+                soleText = try? fields.decode(String.self, forKey: only)
+            }
+        }
+        if version.contains(.metadata), try !version.decodeNil(forKey: .metadata) {
+            let metadata = try version.nestedContainer(keyedBy: MetadataKey.self, forKey: .metadata)
+            customMetadata = try metadata.decodeIfPresent([String: String].self, forKey: .customMetadata) ?? [:]
+        }
+    }
 
     static let secretKey = "secret"
     static let base64Key = "secret_base64"
@@ -137,15 +171,14 @@ struct VaultItemData: Decodable {
     /// The secret: `secret` as UTF-8, or `secret_base64` decoded, or the one string value of data
     /// another tool wrote with a name of its own (`bao kv put … password=…`).
     func secret() throws(KeychainError) -> SecureBytes {
-        let data = data ?? [:]
-        if case .string(let text)? = data[Self.secretKey] { return SecureBytes(utf8: text) }
-        if case .string(let text)? = data[Self.base64Key] {
-            guard let bytes = try? Base64.decode(text) else {
+        if let text { return SecureBytes(utf8: text) }
+        if let base64 {
+            guard let bytes = try? Base64.decode(base64) else {
                 throw .invalidResponse("the item's secret_base64 is not base64")
             }
             return SecureBytes(bytes)
         }
-        if data.count == 1, case .string(let text)? = data.first?.value { return SecureBytes(utf8: text) }
+        if let soleText { return SecureBytes(utf8: soleText) }
         throw .invalidResponse(
             "the item's data has no `secret` or `secret_base64` field (and not one single text field)"
         )

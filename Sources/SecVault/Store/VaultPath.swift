@@ -115,6 +115,8 @@ enum VaultPath {
         if escapingEmpty, text == "-" || text == "." || text == ".." {
             return text.utf8.map { percent($0) }.joined()
         }
+        // Most names need no escape: the text itself, not a copy built byte by byte.
+        if text.utf8.allSatisfy(isKept) { return text }
         var result = ""
         for byte in text.utf8 {
             if isKept(byte) {
@@ -176,14 +178,22 @@ enum VaultPath {
     /// A KV path or mount in a URL: `/` kept, every byte but letters, digits and `-_.~` as `%XX`
     /// (so a segment's `%` travels as `%25`).
     static func encodeURLPath(_ path: String) -> String {
-        var result = ""
-        for byte in path.utf8 {
+        func isKept(_ byte: UInt8) -> Bool {
             switch byte {
             case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
                 UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "_"), UInt8(ascii: "."),
                 UInt8(ascii: "~"), UInt8(ascii: "/"):
+                true
+            default: false
+            }
+        }
+        if path.utf8.allSatisfy(isKept) { return path }
+        var result = ""
+        for byte in path.utf8 {
+            if isKept(byte) {
                 result.unicodeScalars.append(Unicode.Scalar(byte))
-            default: result += percent(byte)
+            } else {
+                result += percent(byte)
             }
         }
         return result

@@ -32,6 +32,8 @@ public struct VaultStore: CredentialStore {
     ///     SecVaultHTTPClient); nothing is sent before the first call.
     public init(configuration: VaultConfiguration, transport: any VaultTransport) {
         client = VaultClient(configuration: configuration, transport: transport)
+        prefix = configuration.pathPrefix.split(separator: "/").joined(separator: "/")
+        mount = VaultPath.encodeURLPath(configuration.mount.split(separator: "/").joined(separator: "/"))
     }
 
     /// A store over libcurl (`CurlTransport`), which is loaded by the first request.
@@ -52,13 +54,13 @@ public struct VaultStore: CredentialStore {
 
     public var configuration: VaultConfiguration { client.configuration }
 
-    var prefix: String {
-        configuration.pathPrefix.split(separator: "/").joined(separator: "/")
-    }
+    /// The configuration's path prefix and mount without empty segments, the mount encoded for a
+    /// URL: made once here, not on every call.
+    let prefix: String
+    private let mount: String
 
     private func api(_ kind: String, _ kvPath: String) -> String {
-        let mount = configuration.mount.split(separator: "/").joined(separator: "/")
-        return VaultPath.encodeURLPath(mount) + "/" + kind + "/" + VaultPath.encodeURLPath(kvPath)
+        mount + "/" + kind + "/" + VaultPath.encodeURLPath(kvPath)
     }
 
     // MARK: - CredentialStore
@@ -418,11 +420,10 @@ public struct VaultStore: CredentialStore {
                 throw .notFound
             }
             try expectSuccess(response)
-            let answer = try VaultJSON.decode(VaultAnswer<VaultItemData>.self, from: response.body, "the item's data")
-                .data
+            let answer = try VaultJSON.decode(VaultItemData.self, from: response.body, "the item's data")
             return ExpiringSecret(
                 secret: try answer.secret(),
-                expiresAt: VaultItemMetadata.expiry(answer.metadata?.custom_metadata ?? [:])
+                expiresAt: VaultItemMetadata.expiry(answer.customMetadata)
             )
         }
     }

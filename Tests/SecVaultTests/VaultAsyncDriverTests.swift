@@ -133,20 +133,41 @@ import Testing
         }
     }
 
+    /// How a caller holds the store: as `VaultStore`; as `any CredentialStore`, as SSO, identities
+    /// and SecHTTPAuth's keychain credentials do; or audited (`AuditedCredentialStore`).
+    enum Holder: CaseIterable, Sendable { case vaultStore, anyCredentialStore, audited }
+
     /// 64 reads retrying with back-off at once (a server that always answers 500): the process
     /// gains no thread per call, as it did when the async API ran the blocking core on a thread of
-    /// its own; the back-off is `Task.sleep`, the requests are AsyncHTTPClient's event loop's.
-    @Test func retriesBlockNoThread() async throws {
+    /// its own; the back-off is `Task.sleep`, the requests are AsyncHTTPClient's event loop's. The
+    /// same through `any CredentialStore` and through an audited store, whose async calls are the
+    /// protocol's requirements.
+    @Test(arguments: Holder.allCases) func retriesBlockNoThread(held holder: Holder) async throws {
         let server = try FakeVaultServer.start(.alwaysServerError)
         defer { server.stop() }
+        let scratch = try Scratch.untilExit("audited-vault")
         let calls = 64
-        let peak = try await withStore(server) { store in
+        let peak = try await withStore(server) { vault in
+            let read: @Sendable (Duration) async -> Void =
+                switch holder {
+                case .vaultStore: { [id] in _ = try? await vault.secret(for: id, timeout: $0) }
+                case .anyCredentialStore:
+                    { [id, store = vault as any CredentialStore] in _ = try? await store.secret(for: id, timeout: $0) }
+                case .audited:
+                    {
+                        [
+                            id,
+                            store = vault.audited(to: AuditLog(path: scratch.path("audit.log"))) as any CredentialStore
+                        ] in
+                        _ = try? await store.secret(for: id, timeout: $0)
+                    }
+                }
             // The event loop's and the pool's threads exist before counting.
-            _ = try? await store.secret(for: id, timeout: .milliseconds(200))
+            await read(.milliseconds(200))
             let before = Self.threadCount()
             return try await withThrowingTaskGroup(of: Void.self) { group in
                 for _ in 0..<calls {
-                    group.addTask { _ = try? await store.secret(for: id, timeout: .seconds(3600)) }
+                    group.addTask { await read(.seconds(3600)) }
                 }
                 try await eventually(within: 300) { server.requests.count >= 3 * calls }
                 let during = Self.threadCount()
@@ -155,7 +176,12 @@ import Testing
                 return during - before
             }
         }
-        #expect(peak < calls / 2, "\(peak) more threads while \(calls) calls retried")
+        #expect(peak < calls / 2, "\(peak) more threads while \(calls) calls retried (\(holder))")
+        if holder == .audited {
+            let records = try AuditLog(path: scratch.path("audit.log")).records()
+            #expect(records.count == calls + 1)
+            #expect(records.allSatisfy { $0.call == "secret" && $0.result != "ok" && !$0.secretReturned })
+        }
     }
 
     /// The process's threads (`Threads:` of /proc/self/status).

@@ -115,6 +115,31 @@ public struct AuditedCredentialStore: CredentialStore {
     ) throws(KeychainError) -> Value {
         let outcome: Result<(Value, Int?, Bool), KeychainError>
         do { outcome = .success(try call()) } catch { outcome = .failure(error) }
+        return try recorded(operation, name, attributes, outcome)
+    }
+
+    /// Awaits `call` and appends its record. The append is made in the calling task, after the
+    /// call and whatever happened to the task meanwhile: a cancelled write that was made is
+    /// recorded all the same (the append is a short local write, as `EncryptedFileStore`'s are).
+    private func audited<Value>(
+        _ operation: AuditRecord.Operation,
+        _ name: String,
+        _ attributes: AuditedAttributes,
+        _ call: () async throws(KeychainError) -> (Value, Int?, Bool)
+    ) async throws(KeychainError) -> Value {
+        let outcome: Result<(Value, Int?, Bool), KeychainError>
+        do { outcome = .success(try await call()) } catch { outcome = .failure(error) }
+        return try recorded(operation, name, attributes, outcome)
+    }
+
+    /// Appends the record of a call that ended with `outcome` and returns its value, or throws
+    /// its error (or the log's, when the record of a successful call cannot be written).
+    private func recorded<Value>(
+        _ operation: AuditRecord.Operation,
+        _ name: String,
+        _ attributes: AuditedAttributes,
+        _ outcome: Result<(Value, Int?, Bool), KeychainError>
+    ) throws(KeychainError) -> Value {
         var record = AuditRecord(
             sequence: 0,
             time: Date(),
@@ -139,6 +164,77 @@ public struct AuditedCredentialStore: CredentialStore {
             record.result = error.caseName
             try? log.append(record)
             throw error
+        }
+    }
+}
+
+// The async calls await the base store's own (`VaultStore`'s wait without a thread).
+extension AuditedCredentialStore: NonBlockingCredentialStore {
+    package func nonBlockingUpsert(
+        _ identity: CredentialIdentity,
+        secret: SecureBytes,
+        attributes: CredentialAttributes,
+        timeout: Duration
+    ) async throws(KeychainError) {
+        try await audited(.write, "upsert", AuditedAttributes(identity)) { () async throws(KeychainError) in
+            try await base.upsert(identity, secret: secret, attributes: attributes, timeout: timeout)
+            return ((), nil, false)
+        }
+    }
+
+    package func nonBlockingItem(
+        for identity: CredentialIdentity,
+        includeSecret: Bool,
+        timeout: Duration
+    ) async throws(KeychainError) -> CredentialItem {
+        try await audited(.read, "item", AuditedAttributes(identity)) { () async throws(KeychainError) in
+            let item = try await base.item(for: identity, includeSecret: includeSecret, timeout: timeout)
+            return (item, nil, item.secret != nil)
+        }
+    }
+
+    package func nonBlockingSecret(
+        for identity: CredentialIdentity,
+        timeout: Duration
+    ) async throws(KeychainError) -> SecureBytes {
+        try await audited(.read, "secret", AuditedAttributes(identity)) { () async throws(KeychainError) in
+            (try await base.secret(for: identity, timeout: timeout), nil, true)
+        }
+    }
+
+    package func nonBlockingExpiringSecret(
+        for identity: CredentialIdentity,
+        timeout: Duration
+    ) async throws(KeychainError) -> ExpiringSecret {
+        try await audited(.read, "expiringSecret", AuditedAttributes(identity)) { () async throws(KeychainError) in
+            (try await base.expiringSecret(for: identity, timeout: timeout), nil, true)
+        }
+    }
+
+    package func nonBlockingDelete(_ identity: CredentialIdentity, timeout: Duration) async throws(KeychainError) {
+        try await audited(.delete, "delete", AuditedAttributes(identity)) { () async throws(KeychainError) in
+            try await base.delete(identity, timeout: timeout)
+            return ((), nil, false)
+        }
+    }
+
+    package func nonBlockingDeleteAll(
+        matching query: CredentialQuery,
+        timeout: Duration
+    ) async throws(KeychainError) -> Int {
+        try await audited(.delete, "deleteAll", AuditedAttributes(query)) { () async throws(KeychainError) in
+            let count = try await base.deleteAll(matching: query, timeout: timeout)
+            return (count, count, false)
+        }
+    }
+
+    package func nonBlockingSearch(
+        _ query: CredentialQuery,
+        timeout: Duration
+    ) async throws(KeychainError) -> [CredentialItem] {
+        try await audited(.read, "search", AuditedAttributes(query)) { () async throws(KeychainError) in
+            let items = try await base.search(query, timeout: timeout)
+            return (items, items.count, items.contains { $0.secret != nil })
         }
     }
 }

@@ -6,7 +6,9 @@ import SecIO
 /// call starts throws `cancelled` at once; one cancelled during it cancels the call's D-Bus requests
 /// and its wait for the writers' lock, which then throws `cancelled` promptly (not after `timeout`).
 /// The encrypted-file store's own work (a read, a decryption, an atomic write) is short and finishes
-/// once started; only its wait for the file lock is cut short.
+/// once started; only its wait for the file lock is cut short. A store that waits without a thread
+/// (`VaultStore` over AsyncHTTPClient, an audited store) takes its own path instead
+/// (`NonBlockingCredentialStore`), whatever type the caller holds it as.
 ///
 /// ```swift
 /// let task = Task { try await store.secret(for: id, timeout: .seconds(30)) }
@@ -32,6 +34,14 @@ extension CredentialStore {
         attributes: CredentialAttributes = CredentialAttributes(),
         timeout: Duration = Self.defaultTimeout
     ) async throws(KeychainError) {
+        if let store = self as? any NonBlockingCredentialStore {
+            return try await store.nonBlockingUpsert(
+                identity,
+                secret: SecureBytes(secret),
+                attributes: attributes,
+                timeout: timeout
+            )
+        }
         try await BlockingThread.run { () throws(KeychainError) in
             try self.upsert(identity, secret: secret, attributes: attributes, timeout: timeout)
         }
@@ -56,6 +66,14 @@ extension CredentialStore {
         attributes: CredentialAttributes = CredentialAttributes(),
         timeout: Duration = Self.defaultTimeout
     ) async throws(KeychainError) {
+        if let store = self as? any NonBlockingCredentialStore {
+            return try await store.nonBlockingUpsert(
+                identity,
+                secret: SecureBytes(utf8: string),
+                attributes: attributes,
+                timeout: timeout
+            )
+        }
         try await BlockingThread.run { () throws(KeychainError) in
             try self.upsert(identity, string: string, attributes: attributes, timeout: timeout)
         }
@@ -79,7 +97,10 @@ extension CredentialStore {
         includeSecret: Bool = false,
         timeout: Duration = Self.defaultTimeout
     ) async throws(KeychainError) -> CredentialItem {
-        try await BlockingThread.run { () throws(KeychainError) in
+        if let store = self as? any NonBlockingCredentialStore {
+            return try await store.nonBlockingItem(for: identity, includeSecret: includeSecret, timeout: timeout)
+        }
+        return try await BlockingThread.run { () throws(KeychainError) in
             try self.item(for: identity, includeSecret: includeSecret, timeout: timeout)
         }
     }
@@ -100,7 +121,12 @@ extension CredentialStore {
         for identity: CredentialIdentity,
         timeout: Duration = Self.defaultTimeout
     ) async throws(KeychainError) -> SecureBytes {
-        try await BlockingThread.run { () throws(KeychainError) in try self.secret(for: identity, timeout: timeout) }
+        if let store = self as? any NonBlockingCredentialStore {
+            return try await store.nonBlockingSecret(for: identity, timeout: timeout)
+        }
+        return try await BlockingThread.run { () throws(KeychainError) in
+            try self.secret(for: identity, timeout: timeout)
+        }
     }
 
     /// The secret stored under exactly this identity with its expiry.
@@ -119,7 +145,10 @@ extension CredentialStore {
         for identity: CredentialIdentity,
         timeout: Duration = Self.defaultTimeout
     ) async throws(KeychainError) -> ExpiringSecret {
-        try await BlockingThread.run { () throws(KeychainError) in
+        if let store = self as? any NonBlockingCredentialStore {
+            return try await store.nonBlockingExpiringSecret(for: identity, timeout: timeout)
+        }
+        return try await BlockingThread.run { () throws(KeychainError) in
             try self.expiringSecret(for: identity, timeout: timeout)
         }
     }
@@ -139,6 +168,9 @@ extension CredentialStore {
         _ identity: CredentialIdentity,
         timeout: Duration = Self.defaultTimeout
     ) async throws(KeychainError) {
+        if let store = self as? any NonBlockingCredentialStore {
+            return try await store.nonBlockingDelete(identity, timeout: timeout)
+        }
         try await BlockingThread.run { () throws(KeychainError) in try self.delete(identity, timeout: timeout) }
     }
 
@@ -157,7 +189,11 @@ extension CredentialStore {
         matching query: CredentialQuery,
         timeout: Duration = Self.defaultTimeout
     ) async throws(KeychainError) -> Int {
-        try await BlockingThread.run { () throws(KeychainError) in try self.deleteAll(matching: query, timeout: timeout)
+        if let store = self as? any NonBlockingCredentialStore {
+            return try await store.nonBlockingDeleteAll(matching: query, timeout: timeout)
+        }
+        return try await BlockingThread.run { () throws(KeychainError) in
+            try self.deleteAll(matching: query, timeout: timeout)
         }
     }
 
@@ -177,6 +213,9 @@ extension CredentialStore {
         _ query: CredentialQuery,
         timeout: Duration = Self.defaultTimeout
     ) async throws(KeychainError) -> [CredentialItem] {
-        try await BlockingThread.run { () throws(KeychainError) in try self.search(query, timeout: timeout) }
+        if let store = self as? any NonBlockingCredentialStore {
+            return try await store.nonBlockingSearch(query, timeout: timeout)
+        }
+        return try await BlockingThread.run { () throws(KeychainError) in try self.search(query, timeout: timeout) }
     }
 }

@@ -34,7 +34,7 @@ enum ExitStatus: Int32, CaseIterable, Sendable {
                     + "truncated, altered, not in the format, `-a` input that is not base64, an expired Fernet token, a JWE with a refused algorithm "
                     + "or an unknown `kid`, an input too large for a sealed format); or a file could not be read or "
                     + "written (`hash`/`hmac` still process the other files); for `cred`/`sso`/`identity` also a store "
-                    + "that failed unexpectedly, or an audit log (`SECKIT_AUDIT_LOG`) that cannot be written; for `identity list` an item whose summary cannot be read (the readable "
+                    + "that failed unexpectedly or whose library (GIO, libsecret) cannot be loaded, or an audit log (`SECKIT_AUDIT_LOG`) that cannot be written; for `identity list` an item whose summary cannot be read (the readable "
                     + "identities are still listed)"
             )
         case .dataError:

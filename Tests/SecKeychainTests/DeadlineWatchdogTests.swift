@@ -11,6 +11,9 @@ import Glibc
 /// `GCancellable` when its own deadline passes, whatever order the operations came in. (The end to
 /// end case, a stopped daemon giving `timeout`, is in seccliTests' CredErrorTests.)
 @Suite struct DeadlineWatchdogTests {
+    /// What a `SecretServiceSession` does first: GIO, which the cancellables and the watchdog call.
+    init() throws { try glibLibrary.load() }
+
     @Test("an earlier deadline that comes after a later one is still kept; a finished operation is never cancelled")
     func deadlinesInAnyOrder() throws {
         let late = DeadlineCancellable(OperationDeadline(.seconds(60)))

@@ -41,6 +41,12 @@ import Glibc
         )
     }
 
+    /// The pin of the server's certificate, as `seccli pin` prints it.
+    func serverPin() throws -> String {
+        let report = try Tools.seccli(["pin", "--file", server.certificateFile], expecting: .success).stdoutLines
+        return try #require(report.first { $0.hasPrefix("pin: ") }).dropFirst(5).description
+    }
+
     /// The requests the server has logged for this test's items (its audit log has a request and a
     /// response line for each; the other tests of the suite share the server).
     func auditedRequests() throws -> Int {
@@ -110,8 +116,7 @@ import Glibc
         #expect(try auditedRequests() == before, "a request reached the server past a wrong pin")
 
         // The server's own pin (from `seccli pin`) lets the same call through, and the server sees it.
-        let report = try Tools.seccli(["pin", "--file", server.certificateFile], expecting: .success).stdoutLines
-        let pin = try #require(report.first { $0.hasPrefix("pin: ") }).dropFirst(5).description
+        let pin = try serverPin()
         let right = try seccli(
             ["cred", "get", "--service", "pinned", "--account", "a", "--pin", pin],
             environment: ["SECCLI_OPENBAO_PIN": "sha256/" + Base64.encode(randomBytes(32))]
@@ -497,5 +502,46 @@ import Glibc
             #expect(file.status == 10)
             #expect(file.stderr.contains("calling init: ") && !file.stderr.contains("libcurl"))
         }
+    }
+
+    /// The OpenBao backend never maps GIO, GObject or GLib (loaded by the Secret Service only), writes
+    /// included: their `seckit-id` is OpenSSL's SHA-256 there. The debug build links GLib, so this is
+    /// the release binary's (LinkageTests has `--version` and the file backend).
+    @Test(
+        .enabled(
+            if: ProcessInfo.processInfo.environment["SECCLI"] != nil,
+            "needs SECCLI: the binary of tools/build-release (the debug build links GLib)"
+        )
+    )
+    func glibIsNotLoadedByTheOpenBaoBackend() throws {
+        let traced = ["LD_DEBUG": "libs"]
+        let set = try seccli(
+            ["cred", "set", "--service", "glib", "--account", "a"],
+            stdin: Array("x".utf8),
+            environment: traced
+        )
+        #expect(set.status == 0, "\(set.stderr.suffix(300))")
+        #expect(LinkageTests.glibLibraries(in: set.stderr) == [], "cred set")
+        let get = try seccli(
+            ["cred", "get", "--service", "glib", "--account", "a", "--pin", try serverPin()],
+            environment: traced
+        )
+        #expect(get.status == 0 && get.stdoutText == "x")
+        #expect(get.stderr.contains("calling init: ") && get.stderr.contains("libcurl.so"))
+        #expect(LinkageTests.glibLibraries(in: get.stderr) == [], "cred get")
+        // The seckit-id the Secret Service's writes give the same identity (docs/SecKeychain.md), by
+        // OpenSSL here: Python's hashlib computes the documented value.
+        let expected = try ProcessRunner.run(
+            "python3",
+            [
+                "-c",
+                "import hashlib, sys; print(hashlib.sha256('\\0'.join(sys.argv[1:]).encode()).hexdigest()[:32], end='')",
+                "generic", "glib", "a", "", "", "", "", "",
+            ]
+        ).requiringSuccess(of: "python3 hashlib").stdoutText
+        let metadata = try server.baoSucceeding(
+            ["kv", "metadata", "get", "-mount=secret", "-format=json", "\(prefix)/generic/glib/a"]
+        )
+        #expect(metadata.contains("\"seckit-id\": \"\(expected)\""), "\(metadata)")
     }
 }

@@ -81,4 +81,52 @@ import Testing
         #expect(pin.status == 6)
         #expect(pin.stderr.contains("calling init: ") && pin.stderr.contains("libssl.so"))
     }
+
+    /// GIO, GObject and GLib are loaded by the Secret Service's first call (CLibSecret's shim.h), so
+    /// the shipped binary names none of them (nor libsecret), and `--version` and a file-backend
+    /// `cred get` and `cred set` map none of them, nor what GIO needs (the OpenBao backend:
+    /// CredOpenBaoTests; the Secret Service's `cred get`, which does load GIO: CredLibraryLoadingTests).
+    /// The debug build links them (pkg-config's libsecret-1 names them), so this is the release binary's.
+    @Test(
+        .enabled(
+            if: ProcessInfo.processInfo.environment["SECCLI"] != nil,
+            "needs SECCLI: the binary of tools/build-release (the debug build links GLib)"
+        )
+    )
+    func glibIsLoadedOnlyForTheSecretService() throws {
+        let seccli = try Tools.seccliExecutable()
+        let dynamic = try ProcessRunner.run("readelf", ["-d", seccli]).requiringSuccess(of: "readelf").stdoutText
+        let needed = dynamic.split(separator: "\n").filter { $0.contains("(NEEDED)") }
+        #expect(needed.contains { $0.contains("[libcrypto.so.") }, "readelf -d shows no NEEDED libcrypto: \(dynamic)")
+        #expect(Self.glibLibraries(in: needed.joined(separator: "\n")) == [])
+        let traced = ["LD_DEBUG": "libs"]
+        let version = try Tools.seccli(["--version"], environment: traced)
+        #expect(version.status == 0)
+        #expect(version.stderr.contains("calling init: "), "no LD_DEBUG trace from --version")
+        #expect(Self.glibLibraries(in: version.stderr) == [], "--version")
+        try withScratch { scratch in
+            let store = ["--backend", "file", "--store-file", scratch.path("c.store")]
+            let environment = traced.merging(["SECCLI_STORE_PASSWORD": "pw"]) { $1 }
+            let set = try Tools.seccli(
+                ["cred", "set"] + store + ["--service", "c", "--account", "a"],
+                stdin: Array("s".utf8),
+                environment: environment
+            )
+            #expect(set.status == 0, "\(set.stderr.suffix(300))")
+            #expect(Self.glibLibraries(in: set.stderr) == [], "cred set, file backend")
+            let get = try Tools.seccli(
+                ["cred", "get"] + store + ["--service", "c", "--account", "a"],
+                environment: environment
+            )
+            #expect(get.status == 0 && get.stdoutText == "s")
+            #expect(get.stderr.contains("calling init: "), "no LD_DEBUG trace from cred get")
+            #expect(Self.glibLibraries(in: get.stderr) == [], "cred get, file backend")
+        }
+    }
+
+    /// Which of GIO, GObject, GLib, what GIO needs and libsecret a loader trace or `readelf -d` names.
+    static func glibLibraries(in text: String) -> [String] {
+        ["libgio-2.0", "libgobject-2.0", "libglib-2.0", "libgmodule-2.0", "libmount", "libselinux", "libsecret"]
+            .filter { text.contains($0) }
+    }
 }

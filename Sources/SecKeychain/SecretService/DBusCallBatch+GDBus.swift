@@ -16,7 +16,7 @@ final class DBusReply {
 
     init(adopting tuple: OpaquePointer) { self.tuple = tuple }
 
-    deinit { g_variant_unref(tuple) }
+    deinit { glib.g_variant_unref(tuple) }
 
     /// The tuple's child `index` as a new reference (release it with `g_variant_unref`).
     func child(_ index: Int) -> OpaquePointer { GVariantValue.child(tuple, index) }
@@ -37,16 +37,16 @@ enum DBusCallBatch {
         deadline: OperationDeadline,
         meanwhile: () -> Void = {}
     ) -> [Result<DBusReply, KeychainError>] {
-        let context = g_main_context_new()
-        defer { g_main_context_unref(context) }
-        g_main_context_push_thread_default(context)
-        defer { g_main_context_pop_thread_default(context) }
+        let context = glib.g_main_context_new()
+        defer { glib.g_main_context_unref(context) }
+        glib.g_main_context_push_thread_default(context)
+        defer { glib.g_main_context_pop_thread_default(context) }
         let replies = Replies(count: calls.count, deadline: deadline)
         for (index, call) in calls.enumerated() {
-            let replyType = g_variant_type_new(call.replyType)
-            defer { g_variant_type_free(replyType) }
+            let replyType = glib.g_variant_type_new(call.replyType)
+            defer { glib.g_variant_type_free(replyType) }
             let slot = Unmanaged.passRetained(Slot(replies, index)).toOpaque()
-            g_dbus_connection_call(
+            glib.g_dbus_connection_call(
                 connection,
                 destination,
                 call.path,
@@ -65,7 +65,7 @@ enum DBusCallBatch {
         meanwhile()
         // GIO calls every callback exactly once, in this context: with the reply, or an error
         // (cancelled, timed out, connection closed).
-        while replies.pending > 0 { g_main_context_iteration(context, 1) }
+        while replies.pending > 0 { _ = glib.g_main_context_iteration(context, 1) }
         return replies.results.map { $0! }
     }
 
@@ -95,7 +95,7 @@ enum DBusCallBatch {
         func finish(_ connection: UnsafeMutablePointer<GObject>?, _ result: OpaquePointer?) {
             replies.results[index] = Result { () throws(KeychainError) in
                 let tuple = try withGError(replies.deadline) {
-                    g_dbus_connection_call_finish(OpaquePointer(connection), result, $0)
+                    glib.g_dbus_connection_call_finish(OpaquePointer(connection), result, $0)
                 }
                 guard let tuple else { throw .backendFailure("the Secret Service sent an empty reply") }
                 return DBusReply(adopting: tuple)

@@ -50,7 +50,8 @@ final class DeadlineWatchdog: @unchecked Sendable {
     func watch(_ cancellable: GObjectReference, until deadline: OperationDeadline) -> UInt64 {
         let remaining = min(max(deadline.remaining, .zero), Self.horizon).components
         let end =
-            g_get_monotonic_time() + gint64(remaining.seconds * 1_000_000 + remaining.attoseconds / 1_000_000_000_000)
+            glib.g_get_monotonic_time()
+            + gint64(remaining.seconds * 1_000_000 + remaining.attoseconds / 1_000_000_000_000)
         pthread_mutex_lock(mutex)
         defer { pthread_mutex_unlock(mutex) }
         nextID += 1
@@ -59,14 +60,14 @@ final class DeadlineWatchdog: @unchecked Sendable {
             isRunning = true
             wakeTime = .min  // awake from its start: it looks at every entry before its first wait
             // The watchdog lives as long as the process, so the thread borrows it unretained.
-            let thread = g_thread_new(
+            let thread = glib.g_thread_new(
                 "seckit-deadline",
                 { watchdog in
                     Unmanaged<DeadlineWatchdog>.fromOpaque(watchdog!).takeUnretainedValue().run()
                 },
                 Unmanaged.passUnretained(self).toOpaque()
             )
-            g_thread_unref(thread)
+            glib.g_thread_unref(thread)
         } else if end < wakeTime {
             pthread_cond_signal(condition)
         }
@@ -94,12 +95,12 @@ final class DeadlineWatchdog: @unchecked Sendable {
     private func run() -> gpointer? {
         pthread_mutex_lock(mutex)
         while true {
-            let now = g_get_monotonic_time()
+            let now = glib.g_get_monotonic_time()
             let expired = entries.filter { $0.value.end <= now }
             if !expired.isEmpty {
                 for id in expired.keys { entries[id] = nil }
                 pthread_mutex_unlock(mutex)
-                for entry in expired.values { g_cancellable_cancel(entry.cancellable.cast(to: GCancellable.self)) }
+                for entry in expired.values { glib.g_cancellable_cancel(entry.cancellable.cast(to: GCancellable.self)) }
                 pthread_mutex_lock(mutex)
                 continue
             }

@@ -12,7 +12,7 @@ final class GObjectReference: @unchecked Sendable {
         self.pointer = pointer
     }
 
-    deinit { g_object_unref(pointer) }
+    deinit { glib.g_object_unref(pointer) }
 
     func cast<T>(to type: T.Type) -> UnsafeMutablePointer<T> { pointer.assumingMemoryBound(to: type) }
 }
@@ -27,14 +27,14 @@ final class DeadlineCancellable: Sendable {
     private let cancellationHandler: Int?
 
     init(_ deadline: OperationDeadline) {
-        let reference = GObjectReference(adopting: UnsafeMutableRawPointer(g_cancellable_new()))
+        let reference = GObjectReference(adopting: UnsafeMutableRawPointer(glib.g_cancellable_new()!))
         self.reference = reference
         // The watchdog and the handler keep their own references, so a cancel racing with this
         // value's release is harmless.
         watch = DeadlineWatchdog.shared.watch(reference, until: deadline)
         cancellation = deadline.cancellation
         cancellationHandler = deadline.cancellation?.whenCancelled {
-            g_cancellable_cancel(reference.cast(to: GCancellable.self))
+            glib.g_cancellable_cancel(reference.cast(to: GCancellable.self))
         }
     }
 
@@ -50,9 +50,9 @@ final class DeadlineCancellable: Sendable {
 enum AttributeTable {
     /// A new table owning copies of `pairs`; release it with `g_hash_table_unref`.
     static func make(_ pairs: [String: String]) -> OpaquePointer {
-        let table = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, g_free)!
+        let table = glib.g_hash_table_new_full(glib.g_str_hash, glib.g_str_equal, glib.g_free, glib.g_free)!
         for (name, value) in pairs {
-            g_hash_table_insert(table, g_strdup(name), g_strdup(value))
+            _ = glib.g_hash_table_insert(table, glib.g_strdup(name), glib.g_strdup(value))
         }
         return table
     }
@@ -63,7 +63,7 @@ enum AttributeTable {
         _ body: (OpaquePointer) throws(KeychainError) -> R
     ) throws(KeychainError) -> R {
         let table = make(pairs)
-        defer { g_hash_table_unref(table) }
+        defer { glib.g_hash_table_unref(table) }
         return try body(table)
     }
 }
@@ -77,7 +77,7 @@ func withGError<R>(
     var error: UnsafeMutablePointer<GError>?
     let result = call(&error)
     if let error {
-        defer { g_error_free(error) }
+        defer { glib.g_error_free(error) }
         throw KeychainError(error, deadline: deadline)
     }
     return result
@@ -85,21 +85,21 @@ func withGError<R>(
 
 extension KeychainError {
     /// libsecret's `SECRET_ERROR` (what `secret_error_get_quark` returns), known without loading libsecret.
-    private static let libsecretErrorDomain = g_quark_from_static_string("secret-error")
+    private static let libsecretErrorDomain = glib.g_quark_from_static_string("secret-error")
 
     /// The error a `GError` from GIO or libsecret means to a user.
     init(_ error: UnsafeMutablePointer<GError>, deadline: OperationDeadline) {
         var message = error.pointee.message.map { String(cString: $0) } ?? "unknown error"
-        let remoteName = g_dbus_error_get_remote_error(error).map { name in
-            defer { g_free(name) }
+        let remoteName = glib.g_dbus_error_get_remote_error(error).map { name in
+            defer { glib.g_free(name) }
             return String(cString: name)
         }
         if let remoteName, message.hasPrefix("GDBus.Error:\(remoteName): ") {
             message = String(message.dropFirst("GDBus.Error:\(remoteName): ".count))
         }
         switch (error.pointee.domain, error.pointee.code) {
-        case (g_io_error_quark(), Int32(G_IO_ERROR_CANCELLED.rawValue)),
-            (g_io_error_quark(), Int32(G_IO_ERROR_TIMED_OUT.rawValue)):
+        case (glib.g_io_error_quark(), Int32(G_IO_ERROR_CANCELLED.rawValue)),
+            (glib.g_io_error_quark(), Int32(G_IO_ERROR_TIMED_OUT.rawValue)):
             self = deadline.error
         case (Self.libsecretErrorDomain, Int32(SECRET_ERROR_IS_LOCKED.rawValue)):
             self = .locked

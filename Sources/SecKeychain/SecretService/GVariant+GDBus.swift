@@ -7,17 +7,17 @@ enum GVariantValue {
     /// A tuple of `children` (floating references it consumes); returns a floating reference.
     static func tuple(_ children: [OpaquePointer?]) -> OpaquePointer {
         var children = children
-        return g_variant_new_tuple(&children, gsize(children.count))
+        return glib.g_variant_new_tuple(&children, gsize(children.count))!
     }
 
     /// An `a{ss}` dictionary of `pairs` (a floating reference).
     static func stringDictionary(_ pairs: [String: String]) -> OpaquePointer {
         var entries: [OpaquePointer?] = pairs.map {
-            g_variant_new_dict_entry(g_variant_new_string($0.key), g_variant_new_string($0.value))
+            glib.g_variant_new_dict_entry(glib.g_variant_new_string($0.key), glib.g_variant_new_string($0.value))
         }
-        let type = g_variant_type_new("{ss}")
-        defer { g_variant_type_free(type) }
-        return g_variant_new_array(type, &entries, gsize(entries.count))
+        let type = glib.g_variant_type_new("{ss}")
+        defer { glib.g_variant_type_free(type) }
+        return glib.g_variant_new_array(type, &entries, gsize(entries.count))!
     }
 
     /// An `ao` array of `paths` (a floating reference).
@@ -25,28 +25,28 @@ enum GVariantValue {
         let copies = paths.map { strdup($0) }
         defer { for copy in copies { free(copy) } }
         var vector = copies.map { UnsafePointer($0) }
-        return g_variant_new_objv(&vector, gssize(vector.count))
+        return glib.g_variant_new_objv(&vector, gssize(vector.count))!
     }
 
     /// The strings of an `ao` or `as` value.
     static func strings(of array: OpaquePointer) -> [String] {
-        (0..<g_variant_n_children(array)).map { index in
-            let element = g_variant_get_child_value(array, index)
-            defer { g_variant_unref(element) }
-            return String(cString: g_variant_get_string(element, nil))
+        (0..<glib.g_variant_n_children(array)).map { index in
+            let element = glib.g_variant_get_child_value(array, index)
+            defer { glib.g_variant_unref(element) }
+            return String(cString: glib.g_variant_get_string(element, nil)!)
         }
     }
 
     /// The child `index` of a container as a new reference (release it with `g_variant_unref`).
     static func child(_ container: OpaquePointer, _ index: Int) -> OpaquePointer {
-        g_variant_get_child_value(container, gsize(index))
+        glib.g_variant_get_child_value(container, gsize(index))!
     }
 
     /// An `ay` value holding `bytes` (a floating reference).
     static func byteArray(_ bytes: [UInt8]) -> OpaquePointer {
-        let type = g_variant_type_new("y")
-        defer { g_variant_type_free(type) }
-        return bytes.withUnsafeBytes { g_variant_new_fixed_array(type, $0.baseAddress, gsize($0.count), 1) }
+        let type = glib.g_variant_type_new("y")
+        defer { glib.g_variant_type_free(type) }
+        return bytes.withUnsafeBytes { glib.g_variant_new_fixed_array(type, $0.baseAddress, gsize($0.count), 1)! }
     }
 
     /// Calls `body` with the bytes of an `ay` value, in place (valid while the caller holds `array`).
@@ -55,7 +55,7 @@ enum GVariantValue {
         _ body: (UnsafeRawBufferPointer) throws(E) -> R
     ) throws(E) -> R {
         var count: gsize = 0
-        let bytes = g_variant_get_fixed_array(array, &count, 1)
+        let bytes = glib.g_variant_get_fixed_array(array, &count, 1)
         return try body(UnsafeRawBufferPointer(start: count > 0 ? bytes : nil, count: Int(count)))
     }
 }
@@ -68,33 +68,33 @@ struct PropertyValue: ~Copyable {
 
     init(_ reply: DBusReply) {
         let boxed = reply.child(0)
-        defer { g_variant_unref(boxed) }
-        value = g_variant_get_variant(boxed)
+        defer { glib.g_variant_unref(boxed) }
+        value = glib.g_variant_get_variant(boxed)!
     }
 
-    deinit { g_variant_unref(value) }
+    deinit { glib.g_variant_unref(value) }
 
     /// The `(ss)` arguments of `Get` for `property` of `interface` (a floating reference the call consumes).
     static func getArguments(_ interface: String, _ property: String) -> OpaquePointer {
-        GVariantValue.tuple([g_variant_new_string(interface), g_variant_new_string(property)])
+        GVariantValue.tuple([glib.g_variant_new_string(interface), glib.g_variant_new_string(property)])
     }
 
     private func read<R>(type: String, _ read: (OpaquePointer) -> R) -> R? {
-        guard String(cString: g_variant_get_type_string(value)) == type else { return nil }
+        guard String(cString: glib.g_variant_get_type_string(value)!) == type else { return nil }
         return read(value)
     }
 
     var string: String? {
-        read(type: "s") { String(cString: g_variant_get_string($0, nil)) }
+        read(type: "s") { String(cString: glib.g_variant_get_string($0, nil)!) }
     }
 
     var boolean: Bool? {
-        read(type: "b") { g_variant_get_boolean($0) != 0 }
+        read(type: "b") { glib.g_variant_get_boolean($0) != 0 }
     }
 
     /// A `t` value of seconds since 1970; 0 (unknown) is nil.
     var date: Date? {
-        read(type: "t") { g_variant_get_uint64($0) }.flatMap {
+        read(type: "t") { glib.g_variant_get_uint64($0) }.flatMap {
             $0 == 0 ? nil : Date(timeIntervalSince1970: TimeInterval($0))
         }
     }
@@ -103,17 +103,17 @@ struct PropertyValue: ~Copyable {
     var stringPairs: [String: String] {
         read(type: "a{ss}") { array in
             var pairs: [String: String] = [:]
-            for index in 0..<g_variant_n_children(array) {
-                guard let entry = g_variant_get_child_value(array, index) else { continue }
-                defer { g_variant_unref(entry) }
-                let key = g_variant_get_child_value(entry, 0)
-                let value = g_variant_get_child_value(entry, 1)
+            for index in 0..<glib.g_variant_n_children(array) {
+                guard let entry = glib.g_variant_get_child_value(array, index) else { continue }
+                defer { glib.g_variant_unref(entry) }
+                let key = glib.g_variant_get_child_value(entry, 0)
+                let value = glib.g_variant_get_child_value(entry, 1)
                 defer {
-                    g_variant_unref(key)
-                    g_variant_unref(value)
+                    glib.g_variant_unref(key)
+                    glib.g_variant_unref(value)
                 }
-                pairs[String(cString: g_variant_get_string(key, nil))] = String(
-                    cString: g_variant_get_string(value, nil)
+                pairs[String(cString: glib.g_variant_get_string(key, nil)!)] = String(
+                    cString: glib.g_variant_get_string(value, nil)!
                 )
             }
             return pairs

@@ -124,21 +124,22 @@ struct SecretServiceSession {
     private static let shared = Mutex<SharedConnection?>(nil)
 
     /// Connects to the session bus, or reuses this process's connection while it is open, after
-    /// checking that a session bus exists.
+    /// checking that a session bus exists; loads GIO first when this is the process's first operation.
     init(deadline: OperationDeadline) throws(KeychainError) {
         try SessionBus.requirePresent()
+        try glibLibrary.load()
         self.deadline = deadline
         let cancellable = DeadlineCancellable(deadline)
         self.cancellable = cancellable
         if let shared = Self.shared.withLock({ $0 }),
-            g_dbus_connection_is_closed(OpaquePointer(shared.reference.pointer)) == 0
+            glib.g_dbus_connection_is_closed(OpaquePointer(shared.reference.pointer)) == 0
         {
             connection = shared
             return
         }
         let pointer: OpaquePointer?
         do {
-            pointer = try withGError(deadline) { g_bus_get_sync(G_BUS_TYPE_SESSION, cancellable.pointer, $0) }
+            pointer = try withGError(deadline) { glib.g_bus_get_sync(G_BUS_TYPE_SESSION, cancellable.pointer, $0) }
         } catch .backendFailure(let message) {
             // Any other failure to reach the bus (a malformed DBUS_SESSION_BUS_ADDRESS) is no bus.
             throw .noSessionBus(message)
@@ -171,8 +172,8 @@ struct SecretServiceSession {
             let unlocked = reply.child(0)
             let locked = reply.child(1)
             defer {
-                g_variant_unref(unlocked)
-                g_variant_unref(locked)
+                glib.g_variant_unref(unlocked)
+                glib.g_variant_unref(locked)
             }
             return ItemPaths(unlocked: GVariantValue.strings(of: unlocked), locked: GVariantValue.strings(of: locked))
         }
@@ -232,15 +233,15 @@ struct SecretServiceSession {
         session: EncryptedSession
     ) throws(KeychainError) -> [String: SecureBytes] {
         let dictionary = reply.child(0)
-        defer { g_variant_unref(dictionary) }
+        defer { glib.g_variant_unref(dictionary) }
         var secrets: [String: SecureBytes] = [:]
-        for index in 0..<Int(g_variant_n_children(dictionary)) {
+        for index in 0..<Int(glib.g_variant_n_children(dictionary)) {
             let entry = GVariantValue.child(dictionary, index)
             let path = GVariantValue.child(entry, 0)
             let secret = GVariantValue.child(entry, 1)
             let parameters = GVariantValue.child(secret, 1)
             let value = GVariantValue.child(secret, 2)
-            defer { for variant in [value, parameters, secret, path, entry] { g_variant_unref(variant) } }
+            defer { for variant in [value, parameters, secret, path, entry] { glib.g_variant_unref(variant) } }
             let plaintext = try GVariantValue.withBytes(of: parameters) { (iv) throws(KeychainError) in
                 try GVariantValue.withBytes(of: value) { (ciphertext) throws(KeychainError) in
                     do {
@@ -250,7 +251,7 @@ struct SecretServiceSession {
                     }
                 }
             }
-            secrets[String(cString: g_variant_get_string(path, nil))] = plaintext
+            secrets[String(cString: glib.g_variant_get_string(path, nil)!)] = plaintext
         }
         return secrets
     }
@@ -289,13 +290,13 @@ struct SecretServiceSession {
                 path: Self.servicePath,
                 interface: Self.serviceInterface,
                 method: "ReadAlias",
-                arguments: GVariantValue.tuple([g_variant_new_string(alias)]),
+                arguments: GVariantValue.tuple([glib.g_variant_new_string(alias)]),
                 replyType: "(o)"
             )
         )
         let path = reply.child(0)
-        defer { g_variant_unref(path) }
-        let text = String(cString: g_variant_get_string(path, nil))
+        defer { glib.g_variant_unref(path) }
+        let text = String(cString: glib.g_variant_get_string(path, nil)!)
         return text == "/" ? nil : text
     }
 
@@ -321,7 +322,7 @@ struct SecretServiceSession {
             )
         ]
         if let pairs { calls.append(Self.setCall(path, property: "Attributes", GVariantValue.stringDictionary(pairs))) }
-        if let label { calls.append(Self.setCall(path, property: "Label", g_variant_new_string(label))) }
+        if let label { calls.append(Self.setCall(path, property: "Label", glib.g_variant_new_string(label)!)) }
         for call in calls {
             _ = try DBusCallBatch.callAll(
                 [call],
@@ -346,7 +347,7 @@ struct SecretServiceSession {
             path: servicePath,
             interface: serviceInterface,
             method: "GetSecrets",
-            arguments: GVariantValue.tuple([GVariantValue.objectPaths(paths), g_variant_new_object_path(session)]),
+            arguments: GVariantValue.tuple([GVariantValue.objectPaths(paths), glib.g_variant_new_object_path(session)]),
             replyType: "(a{o(oayays)})"
         )
     }
@@ -370,7 +371,8 @@ struct SecretServiceSession {
             interface: "org.freedesktop.DBus.Properties",
             method: "Set",
             arguments: GVariantValue.tuple([
-                g_variant_new_string(itemInterface), g_variant_new_string(property), g_variant_new_variant(value),
+                glib.g_variant_new_string(itemInterface), glib.g_variant_new_string(property),
+                glib.g_variant_new_variant(value),
             ]),
             replyType: "()"
         )
@@ -383,8 +385,8 @@ struct SecretServiceSession {
             interface: serviceInterface,
             method: "OpenSession",
             arguments: GVariantValue.tuple([
-                g_variant_new_string(EncryptedSession.algorithm),
-                g_variant_new_variant(GVariantValue.byteArray(exchange.publicKey)),
+                glib.g_variant_new_string(EncryptedSession.algorithm),
+                glib.g_variant_new_variant(GVariantValue.byteArray(exchange.publicKey)),
             ]),
             replyType: "(vo)"
         )
@@ -406,10 +408,10 @@ struct SecretServiceSession {
         }
         let reply = try call(Self.openSessionCall(exchange))
         let output = reply.child(0)
-        let serviceKeyValue = g_variant_get_variant(output)!
+        let serviceKeyValue = glib.g_variant_get_variant(output)!
         let pathValue = reply.child(1)
-        defer { for variant in [pathValue, serviceKeyValue, output] { g_variant_unref(variant) } }
-        let path = String(cString: g_variant_get_string(pathValue, nil))
+        defer { for variant in [pathValue, serviceKeyValue, output] { glib.g_variant_unref(variant) } }
+        let path = String(cString: glib.g_variant_get_string(pathValue, nil)!)
         let serviceKey = GVariantValue.withBytes(of: serviceKeyValue) { [UInt8]($0) }
         return SessionOpening(path: path) { [connection] in
             Result { () throws(KeychainError) in

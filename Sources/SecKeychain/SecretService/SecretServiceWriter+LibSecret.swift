@@ -9,7 +9,8 @@ import SecCrypto
 /// write starts with, go through `SecretServiceSession`.
 struct SecretServiceWriter {
     private let session: SecretServiceSession
-    private let libsecret: LibSecretLibrary
+    /// libsecret's functions.
+    private let functions: SecKitLibSecret
     private let service: GObjectReference
 
     /// libsecret's service proxy (libsecret keeps one per process) within `session`'s deadline, with
@@ -17,11 +18,11 @@ struct SecretServiceWriter {
     /// first write.
     init(_ session: SecretServiceSession, writingSecrets: Bool) throws(KeychainError) {
         self.session = session
-        let libsecret = try LibSecretLibrary.load()
-        self.libsecret = libsecret
+        let functions = try libsecretLibrary.load()
+        self.functions = functions
         let flags = writingSecrets ? SECRET_SERVICE_OPEN_SESSION : SECRET_SERVICE_NONE
         let service = try withGError(session.deadline) {
-            libsecret.functions.service_get_sync(flags, session.cancellable.pointer, $0)
+            functions.secret_service_get_sync(flags, session.cancellable.pointer, $0)
         }
         guard let service else { throw .noSecretService("libsecret found no Secret Service") }
         self.service = GObjectReference(adopting: UnsafeMutableRawPointer(service))
@@ -47,19 +48,28 @@ struct SecretServiceWriter {
         case .absent: throw collection == .session ? .noSessionCollection : .noDefaultCollection
         }
         let value = try value(secret)
-        defer { libsecret.functions.value_unref(UnsafeMutableRawPointer(value)) }
+        defer { functions.secret_value_unref(UnsafeMutableRawPointer(value)) }
         var attributes = pairs
         attributes[ItemAttributes.schema] = ItemAttributes.schemaName(isInternetPassword)
-        let properties = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, { g_variant_unref(OpaquePointer($0)) })!
-        defer { g_hash_table_unref(properties) }
+        let properties = glib.g_hash_table_new_full(
+            glib.g_str_hash,
+            glib.g_str_equal,
+            glib.g_free,
+            { glib.g_variant_unref(OpaquePointer($0)) }
+        )!
+        defer { glib.g_hash_table_unref(properties) }
         for (name, property) in [
-            ("org.freedesktop.Secret.Item.Label", g_variant_new_string(label)),
+            ("org.freedesktop.Secret.Item.Label", glib.g_variant_new_string(label)),
             ("org.freedesktop.Secret.Item.Attributes", GVariantValue.stringDictionary(attributes)),
         ] {
-            g_hash_table_insert(properties, g_strdup(name), UnsafeMutableRawPointer(g_variant_ref_sink(property)))
+            _ = glib.g_hash_table_insert(
+                properties,
+                glib.g_strdup(name),
+                UnsafeMutableRawPointer(glib.g_variant_ref_sink(property))
+            )
         }
         let path = try withGError(session.deadline) {
-            libsecret.functions.service_create_item_dbus_path_sync(
+            functions.secret_service_create_item_dbus_path_sync(
                 servicePointer,
                 collectionPath,
                 properties,
@@ -70,7 +80,7 @@ struct SecretServiceWriter {
             )
         }
         guard let path else { throw .backendFailure("the Secret Service created no item") }
-        g_free(path)
+        glib.g_free(path)
     }
 
     /// Replaces the secret of an existing item, then its attributes and label when they differ.
@@ -81,8 +91,8 @@ struct SecretServiceWriter {
         secret: UnsafeRawBufferPointer
     ) throws(KeychainError) {
         let value = try value(secret)
-        defer { libsecret.functions.value_unref(UnsafeMutableRawPointer(value)) }
-        guard let encoded = libsecret.functions.service_encode_dbus_secret(servicePointer, value) else {
+        defer { functions.secret_value_unref(UnsafeMutableRawPointer(value)) }
+        guard let encoded = functions.secret_service_encode_dbus_secret(servicePointer, value) else {
             throw .backendFailure("libsecret has no session to encode the secret in")
         }
         try session.update(
@@ -90,13 +100,13 @@ struct SecretServiceWriter {
             encodedSecret: encoded,
             pairs: pairs == item.pairs ? nil : pairs,
             label: label == item.label ? nil : label,
-            on: g_dbus_proxy_get_connection(service.cast(to: GDBusProxy.self))
+            on: glib.g_dbus_proxy_get_connection(service.cast(to: GDBusProxy.self))!
         )
     }
 
     func delete(_ item: ServiceItem) throws(KeychainError) {
         _ = try withGError(session.deadline) {
-            libsecret.functions.service_delete_item_dbus_path_sync(
+            functions.secret_service_delete_item_dbus_path_sync(
                 servicePointer,
                 item.path,
                 session.cancellable.pointer,
@@ -112,13 +122,13 @@ struct SecretServiceWriter {
         let contentType = isText ? "text/plain" : "application/octet-stream"
         let value =
             if let base = secret.baseAddress, secret.count > 0 {
-                libsecret.functions.value_new(
+                functions.secret_value_new(
                     base.assumingMemoryBound(to: gchar.self),
                     gssize(secret.count),
                     contentType
                 )
             } else {
-                libsecret.functions.value_new("", 0, contentType)
+                functions.secret_value_new("", 0, contentType)
             }
         guard let value else {
             throw .backendFailure("libsecret made no secret value")

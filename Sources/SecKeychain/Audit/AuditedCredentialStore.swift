@@ -115,12 +115,21 @@ public struct AuditedCredentialStore: CredentialStore {
     ) throws(KeychainError) -> Value {
         let outcome: Result<(Value, Int?, Bool), KeychainError>
         do { outcome = .success(try call()) } catch { outcome = .failure(error) }
-        return try recorded(operation, name, attributes, outcome)
+        let record = record(operation, name, attributes, outcome)
+        let appended: KeychainError?
+        do throws(KeychainError) {
+            try log.append(record)
+            appended = nil
+        } catch {
+            appended = error
+        }
+        return try value(of: outcome, appended: appended)
     }
 
-    /// Awaits `call` and appends its record. The append is made in the calling task, after the
-    /// call and whatever happened to the task meanwhile: a cancelled write that was made is
-    /// recorded all the same (the append is a short local write, as `EncryptedFileStore`'s are).
+    /// Awaits `call` and appends its record. The append waits for the log's lock (another writer
+    /// may hold it), so it runs on a thread of its own, never on the cooperative pool, and in a
+    /// task the caller's cancellation does not reach: a call that was made is recorded, even a
+    /// write whose task was cancelled meanwhile.
     private func audited<Value>(
         _ operation: AuditRecord.Operation,
         _ name: String,
@@ -129,17 +138,25 @@ public struct AuditedCredentialStore: CredentialStore {
     ) async throws(KeychainError) -> Value {
         let outcome: Result<(Value, Int?, Bool), KeychainError>
         do { outcome = .success(try await call()) } catch { outcome = .failure(error) }
-        return try recorded(operation, name, attributes, outcome)
+        let record = record(operation, name, attributes, outcome)
+        let appended = await Task.detached { [log] () -> KeychainError? in
+            do throws(KeychainError) {
+                try await BlockingThread.run { () throws(KeychainError) in try log.append(record) }
+                return nil
+            } catch {
+                return error
+            }
+        }.value
+        return try value(of: outcome, appended: appended)
     }
 
-    /// Appends the record of a call that ended with `outcome` and returns its value, or throws
-    /// its error (or the log's, when the record of a successful call cannot be written).
-    private func recorded<Value>(
+    /// The record of a call that ended with `outcome`.
+    private func record<Value>(
         _ operation: AuditRecord.Operation,
         _ name: String,
         _ attributes: AuditedAttributes,
         _ outcome: Result<(Value, Int?, Bool), KeychainError>
-    ) throws(KeychainError) -> Value {
+    ) -> AuditRecord {
         var record = AuditRecord(
             sequence: 0,
             time: Date(),
@@ -155,14 +172,27 @@ public struct AuditedCredentialStore: CredentialStore {
             previous: AuditRecord.genesis
         )
         switch outcome {
-        case .success(let (value, count, secretReturned)):
+        case .success(let (_, count, secretReturned)):
             record.count = count
             record.secretReturned = secretReturned
-            try log.append(record)
-            return value
         case .failure(let error):
             record.result = error.caseName
-            try? log.append(record)
+        }
+        return record
+    }
+
+    /// The call's value once its record was appended; the log's error when the record of a
+    /// successful call could not be written (a read then returns no secret); a failed call's own
+    /// error whether or not its record was written.
+    private func value<Value>(
+        of outcome: Result<(Value, Int?, Bool), KeychainError>,
+        appended: KeychainError?
+    ) throws(KeychainError) -> Value {
+        switch outcome {
+        case .success(let (value, _, _)):
+            if let appended { throw appended }
+            return value
+        case .failure(let error):
             throw error
         }
     }

@@ -85,7 +85,11 @@ final class SystemLibrary<Functions>: Sendable {
         functions.initializeMemory(as: UInt8.self, repeating: 0, count: MemoryLayout<Functions>.size)
         let table = functions.bindMemory(to: Functions.self, capacity: 1)
         guard resolve(library, table) != 0 else {
-            throw .backendFailure("\(name) lacks a function SecKit needs (\(Self.loaderMessage)): \(requirement)")
+            // The message first: dlclose may reset it. Closed so that the next call's retry does
+            // not add a reference to a library that will never be used.
+            let message = Self.loaderMessage
+            dlclose(library)
+            throw .backendFailure("\(name) lacks a function SecKit needs (\(message)): \(requirement)")
         }
         return table.pointee
     }

@@ -18,15 +18,7 @@ final class SystemLibrary<Functions>: Sendable {
     private let requirement: String
     /// CLibSecret's resolver of the table.
     private let resolve: @Sendable (UnsafeMutableRawPointer, UnsafeMutablePointer<Functions>) -> Int32
-    private let table = Mutex<Table?>(nil)
-
-    /// The loaded functions (a class, so that reading them copies a reference, not the table).
-    private final class Table: @unchecked Sendable {
-        // Set once in init, then only read.
-        let functions: Functions
-
-        init(_ functions: Functions) { self.functions = functions }
-    }
+    private let table = Mutex<Functions?>(nil)
 
     init(
         soname: String,
@@ -51,22 +43,15 @@ final class SystemLibrary<Functions>: Sendable {
     @discardableResult
     func load() throws(KeychainError) -> Functions {
         try table.withLock { (table) throws(KeychainError) in
-            if let table { return table.functions }
-            let new = Table(try open())
-            table = new
-            return new.functions
+            if let table { return table }
+            let functions = try open()
+            table = functions
+            return functions
         }
     }
 
-    /// The functions of the library a `load()` has loaded: only for code that runs after one (the
-    /// objects it made, their callbacks).
-    var functions: Functions {
-        guard let table = table.withLock({ $0 }) else { preconditionFailure("\(name) called before its load") }
-        return table.functions
-    }
-
     /// The functions when a `load()` has loaded the library, else nil (without loading it).
-    var functionsIfLoaded: Functions? { table.withLock { $0?.functions } }
+    var functionsIfLoaded: Functions? { table.withLock { $0 } }
 
     private func open() throws(KeychainError) -> Functions {
         // RTLD_NOW: GIO, GLib and libsecret are linked BIND_NOW anyway, and a missing symbol should
@@ -119,4 +104,7 @@ let libsecretLibrary = SystemLibrary<SecKitLibSecret>(
 /// GIO's, GObject's and GLib's functions, for the code that runs once `glibLibrary` is loaded: read
 /// from it at the first use (Swift initialises a global once), since the table never changes after
 /// its load; each call then costs no lock.
-let glib: SecKitGLib = glibLibrary.functions
+let glib: SecKitGLib = {
+    guard let functions = glibLibrary.functionsIfLoaded else { preconditionFailure("GIO called before its load") }
+    return functions
+}()
